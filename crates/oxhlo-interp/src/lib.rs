@@ -1,0 +1,6 @@
+//! The reference interpreter: executes oxhlo IR op by op, exactly as the StableHLO spec says, on every
+//! element type. It is the oracle every fast backend and optimization is checked against.
+
+pub mod tensor;
+
+pub use tensor::{Data, RtValue, Tensor};
