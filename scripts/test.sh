@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every oxhlo test on a fresh machine: installs what the tests need (Python packages), then the Rust
+# suite (unit, corpus, conformance, differential vs JAX, C API) and the JAX plugin's pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+
+# Two cores: keep builds and test threads bounded so the whole run fits CI's budget.
+export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
+export CARGO_TERM_COLOR=never
+
+cargo build --release -p oxhlo-cli
+cargo test --workspace
+
+if [ -d python/tests ]; then
+  python3 -m pip install -q --disable-pip-version-check ./python
+  JAX_PLATFORMS=oxhlo python3 -m pytest -q python/tests
+fi
+echo "all tests passed"
