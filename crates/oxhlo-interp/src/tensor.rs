@@ -78,8 +78,7 @@ pub fn wrap_int(elem: &ElementType, v: i128) -> i64 {
 /// Masks an unsigned integer to the given element type's width.
 pub fn wrap_uint(elem: &ElementType, v: u128) -> u64 {
     match elem {
-        ElementType::Int { bits, .. } | ElementType::Quant(_) if elem.bits() < 64 => {
-            let _ = bits;
+        ElementType::Int { .. } | ElementType::Quant(_) if elem.bits() < 64 => {
             (v as u64) & ((1u64 << elem.bits()) - 1)
         }
         _ => v as u64,
