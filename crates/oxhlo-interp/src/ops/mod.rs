@@ -42,3 +42,8 @@ pub struct OpCtx<'a> {
     pub result_types: Vec<&'a Type>,
     pub regions: &'a mut dyn RegionEval,
 }
+
+pub mod conv;
+pub mod gather_scatter;
+pub mod shape;
+pub mod support;
