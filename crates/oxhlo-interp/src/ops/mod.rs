@@ -47,3 +47,4 @@ pub mod conv;
 pub mod gather_scatter;
 pub mod shape;
 pub mod support;
+pub mod dot;
