@@ -143,7 +143,7 @@ impl<'a> Container<'a> {
                 .flatten()
                 .ok_or_else(|| BytecodeError::new(end, format!("missing required {name} section (id {id})")))
         };
-        let strings_sec = take(SEC_STRING, "string")?;
+        let strings = read_strings(take(SEC_STRING, "string")?)?;
         let dialect_sec = take(SEC_DIALECT, "dialect")?;
         let attr_sec = take(SEC_ATTR_TYPE, "attribute/type")?;
         let offs_sec = take(SEC_ATTR_TYPE_OFFSET, "attribute/type offset")?;
@@ -158,7 +158,7 @@ impl<'a> Container<'a> {
         let mut me = Container {
             version,
             producer,
-            strings: read_strings(strings_sec)?,
+            strings,
             dialects: Vec::new(),
             op_names: Vec::new(),
             properties: Vec::new(),

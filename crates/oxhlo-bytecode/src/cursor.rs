@@ -163,7 +163,7 @@ impl<'a> Cursor<'a> {
         if align == 0 || !align.is_power_of_two() {
             return Err(self.err(format!("invalid alignment {align}")));
         }
-        while (self.offset() as u64) % align != 0 {
+        while !(self.offset() as u64).is_multiple_of(align) {
             let at = self.offset();
             let b = self.byte("alignment padding")?;
             if b != 0xCB {
@@ -194,7 +194,8 @@ impl<'a> Cursor<'a> {
         Ok((id_byte & 0x7f, Cursor::new(body, base)))
     }
 
-    /// An APInt of known bit width, as little-endian 64-bit words truncated to `width`.
+    /// An APInt of known bit width, as little-endian 64-bit words (only the words the
+    /// encoding holds, at most `ceil(width / 64)`), masked to `width` bits.
     pub fn apint(&mut self, width: u32) -> Result<Vec<u64>> {
         let words = if width <= 8 {
             vec![u64::from(self.byte("8-bit integer")?)]
@@ -205,33 +206,28 @@ impl<'a> Cursor<'a> {
             let at = self.offset();
             let n = self.count("integer word count", 1)?;
             if n > max_words {
-                return Err(BytecodeError::new(
-                    at,
-                    format!("integer of width {width} claims {n} words"),
-                ));
+                return Err(BytecodeError::new(at, format!("integer of width {width} claims {n} words")));
             }
-            let mut v = Vec::with_capacity(max_words);
+            let mut v = Vec::with_capacity(n);
             for _ in 0..n {
                 v.push(self.svarint("integer word")? as u64);
             }
-            v.resize(max_words, 0);
             v
         };
         Ok(truncate_words(words, width))
     }
 }
 
-/// Masks `words` to `width` bits (dropping whole words above it).
+/// Masks `words` to `width` bits (the top word when it straddles `width`).
 pub fn truncate_words(mut words: Vec<u64>, width: u32) -> Vec<u64> {
-    let nwords = (width.div_ceil(64) as usize).max(1);
-    words.resize(nwords, 0);
-    let rem = width % 64;
-    if rem != 0 {
-        if let Some(last) = words.last_mut() {
-            *last &= (1u64 << rem) - 1;
-        }
-    } else if width == 0 {
+    let nwords = width.div_ceil(64) as usize;
+    words.truncate(nwords.max(1));
+    if width == 0 {
         words.iter_mut().for_each(|w| *w = 0);
+    } else if words.len() == nwords && !width.is_multiple_of(64) {
+        if let Some(last) = words.last_mut() {
+            *last &= (1u64 << (width % 64)) - 1;
+        }
     }
     words
 }

@@ -21,6 +21,11 @@ pub struct Decoder<'a> {
     pub c: Container<'a>,
     attrs: Vec<Slot<Attr>>,
     types: Vec<Slot<Type>>,
+    /// Nesting depth of each decoded entry's tree (1 for a leaf).
+    attr_depth: Vec<u16>,
+    type_depth: Vec<u16>,
+    /// Deepest child seen by each entry being decoded (innermost last).
+    child_depth: Vec<u16>,
     depth: u32,
 }
 
@@ -32,7 +37,9 @@ impl<'a> Decoder<'a> {
     pub fn new(c: Container<'a>) -> Self {
         let attrs = c.attr_entries.iter().map(|_| Slot::Pending).collect();
         let types = c.type_entries.iter().map(|_| Slot::Pending).collect();
-        Decoder { c, attrs, types, depth: 0 }
+        let attr_depth = vec![0; c.attr_entries.len()];
+        let type_depth = vec![0; c.type_entries.len()];
+        Decoder { c, attrs, types, attr_depth, type_depth, child_depth: Vec::new(), depth: 0 }
     }
 
     /// Makes sure attribute `idx` is decoded; `at` is where the reference was read.
@@ -41,7 +48,11 @@ impl<'a> Decoder<'a> {
             BytecodeError::new(at, format!("attribute index {idx} out of range ({} attributes)", self.attrs.len()))
         })?;
         match self.attrs.get(i) {
-            Some(Slot::Done(_)) => return Ok(AttrId(i as u32)),
+            Some(Slot::Done(_)) => {
+                let d = self.attr_depth.get(i).copied().unwrap_or(0);
+                self.note_child(d);
+                return Ok(AttrId(i as u32));
+            }
             Some(Slot::Busy) => return Err(BytecodeError::new(at, format!("attribute {i} refers to itself"))),
             _ => {}
         }
@@ -66,11 +77,15 @@ impl<'a> Decoder<'a> {
                 }
             }
         };
-        self.depth -= 1;
+        let d = self.leave(entry.data.base())?;
         let a = r?;
         if !cur.is_empty() {
             return Err(cur.err(format!("trailing bytes in {dialect} attribute {i}")));
         }
+        if let Some(slot) = self.attr_depth.get_mut(i) {
+            *slot = d;
+        }
+        self.note_child(d);
         if let Some(s) = self.attrs.get_mut(i) {
             *s = Slot::Done(a);
         }
@@ -83,7 +98,11 @@ impl<'a> Decoder<'a> {
             BytecodeError::new(at, format!("type index {idx} out of range ({} types)", self.types.len()))
         })?;
         match self.types.get(i) {
-            Some(Slot::Done(_)) => return Ok(TypeId(i as u32)),
+            Some(Slot::Done(_)) => {
+                let d = self.type_depth.get(i).copied().unwrap_or(0);
+                self.note_child(d);
+                return Ok(TypeId(i as u32));
+            }
             Some(Slot::Busy) => return Err(BytecodeError::new(at, format!("type {i} refers to itself"))),
             _ => {}
         }
@@ -108,11 +127,15 @@ impl<'a> Decoder<'a> {
                 }
             }
         };
-        self.depth -= 1;
+        let d = self.leave(entry.data.base())?;
         let t = r?;
         if !cur.is_empty() {
             return Err(cur.err(format!("trailing bytes in {dialect} type {i}")));
         }
+        if let Some(slot) = self.type_depth.get_mut(i) {
+            *slot = d;
+        }
+        self.note_child(d);
         if let Some(s) = self.types.get_mut(i) {
             *s = Slot::Done(t);
         }
@@ -124,7 +147,24 @@ impl<'a> Decoder<'a> {
             return Err(BytecodeError::new(at, format!("attributes/types nested deeper than {MAX_ATTR_DEPTH}")));
         }
         self.depth += 1;
+        self.child_depth.push(0);
         Ok(())
+    }
+
+    /// Ends decoding an entry: its tree depth (1 + deepest child), bounded.
+    fn leave(&mut self, at: usize) -> Result<u16> {
+        self.depth = self.depth.saturating_sub(1);
+        let d = self.child_depth.pop().unwrap_or(0).saturating_add(1);
+        if u32::from(d) > MAX_ATTR_DEPTH {
+            return Err(BytecodeError::new(at, format!("attributes/types nested deeper than {MAX_ATTR_DEPTH}")));
+        }
+        Ok(d)
+    }
+
+    fn note_child(&mut self, d: u16) {
+        if let Some(top) = self.child_depth.last_mut() {
+            *top = (*top).max(d);
+        }
     }
 
     /// A decoded attribute (after [`Decoder::attr`] succeeded for it).

@@ -148,7 +148,8 @@ impl<'d, 'a> IrReader<'d, 'a> {
                 skip_use_lists(c, n)?;
             }
         }
-        block.ops.reserve(num_ops as usize);
+        // Reserve little up front: nested blocks each claim against the same bytes.
+        block.ops.reserve((num_ops as usize).min(16));
         for _ in 0..num_ops {
             block.ops.push(self.op(c, num_blocks_in_region)?);
         }
@@ -245,7 +246,7 @@ impl<'d, 'a> IrReader<'d, 'a> {
             results,
             result_types,
             successors,
-            regions: Vec::with_capacity(num_regions),
+            regions: Vec::with_capacity(num_regions.min(4)),
             isolated_from_above: isolated,
         };
         if num_regions > 0 {
@@ -304,7 +305,7 @@ impl<'d, 'a> IrReader<'d, 'a> {
         }
         let num_values = c.count("region value count", 1)?;
         self.push_segment(num_values, c)?;
-        let mut region = RawRegion { blocks: Vec::with_capacity(num_blocks) };
+        let mut region = RawRegion { blocks: Vec::with_capacity(num_blocks.min(4)) };
         for _ in 0..num_blocks {
             region.blocks.push(self.block(c, num_blocks)?);
         }

@@ -24,27 +24,30 @@ impl ApInt {
         self.words.first().copied().unwrap_or(0)
     }
 
-    /// The value sign-extended from `width` bits, when it fits in an i64.
+    /// The value sign-extended from `width` bits, when it fits in an i64. Words past
+    /// `words.len()` are zero.
     pub fn as_i64(&self) -> Option<i64> {
-        if self.width > 64 {
-            let hi_zero = self.words.iter().skip(1).all(|&w| w == 0);
-            let hi_ones = self.words.iter().skip(1).all(|&w| w == u64::MAX);
-            let lo = self.low_u64();
-            // Only exact for values whose top word(s) are a sign extension.
-            let neg_top = self.width % 64 != 0 || hi_ones;
-            return if hi_zero && (lo as i64) >= 0 {
-                Some(lo as i64)
-            } else if hi_ones && neg_top && (lo as i64) < 0 {
-                Some(lo as i64)
-            } else {
-                None
-            };
-        }
         if self.width == 0 {
             return Some(0);
         }
-        let shift = 64 - self.width;
-        Some(((self.low_u64() << shift) as i64) >> shift)
+        if self.width <= 64 {
+            let shift = 64 - self.width;
+            return Some(((self.low_u64() << shift) as i64) >> shift);
+        }
+        let top = (self.width - 1) as usize;
+        let negative = self.words.get(top / 64).is_some_and(|w| (w >> (top % 64)) & 1 == 1);
+        let lo = self.low_u64() as i64;
+        let nwords = self.width.div_ceil(64) as usize;
+        let high_ok = (1..nwords).all(|i| {
+            let w = self.words.get(i).copied().unwrap_or(0);
+            if !negative {
+                return w == 0;
+            }
+            let bits = if i + 1 == nwords && !self.width.is_multiple_of(64) { self.width % 64 } else { 64 };
+            let ones = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            w == ones
+        });
+        (high_ok && (lo < 0) == negative).then_some(lo)
     }
 }
 

@@ -169,6 +169,24 @@ def zoo(outdir, ctx):
             write(outdir, f"zoo_v{v}", buf.getvalue(), ctx)
 
 
+def nested(outdir, ctx):
+    """Deeply nested regions and attributes: within and beyond the reader's limits."""
+    with ctx, ir.Location.unknown():
+        ctx.allow_unregistered_dialects = True
+        for depth in (90, 140):
+            text = '"t.n"() ({' * depth + '"t.leaf"() : () -> ()' + '}) : () -> ()' * depth
+            m = ir.Module.parse(text)
+            buf = io.BytesIO()
+            m.operation.write_bytecode(buf)
+            write(outdir, f"nest_regions_{depth}", buf.getvalue(), ctx)
+        for depth in (100, 200):
+            attr = "[" * depth + "1" + "]" * depth
+            m = ir.Module.parse(f'"t.a"() {{a = {attr}}} : () -> ()')
+            buf = io.BytesIO()
+            m.operation.write_bytecode(buf)
+            write(outdir, f"nest_attrs_{depth}", buf.getvalue(), ctx)
+
+
 def main():
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
@@ -191,6 +209,7 @@ def main():
                     continue
                 write(outdir, f"{name}.vhlo_{t}", art, ctx)
     zoo(outdir, ctx)
+    nested(outdir, ctx)
 
 
 if __name__ == "__main__":
