@@ -11,7 +11,7 @@ use oxhlo_bytecode::{print_module, read, Attr, BuiltinAttr, Properties};
 #[test]
 fn every_artifact_matches_jaxlib_generic_print() {
     let Some(arts) = artifacts() else { return };
-    for a in arts {
+    for a in arts.iter().filter(|a| !a.name.starts_with("nest_")) {
         let m = read(&a.bytes).unwrap_or_else(|e| panic!("{}: {e}", a.name));
         let ours = print_module(&m);
         let theirs = op_lines(&a.generic);
@@ -43,7 +43,7 @@ fn every_artifact_matches_jaxlib_generic_print() {
 #[test]
 fn versions_and_producers() {
     let Some(arts) = artifacts() else { return };
-    for a in arts {
+    for a in arts.iter().filter(|a| !a.name.starts_with("nest_")) {
         let m = read(&a.bytes).unwrap();
         let n = a.name.as_str();
         let (version, producer_prefix) = if n.ends_with("vhlo_0.9.0") {
@@ -82,7 +82,7 @@ fn matches_reference_decoder_op_counts() {
         return;
     };
     let mut compared = 0;
-    for a in arts.iter().filter(|a| !a.name.starts_with("zoo")) {
+    for a in arts.iter().filter(|a| !a.name.starts_with("zoo") && !a.name.starts_with("nest_")) {
         let m = read(&a.bytes).unwrap();
         if let Some(n) = reference_op_count(&script, &a.bytes) {
             assert_eq!(m.num_ops(), n, "{}", a.name);
