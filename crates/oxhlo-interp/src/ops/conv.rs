@@ -152,10 +152,10 @@ fn conv_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, padding: Option<Vec<i64>>)
     let c_in = lhs.shape()[ifd] as usize;
     let ci = rhs.shape()[kif] as usize;
     let co = rhs.shape()[kof] as usize;
-    if c_in % fgc != 0 || ci * fgc != c_in {
+    if !c_in.is_multiple_of(fgc) || ci * fgc != c_in {
         return Err(format!("input features {c_in} must equal kernel input features {ci} x feature_group_count {fgc}"));
     }
-    if co % fgc != 0 || co % bgc != 0 || n_in % bgc != 0 {
+    if !co.is_multiple_of(fgc) || !co.is_multiple_of(bgc) || !n_in.is_multiple_of(bgc) {
         return Err(format!("output features {co} / batch {n_in} are not divisible by the group counts"));
     }
     let mut in_sp = Vec::with_capacity(s);

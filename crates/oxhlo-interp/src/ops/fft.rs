@@ -236,7 +236,7 @@ pub fn eval_fft(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
             let keep = n_last / 2 + 1;
             let mut oshape = shape.clone();
             oshape[last] = keep;
-            let rows = if shape[last] == 0 { 0 } else { data.len() / shape[last] };
+            let rows = data.len().checked_div(shape[last]).unwrap_or(0);
             let mut out = Vec::with_capacity(rows * keep);
             for r in 0..rows {
                 out.extend_from_slice(&data[r * shape[last]..r * shape[last] + keep]);
@@ -256,7 +256,7 @@ pub fn eval_fft(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
             }
             // Rebuild the full Hermitian spectrum of the last dimension, invert, keep real parts.
             let half = shape[last];
-            let rows = if half == 0 { 0 } else { data.len() / half };
+            let rows = data.len().checked_div(half).unwrap_or(0);
             let mut full = vec![C(0.0, 0.0); rows * n_last];
             for r in 0..rows {
                 let src = &data[r * half..(r + 1) * half];

@@ -78,9 +78,9 @@ fn gather_impl(ctx: &OpCtx, operand: &Tensor, indices: &Tensor, g: &GatherDims, 
     if g.start_indices_batching_dims.len() != obatch.len() {
         return Err("operand_batching_dims and start_indices_batching_dims differ in length".into());
     }
-    for d in 0..orank {
-        if sizes[d] < 0 || sizes[d] > operand.shape()[d] {
-            return Err(format!("slice size {} out of range for operand dimension {d} of size {}", sizes[d], operand.shape()[d]));
+    for (d, (&z, &n)) in sizes.iter().zip(operand.shape()).enumerate() {
+        if z < 0 || z > n {
+            return Err(format!("slice size {z} out of range for operand dimension {d} of size {n}"));
         }
     }
     let iv = index_vectors(indices, g.index_vector_dim, smap.len())?;
@@ -195,7 +195,7 @@ pub fn eval_torch_index_select(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<
     let n = operand.shape()[dim];
     let mut idx = Vec::with_capacity(elem_count(&shape)?);
     for p in 0..pre {
-        let b = if mid_pre == 0 { 0 } else { p / mid_pre };
+        let b = p.checked_div(mid_pre).unwrap_or(0);
         for s in 0..nsel {
             let j = iv[b * nsel + s].clamp(0, (n - 1).max(0)) as usize;
             let start = (p * n as usize + j) * post;
@@ -213,7 +213,7 @@ fn scatter_dims(ctx: &OpCtx) -> Result<ScatterDims, String> {
 }
 
 pub fn eval_scatter(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
-    if args.len() < 3 || (args.len() - 1) % 2 != 0 {
+    if args.len() < 3 || !(args.len() - 1).is_multiple_of(2) {
         return Err(format!("scatter takes N inputs, indices and N updates; got {} operands", args.len()));
     }
     let n = (args.len() - 1) / 2;
@@ -260,9 +260,9 @@ pub fn eval_scatter(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, S
         }
     }
     let mut results: Vec<Tensor> = Vec::with_capacity(n);
-    for i in 0..n {
+    for (i, input) in inputs.iter().enumerate() {
         let ty = refine_result_type(ctx, i, &ishape)?;
-        results.push(Tensor { ty, data: inputs[i].data.clone() });
+        results.push(Tensor { ty, data: input.data.clone() });
     }
     let region = ctx.op.regions.first().ok_or("scatter needs an update_computation region")?;
     let fast = if n == 1 { fast_binary_region(ctx.func, region, inputs[0].elem()) } else { None };

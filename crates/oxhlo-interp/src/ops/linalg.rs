@@ -159,7 +159,7 @@ pub fn eval_triangular_solve(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<Rt
         // T = op(triangle of a); for right-side solves use T^T (x T = b  <=>  T^T x^T = b^T).
         let transposed = trans != Transpose::NoTranspose;
         let conjugate = trans == Transpose::Adjoint;
-        let flip = transposed != !left;
+        let flip = transposed == left;
         for i in 0..m {
             for j in 0..m {
                 let in_tri = if lower { j <= i } else { j >= i };

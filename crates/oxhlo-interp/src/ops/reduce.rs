@@ -81,7 +81,7 @@ const MAX_RANK: usize = 16;
 pub const NONE: usize = usize::MAX;
 
 fn split_inputs<'a>(args: &'a [RtValue], what: &str) -> Result<(Vec<&'a Tensor>, Vec<&'a Tensor>), String> {
-    if args.len() < 2 || args.len() % 2 != 0 {
+    if args.len() < 2 || !args.len().is_multiple_of(2) {
         return Err(format!("{what} takes N inputs and N init values, got {} operands", args.len()));
     }
     let n = args.len() / 2;

@@ -122,7 +122,7 @@ fn state_words(t: &Tensor) -> Result<Vec<u64>, String> {
     let bits = t.elem().bits();
     match bits {
         64 => Ok(raw),
-        32 if raw.len() % 2 == 0 => Ok(raw.chunks(2).map(|p| (p[0] & 0xFFFF_FFFF) | (p[1] & 0xFFFF_FFFF) << 32).collect()),
+        32 if raw.len().is_multiple_of(2) => Ok(raw.chunks(2).map(|p| (p[0] & 0xFFFF_FFFF) | (p[1] & 0xFFFF_FFFF) << 32).collect()),
         _ => Err(format!("unsupported rng state type {:?} with {} elements", t.elem(), raw.len())),
     }
 }

@@ -266,7 +266,7 @@ fn pad_impl(ctx: &OpCtx, operand: &Tensor, pv: &Tensor, lo: &[i64], hi: &[i64], 
     let mut idx = vec![FILL; n_out];
     let ost = strides(&shape);
     let oshape = ushape(operand.shape());
-    if operand.len() > 0 {
+    if !operand.is_empty() {
         let mut oi = vec![0usize; rank];
         let mut lin = 0usize;
         loop {

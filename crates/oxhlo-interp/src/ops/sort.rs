@@ -138,7 +138,10 @@ pub fn eval_top_k(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Str
     let vty = refine_result_type(ctx, 0, &oshape)?;
     let ity = refine_result_type(ctx, 1, &oshape)?;
     let (n, k) = (n as usize, k as usize);
-    let rows = if n == 0 { elem_count(&shape[..rank - 1])? } else { x.len() / n };
+    let rows = match x.len().checked_div(n) {
+        Some(r) => r,
+        None => elem_count(&shape[..rank - 1])?,
+    };
     let mut src = Vec::with_capacity(rows * k);
     let mut pos: Vec<i64> = Vec::with_capacity(rows * k);
     let mut keys = Vec::with_capacity(n);
