@@ -13,6 +13,7 @@ pub mod location;
 pub mod module;
 pub mod ops;
 pub mod types;
+pub mod verify;
 
 pub use attr::{Attr, NamedAttr};
 pub use body::{Block, Op, Region, Value};
@@ -22,3 +23,4 @@ pub use location::Location;
 pub use module::{Func, Module, Visibility};
 pub use ops::{OpKind, Syntax, OP_TABLE};
 pub use types::{ElementType, FloatType, FunctionType, QuantType, Signedness, TensorType, Type, DYN};
+pub use verify::verify_module;
