@@ -1,0 +1,92 @@
+//! The execution facade the plugin talks to: a [`Backend`] compiles program bytes into a [`Program`]
+//! that runs on host arrays. The PJRT layer knows nothing else about oxhlo, so switching from the
+//! interpreter to the public `oxhlo` API (or a fast backend) means writing one more implementation.
+
+pub mod interp;
+
+use crate::dtype::BufferType;
+use crate::error::Result;
+use crate::proto::CompileOptions;
+use std::sync::Arc;
+
+/// Element type and dimensions of a program input or output.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArraySpec {
+    pub ty: BufferType,
+    pub dims: Vec<i64>,
+}
+
+impl ArraySpec {
+    pub fn new(ty: BufferType, dims: &[i64]) -> ArraySpec {
+        ArraySpec { ty, dims: dims.to_vec() }
+    }
+    /// Dense row-major byte size.
+    pub fn byte_size(&self) -> usize {
+        crate::dtype::num_elements(&self.dims).unwrap_or(0) * self.ty.byte_size().unwrap_or(0)
+    }
+}
+
+impl std::fmt::Display for ArraySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let dims: Vec<String> = self.dims.iter().map(|d| d.to_string()).collect();
+        write!(f, "{}[{}]", self.ty.name(), dims.join(","))
+    }
+}
+
+/// A dense, row-major, little-endian array on the host (one storage slot per element).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostArray {
+    pub spec: ArraySpec,
+    pub bytes: Arc<Vec<u8>>,
+}
+
+/// What the backend is asked to compile.
+pub struct CompileRequest<'a> {
+    /// `PJRT_Program.format`: "mlir" (MLIR bytecode, e.g. a VHLO portable artifact, or MLIR text).
+    pub format: &'a str,
+    pub code: &'a [u8],
+    pub options: &'a CompileOptions,
+}
+
+/// Where one execution of a program runs: the logical ids of each participating device, in the order of
+/// the argument lists, on a grid of `num_replicas x num_partitions`.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub logical_ids: Vec<(u32, u32)>,
+    pub num_replicas: u32,
+    pub num_partitions: u32,
+}
+
+/// An input the program lets the runtime reuse for an output (`tf.aliasing_output`, `jax.buffer_donor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Donation {
+    pub input: usize,
+    pub output: Option<usize>,
+}
+
+/// A compiled program.
+pub trait Program: Send + Sync {
+    /// The module name (`jit_f`), used as the executable name.
+    fn name(&self) -> &str;
+    fn inputs(&self) -> &[ArraySpec];
+    fn outputs(&self) -> &[ArraySpec];
+    /// Inputs the program allows to be donated.
+    fn donations(&self) -> &[Donation];
+    /// A human-readable form of the program as it will run (MLIR text).
+    fn text(&self) -> String;
+    /// Runs once per device of `launch` (`args[d]` are device d's arguments, matching `inputs()`) and
+    /// returns each device's outputs (matching `outputs()`).
+    fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>>;
+}
+
+/// A compiler of programs.
+pub trait Backend: Send + Sync {
+    /// A short description for the platform version string.
+    fn describe(&self) -> String;
+    fn compile(&self, req: &CompileRequest) -> Result<Arc<dyn Program>>;
+}
+
+/// The backend the plugin uses by default.
+pub fn default_backend() -> Box<dyn Backend> {
+    Box::new(interp::InterpBackend)
+}
