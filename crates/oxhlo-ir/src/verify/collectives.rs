@@ -95,13 +95,13 @@ fn grouped<'a>(cx: &mut Cx<'a>, op: &'a Op, required: bool) -> Option<i64> {
     let replicas = module_count(cx, "mhlo.num_replicas");
     let partitions = module_count(cx, "mhlo.num_partitions");
     let expected = match strategy {
-        Strategy::FlattenedIds => replicas.zip(partitions).map(|(r, p)| r * p).or(if partitions.is_none() { replicas } else { None }),
+        Strategy::FlattenedIds => replicas.zip(partitions).map(|(r, p)| r.saturating_mul(p)).or(if partitions.is_none() { replicas } else { None }),
         _ => replicas,
     };
     let m = groups?;
     check_groups(cx, op, "replica_groups", &m, expected);
-    let cols = if m.rows * m.cols == 0 { expected? } else { m.cols as i64 };
-    Some(if strategy == Strategy::CrossReplicaAndPartition { cols * partitions.unwrap_or(1) } else { cols })
+    let cols = if m.rows.saturating_mul(m.cols) == 0 { expected? } else { m.cols as i64 };
+    Some(if strategy == Strategy::CrossReplicaAndPartition { cols.saturating_mul(partitions.unwrap_or(1)) } else { cols })
 }
 
 fn same_types(cx: &mut Cx, op: &Op, ins: &[&TensorType], outs: &[&TensorType]) {
@@ -245,7 +245,7 @@ pub(crate) fn all_to_all<'a>(cx: &mut Cx<'a>, op: &'a Op) {
 pub(crate) fn collective_permute<'a>(cx: &mut Cx<'a>, op: &'a Op) {
     let pairs = cx.attr_matrix(op, "source_target_pairs", true);
     if let Some(m) = pairs {
-        if m.rows * m.cols != 0 && m.cols != 2 {
+        if m.rows.saturating_mul(m.cols) != 0 && m.cols != 2 {
             cx.fail(op, PERMUTE_PAIRS, format!("source_target_pairs must have shape [N, 2], got [{}, {}]", m.rows, m.cols));
         } else {
             let sources: Vec<i64> = (0..m.rows).filter_map(|r| m.row(r).first().copied()).collect();

@@ -373,7 +373,7 @@ impl<'a> Cx<'a> {
             return Some(None);
         }
         let m = self.attr_matrix(op, name, false)?;
-        if m.rows * m.cols == 0 {
+        if m.rows.saturating_mul(m.cols) == 0 {
             return Some(Some(Vec::new()));
         }
         if m.cols != 2 {
