@@ -54,3 +54,4 @@ pub mod fft;
 pub mod linalg;
 pub mod rng;
 pub mod tuple;
+pub mod collective_ops;
