@@ -1,0 +1,44 @@
+"""The oxhlo platform as JAX sees it: devices, memories, plugin attributes."""
+
+import os
+
+import jax
+import numpy as np
+
+
+def test_platform_is_listed(oxhlo):
+    devs = jax.devices("oxhlo")
+    assert len(devs) == int(os.environ.get("OXHLO_NUM_DEVICES", "1"))
+    assert oxhlo.platform == "oxhlo"
+    assert oxhlo.device_kind == "oxhlo"
+    assert oxhlo.id == 0
+    assert "Oxhlo" in repr(oxhlo)
+
+
+def test_default_backend_is_oxhlo():
+    # JAX_PLATFORMS lists oxhlo first, so it is the default backend.
+    assert jax.default_backend() == "oxhlo"
+    assert jax.devices()[0].platform == "oxhlo"
+
+
+def test_memories(oxhlo):
+    assert oxhlo.default_memory().kind == "device"
+    assert [m.kind for m in oxhlo.addressable_memories()] == ["device"]
+
+
+def test_backend_attributes():
+    backend = jax.extend.backend.get_backend("oxhlo") if hasattr(jax, "extend") else None
+    if backend is None:
+        return
+    assert backend.platform == "oxhlo"
+    assert "oxhlo" in backend.platform_version
+    assert backend.device_count() == len(jax.devices("oxhlo"))
+
+
+def test_array_lives_on_oxhlo(oxhlo):
+    x = jax.device_put(np.ones((2, 3), np.float32), oxhlo)
+    assert x.devices() == {oxhlo}
+    assert x.sharding.memory_kind == "device"
+    assert not x.is_deleted()
+    x.delete()
+    assert x.is_deleted()
