@@ -6,14 +6,16 @@ use oxhlo_interp::ops::{OpCtx, ProcessInfo, RegionEval};
 use oxhlo_interp::{Data, RtValue, Tensor};
 use oxhlo_ir::{Attr, Block, ElementType, Func, FunctionType, Op, OpKind, Region, TensorType, Type};
 
-pub type Body = Box<dyn FnMut(&[RtValue]) -> Result<Vec<RtValue>, String>>;
+pub type Body = Box<dyn FnMut(&[RtValue]) -> Result<Vec<RtValue>, String> + Send>;
 
-pub struct Mock {
+pub struct Mock<'r> {
     pub bodies: Vec<Body>,
     pub calls: usize,
+    pub process: ProcessInfo,
+    pub rendezvous: Option<&'r Rendezvous>,
 }
 
-impl RegionEval for Mock {
+impl RegionEval for Mock<'_> {
     fn call_region(&mut self, region: &Region, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
         self.calls += 1;
         // Regions are tagged by their block's first argument id (1_000_000 + body index).
@@ -25,10 +27,10 @@ impl RegionEval for Mock {
         Err(format!("no function {name}"))
     }
     fn process(&self) -> ProcessInfo {
-        ProcessInfo::default()
+        self.process
     }
     fn collectives(&self) -> Option<&Rendezvous> {
-        None
+        self.rendezvous
     }
 }
 
@@ -36,6 +38,21 @@ pub type EvalFn = fn(&mut OpCtx, &[RtValue]) -> Result<Vec<RtValue>, String>;
 
 /// Runs `f` on an op of `kind` with `attrs`, result types `results` and one mock region per body.
 pub fn run_op(
+    f: EvalFn,
+    kind: OpKind,
+    attrs: Vec<(&str, Attr)>,
+    args: Vec<RtValue>,
+    results: Vec<Type>,
+    bodies: Vec<Body>,
+) -> Result<Vec<RtValue>, String> {
+    run_op_in(ProcessInfo::default(), None, f, kind, attrs, args, results, bodies)
+}
+
+/// [`run_op`] as process `process` of a parallel run meeting at `rendezvous`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_op_in(
+    process: ProcessInfo,
+    rendezvous: Option<&Rendezvous>,
     f: EvalFn,
     kind: OpKind,
     attrs: Vec<(&str, Attr)>,
@@ -57,7 +74,7 @@ pub fn run_op(
         op.regions.push(Region::single(Block { args: vec![oxhlo_ir::Value(i as u32 + 1_000_000)], ops: vec![] }));
     }
     let result_types: Vec<&Type> = results.iter().collect();
-    let mut mock = Mock { bodies, calls: 0 };
+    let mut mock = Mock { bodies, calls: 0, process, rendezvous };
     let mut ctx = OpCtx { op: &op, func: &func, result_types, regions: &mut mock };
     f(&mut ctx, &args)
 }

@@ -6,4 +6,5 @@
 
 mod harness;
 mod movement;
+mod collective;
 mod numeric;
