@@ -102,15 +102,16 @@ fn split_inputs<'a>(cx: &mut Cx<'a>, op: &'a Op) -> Option<(Vec<&'a TensorType>,
     Some((inputs, inits, results))
 }
 
-fn body_types(inits: &[&TensorType]) -> (Vec<Type>, Vec<Type>) {
-    let rets: Vec<Type> = inits.iter().map(|t| scalar(&t.elem)).collect();
+/// The body type `(tensor<E0>, ..., tensor<E0>, ...) -> (tensor<E0>, ...)` for the inputs' element types.
+fn body_types(inputs: &[&TensorType]) -> (Vec<Type>, Vec<Type>) {
+    let rets: Vec<Type> = inputs.iter().map(|t| scalar(&t.elem)).collect();
     ([rets.clone(), rets.clone()].concat(), rets)
 }
 
 pub(crate) fn reduce<'a>(cx: &mut Cx<'a>, op: &'a Op) {
     let dims = cx.attr_i64s(op, "dimensions", true);
-    let Some((inputs, inits, results)) = split_inputs(cx, op) else { return };
-    let (args, rets) = body_types(&inits);
+    let Some((inputs, _, results)) = split_inputs(cx, op) else { return };
+    let (args, rets) = body_types(&inputs);
     check_body(cx, op, 0, REDUCE_BODY, "body", &args, &rets);
     let Some(dims) = dims else { return };
     match shape::infer_reduce_shape(&inputs[0].shape, &dims) {
@@ -131,8 +132,8 @@ pub(crate) fn reduce_window<'a>(cx: &mut Cx<'a>, op: &'a Op) {
     let bd = cx.attr_i64s(op, "base_dilations", false);
     let wdl = cx.attr_i64s(op, "window_dilations", false);
     let pad = cx.attr_padding(op, "padding", shape::window::PADDING_SHAPE);
-    let Some((inputs, inits, results)) = split_inputs(cx, op) else { return };
-    let (args, rets) = body_types(&inits);
+    let Some((inputs, _, results)) = split_inputs(cx, op) else { return };
+    let (args, rets) = body_types(&inputs);
     check_body(cx, op, 0, REDUCE_WINDOW_BODY, "body", &args, &rets);
     let (Some(wd), Some(pad)) = (wd, pad) else { return };
     let w = WindowConfig {
@@ -213,10 +214,8 @@ pub(crate) fn map<'a>(cx: &mut Cx<'a>, op: &'a Op) {
     let dims = cx.attr_i64s(op, "dimensions", false);
     let n = op.operands.len();
     let (Some(inputs), Some(r)) = (cx.tensor_opds(op, 0..n), cx.tensor_res(op, 0)) else { return };
-    for (k, t) in inputs.iter().enumerate() {
-        if !shapes_compatible(&t.shape, &r.shape) {
-            cx.fail(op, MAP_SHAPES, format!("input #{k} shape [{}] differs from the result shape [{}]", fmt::shape(&t.shape), fmt::shape(&r.shape)));
-        }
+    if let Some((k, t)) = inputs.iter().enumerate().find(|(_, t)| !shapes_compatible(&t.shape, &r.shape)) {
+        cx.fail(op, MAP_SHAPES, format!("input #{k} shape [{}] differs from the result shape [{}]", fmt::shape(&t.shape), fmt::shape(&r.shape)));
     }
     if let (Some(dims), Some(first)) = (dims, inputs.first()) {
         let want: Vec<i64> = (0..first.rank() as i64).collect();
