@@ -6,7 +6,7 @@ use crate::ops::compare;
 use crate::ops::convert;
 use crate::ops::elementwise::{eval_binary as bin, eval_unary as un, Bin, Un};
 use crate::ops::quant;
-use crate::ops::{conv, dot, fft, gather_scatter as gs, linalg, reduce, rng, shape, sort, tuple, OpCtx};
+use crate::ops::{collective_ops as coll, conv, dot, fft, gather_scatter as gs, linalg, reduce, rng, shape, sort, tuple, OpCtx};
 use crate::tensor::{Data, RtValue, Tensor};
 use oxhlo_ir::{ElementType, OpKind, TensorType};
 
@@ -159,19 +159,17 @@ pub fn dispatch(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
         K::Rng => rng::eval_rng(ctx, args),
         K::Tuple => tuple::eval_tuple(ctx, args),
         K::GetTupleElement => tuple::eval_get_tuple_element(ctx, args),
-        // ---- collectives and the parallel runner (interp-b) ----
-        K::AllGather
-        | K::AllReduce
-        | K::AllToAll
-        | K::CollectiveBroadcast
-        | K::CollectivePermute
-        | K::CollectiveReduce
-        | K::ReduceScatter
-        | K::CrossReplicaSum
-        | K::InterpreterRunParallel
-        | K::AsyncStart
-        | K::AsyncDone
-        | K::ChloRaggedDot => Err(format!("{} is not implemented yet", ctx.op.name())),
+        // ---- collectives ----
+        K::AllReduce => coll::eval_all_reduce(ctx, args),
+        K::CrossReplicaSum => coll::eval_cross_replica_sum(ctx, args),
+        K::ReduceScatter => coll::eval_reduce_scatter(ctx, args),
+        K::AllGather => coll::eval_all_gather(ctx, args),
+        K::AllToAll => coll::eval_all_to_all(ctx, args),
+        K::CollectivePermute => coll::eval_collective_permute(ctx, args),
+        K::CollectiveBroadcast => coll::eval_collective_broadcast(ctx, args),
+        K::CollectiveReduce | K::AsyncStart | K::AsyncDone | K::ChloRaggedDot => {
+            Err(format!("{} is not implemented yet", ctx.op.name()))
+        }
         K::Unregistered => Err(format!("op {} of an unknown dialect cannot be evaluated", ctx.op.name())),
         other => Err(format!("{} is not evaluated by the op dispatcher", other.name())),
     }

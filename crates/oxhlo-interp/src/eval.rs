@@ -366,6 +366,13 @@ impl<'i, 'm> Frame<'i, 'm> {
                 Ok(Vec::new())
             }
             OpKind::InterpreterProbe => Ok(args.into_iter().take(1).collect()),
+            OpKind::InterpreterRunParallel => {
+                let registry = Some(self.it.registry.clone());
+                let outcome = crate::parallel::eval_run_parallel(self.it.module, op, args, registry)?;
+                self.it.check_failures.extend(outcome.check_failures);
+                self.it.checks_run += outcome.checks_run;
+                Ok(outcome.results)
+            }
             _ => {
                 let func = self.func;
                 let result_types = op
@@ -620,12 +627,29 @@ pub fn check_inputs(func: &Func, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, I
 }
 
 /// Runs the module's entry function (`@main`, or the only public function) on `inputs`, checked against
-/// its signature. Failed `check.*` ops make the run an error.
+/// its signature. Failed `check.*` ops make the run an error. A module with `mhlo.num_replicas` x
+/// `mhlo.num_partitions` > 1 runs on every process of the grid (each with the same inputs) and returns
+/// all processes' results concatenated in (replica, partition) order.
 pub fn run_main(module: &Module, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
     let func = module
         .entry()
         .ok_or_else(|| InterpError::new("the module has no @main and no single public function to run"))?;
     let inputs = check_inputs(func, inputs)?;
+    let (nr, np) = (module.num_replicas(), module.num_partitions());
+    if nr < 1 || np < 1 || nr.saturating_mul(np) > 4096 {
+        return Err(InterpError::new(format!("unsupported process grid {nr} x {np}")));
+    }
+    if nr * np > 1 {
+        let out = crate::parallel::run_spmd(module, &func.name, nr as usize, np as usize, inputs)?;
+        if let Some(f) = out.check_failures.first() {
+            return Err(InterpError {
+                loc: f.loc.clone(),
+                op: f.check.clone(),
+                message: format!("{} ({} failed check(s))", f.message, out.check_failures.len()),
+            });
+        }
+        return Ok(out.results);
+    }
     on_big_stack(|| {
         let mut it = Interpreter::new(module);
         let res = it.run_func(&func.name, inputs)?;

@@ -8,6 +8,7 @@ pub mod error;
 pub mod eval;
 pub mod npy;
 pub mod ops;
+pub mod parallel;
 pub mod tensor;
 pub mod testing;
 

@@ -378,24 +378,6 @@ impl TestReport {
     }
 }
 
-/// Splits a test file into cases on lines that are exactly `// -----`; returns (first line, text) pairs.
-pub fn split_cases(src: &str) -> Vec<(usize, String)> {
-    let mut cases = Vec::new();
-    let mut cur = String::new();
-    let mut start = 1;
-    for (n, line) in src.lines().enumerate() {
-        if line.trim() == "// -----" {
-            cases.push((start, std::mem::take(&mut cur)));
-            start = n + 2;
-        } else {
-            cur.push_str(line);
-        }
-        cur.push('\n');
-    }
-    cases.push((start, cur));
-    cases
-}
-
 /// Runs one parsed case: its entry function with no arguments, collecting check results.
 pub fn run_case(module: &Module) -> Result<(usize, Vec<CheckFailure>), String> {
     let func = module.entry().ok_or("the case has no @main and no single function to run")?;
@@ -413,20 +395,17 @@ pub fn run_case(module: &Module) -> Result<(usize, Vec<CheckFailure>), String> {
 
 /// Parses one case with the text parser (diagnostics rendered as `FILE:LINE:COL: error: ...`).
 pub fn parse_source(src: &str, filename: &str) -> Result<Module, String> {
-    let _ = (src, filename);
-    Err("the MLIR text parser (oxhlo-text) is not available yet".into())
+    oxhlo_text::parse_module(src, filename).map_err(|d| d.to_string())
 }
 
 /// Parses and runs every case of a test file.
 pub fn run_test_source(src: &str, filename: &str) -> TestReport {
     let mut report = TestReport { file: filename.to_string(), cases: Vec::new() };
-    for (index, (line, text)) in split_cases(src).into_iter().enumerate() {
-        if text.trim().is_empty() || text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//")) {
+    for (index, (line, text)) in oxhlo_text::split_input(src).into_iter().enumerate() {
+        if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//")) {
             continue;
         }
-        // Blank out the other cases so that reported line numbers are the file's.
-        let padded = format!("{}{}", "\n".repeat(line - 1), text);
-        let (checks, outcome) = match parse_source(&padded, filename) {
+        let (checks, outcome) = match oxhlo_text::parse_module_at(text, filename, line) {
             Err(d) => (0, CaseOutcome::Error(format!("parse error: {d}"))),
             Ok(module) => match run_case(&module) {
                 Err(e) => (0, CaseOutcome::Error(e)),
