@@ -3,6 +3,10 @@
 
 mod args;
 mod cmd_parse;
+mod cmd_run;
+mod cmd_test;
+mod format;
+mod load;
 
 use std::process::ExitCode;
 
@@ -12,6 +16,10 @@ usage: oxhlo <command> [options]
 commands:
   parse [--generic] [--debug-info] [--split-input-file] FILE|-
         read a StableHLO program (MLIR text), verify it, print it in canonical form
+  run PROG.mlir [--input x.npy]... [--output-dir DIR] [--backend interp]
+        execute @main (or the only public function); print the results or write them as .npy
+  test FILE.mlir|DIR...
+        run StableHLO-style test files (`// -----` cases, check.* ops); prints `N passed, M failed`
   help  print this message
 ";
 
@@ -23,6 +31,8 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "parse" => cmd_parse::run(rest),
+        "run" => cmd_run::run(rest),
+        "test" => cmd_test::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(true)

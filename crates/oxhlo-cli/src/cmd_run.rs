@@ -1,0 +1,64 @@
+//! `oxhlo run PROG.mlir [--input x.npy]... [--output-dir DIR]`: execute the entry function (`@main` or the
+//! only public function) and print the results, or write them as `result0.npy`, `result1.npy`, ...
+
+use crate::args::{read_input, Args};
+use crate::format::format_value;
+use crate::load::load_module;
+use oxhlo_interp::{npy, RtValue};
+use oxhlo_ir::Type;
+use std::path::Path;
+
+pub fn run(argv: &[String]) -> Result<bool, String> {
+    let args = Args::parse(argv, &[], &["input", "output-dir", "backend"])?;
+    if let Some(b) = args.value("backend") {
+        if b != "interp" && b != "cpu" {
+            return Err(format!("run: unknown backend `{b}` (available: interp; cpu runs on the interpreter for now)"));
+        }
+    }
+    let (name, bytes) = read_input(args.one_file()?)?;
+    let module = match load_module(&name, &bytes) {
+        Ok(m) => m,
+        Err(diags) => {
+            eprintln!("{diags}");
+            return Ok(false);
+        }
+    };
+    let entry = module.entry().ok_or("the program has no @main and no single public function")?;
+    let paths = args.values("input");
+    if paths.len() != entry.ty.inputs.len() {
+        return Err(format!("@{} takes {} input(s), {} given with --input", entry.name, entry.ty.inputs.len(), paths.len()));
+    }
+    let mut inputs = Vec::new();
+    for (i, (p, ty)) in paths.iter().zip(&entry.ty.inputs).enumerate() {
+        let expected = match ty {
+            Type::Tensor(t) => Some(t),
+            _ => None,
+        };
+        let t = npy::read_npy(Path::new(p), expected).map_err(|e| format!("input #{i} ({p}): {e}"))?;
+        inputs.push(RtValue::Tensor(t));
+    }
+    let results = match oxhlo_interp::run_main(&module, inputs) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(false);
+        }
+    };
+    match args.value("output-dir") {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+            for (i, r) in results.iter().enumerate() {
+                let RtValue::Tensor(t) = r else { return Err(format!("result #{i} is not a tensor; cannot write .npy")) };
+                let path = Path::new(dir).join(format!("result{i}.npy"));
+                npy::write_npy(&path, t)?;
+                println!("wrote {}", path.display());
+            }
+        }
+        None => {
+            for (i, r) in results.iter().enumerate() {
+                println!("result #{i}: {}", format_value(r));
+            }
+        }
+    }
+    Ok(true)
+}

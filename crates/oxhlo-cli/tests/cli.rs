@@ -1,0 +1,57 @@
+//! End-to-end tests of the `oxhlo` binary: exit codes, diagnostics and printed results.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn oxhlo(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_oxhlo"));
+    cmd.args(args).current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn oxhlo");
+    if let Some(s) = stdin {
+        child.stdin.take().expect("stdin").write_all(s.as_bytes()).expect("write stdin");
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().expect("wait");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn run_prints_the_mlp_result_numpy_computed() {
+    // Expected from NumPy: np.maximum(x @ w1 + b1, 0) @ w2 with the constants of examples/mlp.mlir.
+    let (code, out, err) = oxhlo(&["run", "examples/mlp.mlir"], None);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(out.contains("[[5.0, 0.0], [9.0, 1.0]]"), "got: {out}");
+}
+
+#[test]
+fn parse_reports_file_line_col_and_exits_1() {
+    let src = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %a, %b : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+    let (code, _out, err) = oxhlo(&["parse", "-"], Some(src));
+    assert_eq!(code, 1);
+    assert!(err.starts_with("<stdin>:2:"), "got: {err}");
+    assert!(err.contains("error:"), "got: {err}");
+}
+
+#[test]
+fn parse_split_input_file_keeps_line_numbers() {
+    let src = "func.func @main() -> () {\n  return\n}\n// -----\nfunc.func @main() -> () {\n  %0 = stablehlo.bogus_op\n}\n";
+    let (code, out, err) = oxhlo(&["parse", "--split-input-file", "-"], Some(src));
+    assert_eq!(code, 1);
+    assert!(out.contains("func.func @main()"), "first case printed: {out}");
+    assert!(err.contains("<stdin>:6:"), "diagnostic points at line 6: {err}");
+}
+
+#[test]
+fn run_checks_input_count() {
+    let (code, _out, err) = oxhlo(&["run", "examples/mlp.mlir", "--input", "x.npy"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("takes 0 input(s)"), "got: {err}");
+}
+
+#[test]
+fn unknown_command_is_an_error() {
+    let (code, _out, err) = oxhlo(&["frobnicate"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command"), "got: {err}");
+}
