@@ -71,10 +71,14 @@ impl<'a> Decoder<'a> {
             match dialect.as_str() {
                 "builtin" => self.builtin_attr(&mut cur).map(Attr::Builtin),
                 "vhlo" => self.vhlo_attr(&mut cur).map(Attr::Vhlo),
-                _ => {
-                    let bytes = cur.bytes(cur.remaining(), "opaque attribute").map(<[u8]>::to_vec);
-                    bytes.map(|bytes| Attr::Opaque { dialect: dialect.clone(), bytes })
-                }
+                d => match self.dialect_entry(d, false, &mut cur) {
+                    Ok(Some(e)) => Ok(Attr::Dialect(e)),
+                    Err(e) => Err(e),
+                    Ok(None) => {
+                        let bytes = cur.bytes(cur.remaining(), "opaque attribute").map(<[u8]>::to_vec);
+                        bytes.map(|bytes| Attr::Opaque { dialect: dialect.clone(), bytes })
+                    }
+                },
             }
         };
         let d = self.leave(entry.data.base())?;
@@ -121,10 +125,14 @@ impl<'a> Decoder<'a> {
             match dialect.as_str() {
                 "builtin" => self.builtin_type(&mut cur).map(Type::Builtin),
                 "vhlo" => self.vhlo_type(&mut cur).map(Type::Vhlo),
-                _ => {
-                    let bytes = cur.bytes(cur.remaining(), "opaque type").map(<[u8]>::to_vec);
-                    bytes.map(|bytes| Type::Opaque { dialect: dialect.clone(), bytes })
-                }
+                d => match self.dialect_entry(d, true, &mut cur) {
+                    Ok(Some(e)) => Ok(Type::Dialect(e)),
+                    Err(e) => Err(e),
+                    Ok(None) => {
+                        let bytes = cur.bytes(cur.remaining(), "opaque type").map(<[u8]>::to_vec);
+                        bytes.map(|bytes| Type::Opaque { dialect: dialect.clone(), bytes })
+                    }
+                },
             }
         };
         let d = self.leave(entry.data.base())?;

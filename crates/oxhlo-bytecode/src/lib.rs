@@ -19,24 +19,28 @@ mod builtin;
 mod container;
 mod cursor;
 mod decoder;
+mod dialects;
 mod error;
 mod ir;
 mod model;
 mod ods_table;
 mod print;
+mod print_dialect;
 mod raw;
+mod to_ir;
 mod vhlo;
 mod vhlo_table;
 
 pub use container::{Dialect, OpName, Resource, ResourceValue, MAGIC, MAX_VERSION};
 pub use error::{BytecodeError, Result};
 pub use model::{
-    ApInt, Attr, AttrId, BuiltinAttr, BuiltinType, FloatKind, Signedness, Type, TypeId, VhloAttr, VhloEnum,
+    ApInt, Attr, AttrId, BuiltinAttr, BuiltinType, DialectEntry, Field, FloatKind, Signedness, Type, TypeId, VhloAttr, VhloEnum,
     VhloType,
 };
 pub use ods_table::{ods_op, OdsOp, ODS_OPS};
 pub use print::{print_module, Printer};
 pub use raw::{BlockArg, Properties, RawBlock, RawModule, RawOp, RawRegion, ValueId};
+pub use to_ir::{convert as raw_to_ir, read_module, CURRENT_VHLO_VERSION, MIN_VHLO_VERSION, NEWEST_VHLO_VERSION};
 pub use vhlo_table::{vhlo_op, VhloOpInfo, VHLO_OPS};
 
 /// True when `bytes` starts with the MLIR bytecode magic.
@@ -54,7 +58,11 @@ pub fn read(bytes: &[u8]) -> Result<RawModule> {
         (ops, r.num_values())
     };
     let (c, attrs, types) = d.finish()?;
+    let attr_offsets = c.attr_entries.iter().map(|e| e.data.base()).collect();
+    let type_offsets = c.type_entries.iter().map(|e| e.data.base()).collect();
     Ok(RawModule {
+        attr_offsets,
+        type_offsets,
         version: c.version,
         producer: c.producer,
         dialects: c.dialects,

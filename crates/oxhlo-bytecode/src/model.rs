@@ -131,6 +131,8 @@ pub enum Signedness {
 pub enum Attr {
     Builtin(BuiltinAttr),
     Vhlo(VhloAttr),
+    /// A custom-encoded entry of stablehlo, chlo or sdy, decoded by its schema.
+    Dialect(DialectEntry),
     /// A custom-encoded entry of a dialect this reader does not decode: its bytes.
     Opaque { dialect: String, bytes: Vec<u8> },
     /// The textual-assembly fallback form (`#foo.bar<...>`).
@@ -142,6 +144,8 @@ pub enum Attr {
 pub enum Type {
     Builtin(BuiltinType),
     Vhlo(VhloType),
+    /// A custom-encoded type of stablehlo (token, future) or quant, decoded by its schema.
+    Dialect(DialectEntry),
     Opaque { dialect: String, bytes: Vec<u8> },
     Asm { dialect: String, text: String },
 }
@@ -315,4 +319,31 @@ pub enum VhloType {
     None,
     Buffer { shape: Vec<i64>, elem: TypeId },
     Future(Vec<TypeId>),
+}
+
+/// A custom-encoded attribute or type of the stablehlo, chlo, sdy or quant dialect:
+/// its kind code and fields in encoding order (see `dialects.rs` for the schemas).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DialectEntry {
+    pub dialect: String,
+    pub code: u64,
+    pub fields: Vec<Field>,
+}
+
+/// One decoded field of a [`DialectEntry`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Field {
+    U(u64),
+    S(i64),
+    Ints(Vec<i64>),
+    Bool(bool),
+    F64(f64),
+    F64s(Vec<f64>),
+    Str(String),
+    Attr(AttrId),
+    OptAttr(Option<AttrId>),
+    Attrs(Vec<AttrId>),
+    Type(TypeId),
+    Types(Vec<TypeId>),
+    OptU(Option<u64>),
 }

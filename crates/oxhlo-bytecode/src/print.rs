@@ -52,6 +52,7 @@ impl Printer<'_> {
         match t {
             Type::Builtin(b) => self.builtin_type(b),
             Type::Vhlo(v) => self.vhlo_type(v),
+            Type::Dialect(e) => self.dialect_type(e),
             Type::Opaque { dialect, bytes } => format!("!{dialect}<bytes {}>", hex(bytes)),
             Type::Asm { text, .. } => text.clone(),
         }
@@ -171,6 +172,7 @@ impl Printer<'_> {
         match a {
             Attr::Builtin(b) => self.builtin_attr(b),
             Attr::Vhlo(v) => self.vhlo_attr(v),
+            Attr::Dialect(e) => self.dialect_attr(e),
             Attr::Opaque { dialect, bytes } => format!("#{dialect}<bytes {}>", hex(bytes)),
             Attr::Asm { text, .. } => text.clone(),
         }

@@ -72,6 +72,10 @@ pub struct RawModule {
     pub op_names: Vec<OpName>,
     pub attrs: Vec<Attr>,
     pub types: Vec<Type>,
+    /// Byte offset of each attribute entry's encoding (for diagnostics).
+    pub attr_offsets: Vec<usize>,
+    /// Byte offset of each type entry's encoding.
+    pub type_offsets: Vec<usize>,
     pub resources: Vec<Resource>,
     /// Ops of the top-level block (normally one `builtin.module`).
     pub ops: Vec<RawOp>,
@@ -86,6 +90,16 @@ impl RawModule {
 
     pub fn ty(&self, id: TypeId) -> Option<&Type> {
         self.types.get(id.0 as usize)
+    }
+
+    /// Byte offset of an attribute entry (0 if unknown).
+    pub fn attr_offset(&self, id: AttrId) -> usize {
+        self.attr_offsets.get(id.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Byte offset of a type entry (0 if unknown).
+    pub fn type_offset(&self, id: TypeId) -> usize {
+        self.type_offsets.get(id.0 as usize).copied().unwrap_or(0)
     }
 
     /// `dialect.op` of an op.
