@@ -99,7 +99,7 @@ def write_case(outdir, ctx, name, text, skipped):
         try:
             m = ir.Module.parse(text)
         except Exception as e:  # noqa: BLE001 - any parse failure means "not a jaxlib program"
-            skipped.append(f"{name}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+            skipped.append(f"{name}: " + " | ".join(str(e).splitlines()[:3]))
             return
         with open(os.path.join(outdir, name + ".src.mlir"), "w") as f:
             f.write(text)

@@ -1,6 +1,6 @@
 //! Deterministic mutation test: real artifacts (the checked-in fixtures, plus jaxlib
 //! ones when available) get thousands of seeded byte mutations and truncations;
-//! decoding must return Ok or Err, never panic, never take long, and never allocate
+//! decoding (and mapping onto oxhlo IR) must return Ok or Err, never panic, never take long, and never allocate
 //! far more than the input's size (a counting global allocator watches the peak).
 
 mod common;
@@ -122,6 +122,8 @@ fn check(bytes: &[u8]) -> Result<bool, String> {
         let m = oxhlo_bytecode::read(bytes);
         if let Ok(m) = &m {
             let _ = oxhlo_bytecode::print_module(m);
+            // Phase 2 must not panic either (Ok or a located error).
+            let _ = oxhlo_bytecode::raw_to_ir(m);
         }
         m.is_ok()
     }));

@@ -206,11 +206,8 @@ impl Cx<'_> {
             "dot" => self.drop_default_precision(a),
             "cholesky" => self.drop_if(a, "lower", |c, id| c.raw_bool(id) == Some(false)),
             "compare" => self.drop_if(a, "compare_type", |c, id| c.raw_enum(id, VhloEnum::ComparisonType) == Some(0)),
-            "infeed" => {
-                self.drop_if(a, "infeed_config", |c, id| c.raw_string(id).is_some_and(|s| s.is_empty()));
-                self.drop_if(a, "layout", |c, id| c.raw_len(id) == Some(0));
-            }
-            "outfeed" => self.drop_if(a, "outfeed_config", |c, id| c.raw_string(id).is_some_and(|s| s.is_empty())),
+            // infeed_config / outfeed_config stay: StableHLO materializes their "" default.
+            "infeed" => self.drop_if(a, "layout", |c, id| c.raw_len(id) == Some(0)),
             "send" | "recv" => {
                 let handle = self.int(a, "channel_id", at)?;
                 let kind = self.int(a, "channel_type", at)?;
