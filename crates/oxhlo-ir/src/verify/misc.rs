@@ -124,8 +124,12 @@ pub(crate) fn custom_call<'a>(cx: &mut Cx<'a>, op: &'a Op) {
 }
 
 fn layouts<'a>(cx: &mut Cx<'a>, op: &'a Op) {
+    let layout = |a: &Attr| match a {
+        Attr::Dense(d) if d.ty.rank() == 1 => d.to_i64_vec(),
+        other => other.as_i64_list(),
+    };
     let read = |a: &Attr| match a {
-        Attr::Array(items) => items.iter().map(Attr::as_i64_list).collect::<Option<Vec<Vec<i64>>>>(),
+        Attr::Array(items) => items.iter().map(layout).collect::<Option<Vec<Vec<i64>>>>(),
         _ => None,
     };
     let ol = cx.attr_as(op, "operand_layouts", false, "an array of layouts", read);

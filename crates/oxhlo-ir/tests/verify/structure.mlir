@@ -25,20 +25,6 @@ func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-func.func @main(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
-  %0 = "stablehlo.if"(%arg0) ({
-    %1 = "stablehlo.negate"(%arg1) : (tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%1) : (tensor<f32>) -> ()
-  }, {
-    "stablehlo.return"(%arg1) : (tensor<f32>) -> ()
-  }) : (tensor<i1>) -> tensor<f32>
-  // expected-error@+1 {{is used outside the region that defines it}}
-  %2 = "stablehlo.add"(%0, %1) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  func.return %2 : tensor<f32>
-}
-
-// -----
-
 func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
   // expected-error@+1 {{func.return: must be the last op of its block}}
   func.return %arg0 : tensor<2xf32>
@@ -111,16 +97,6 @@ func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
-  func.return %arg0 : tensor<2xf32>
-}
-// expected-error@+1 {{func.func @main: duplicate function name @main}}
-func.func @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {
-  func.return %arg0 : tensor<3xf32>
-}
-
-// -----
-
 func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<3xf32>) -> tensor<5xf32> {
   // expected-error@+1 {{stablehlo.concatenate: missing required attribute `dimension`}}
   %0 = "stablehlo.concatenate"(%arg0, %arg1) : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
@@ -181,4 +157,27 @@ func.func @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4xf32>) -> tensor<2x4xf3
   // expected-error@+1 {{stablehlo.dot_general: precision_config must have 0 or 2 entries, got 1}}
   %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>]} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{func.func @main: body must have exactly one block, found 2}}
+func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  func.return %arg0 : tensor<2xf32>
+^bb1:
+  func.return %arg0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @main(%arg0: tensor<i1>, %arg1: tensor<f32>) -> tensor<f32> {
+  // expected-error@+1 {{stablehlo.if: region #0 must have exactly one block, found 2}}
+  %0 = "stablehlo.if"(%arg0) ({
+    "stablehlo.return"(%arg1) : (tensor<f32>) -> ()
+  ^bb1:
+    "stablehlo.return"(%arg1) : (tensor<f32>) -> ()
+  }, {
+    "stablehlo.return"(%arg1) : (tensor<f32>) -> ()
+  }) : (tensor<i1>) -> tensor<f32>
+  func.return %0 : tensor<f32>
 }

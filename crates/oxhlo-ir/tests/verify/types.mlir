@@ -41,3 +41,17 @@ func.func @main(%arg0: tensor<2x!quant.uniform<i8:f32:2, {0.5:0, 0.5:0}>>) {
 func.func @main(%arg0: tensor<3x!quant.uniform<i8:f32:0, {0.5:0, 0.5:0}>>) {
   func.return
 }
+
+// -----
+
+// expected-error@+1 {{storage type i8 must be an integer and expressed type i32 a float}}
+func.func @main(%arg0: tensor<2x!quant.uniform<i8:i32, 0.5:0>>) {
+  func.return
+}
+
+// -----
+
+// expected-error@+1 {{func.func @main: value %0 has function type (tensor<f32>) -> (tensor<f32>), which is not a value type}}
+func.func @main(%arg0: (tensor<f32>) -> tensor<f32>) {
+  func.return
+}
