@@ -15,6 +15,8 @@ const NOT_EXPRESSIBLE_IN_TEXT: &[(&str, &str)] = &[
     ("value.unknown", "value ids are assigned by the parser"),
     ("value.redefined", "the parser rejects a redefined SSA name"),
     ("value.use_before_def", "the parser rejects a use of an undefined SSA name"),
+    ("value.scope", "the parser scopes SSA names by region and rejects a use outside"),
+    ("module.duplicate_symbol", "the parser rejects a redefined function name"),
     ("type.dimension", "a negative dimension size cannot be written"),
     ("type.quant_param_count", "the syntax pairs every scale with a zero point"),
     ("type.quant_per_tensor", "per-tensor syntax takes exactly one scale"),
@@ -47,10 +49,21 @@ fn expectations(chunk: &str, first: usize) -> Vec<Expect> {
     out
 }
 
-/// The 1-based column of the first non-blank character of line `line` of the file.
+/// The 1-based column where the op on line `line` starts, as MLIR locates ops: at the op name (after
+/// `%results = `), or at the first non-blank character for lines without results (`func.func`, ...).
 fn op_column(file_lines: &[&str], line: usize) -> u32 {
     let text = file_lines.get(line.wrapping_sub(1)).copied().unwrap_or("");
-    (text.len() - text.trim_start().len() + 1) as u32
+    let indent = text.len() - text.trim_start().len();
+    let body = &text[indent..];
+    let start = if body.starts_with('%') {
+        match body.find('=') {
+            Some(eq) => indent + eq + 1 + (body[eq + 1..].len() - body[eq + 1..].trim_start().len()),
+            None => indent,
+        }
+    } else {
+        indent
+    };
+    (start + 1) as u32
 }
 
 struct Outcome {
