@@ -40,10 +40,14 @@ def tol_for(a, tol):
     return FLOAT_TOL.get(np.dtype(base), 1e-5)
 
 
-def case(f, *inputs, tol=None):
-    """One test case: `f` lowered, run by JAX on `inputs`, checked with `tol` (None: per-type default)."""
+def case(f, *inputs, tol=None, platform=None):
+    """One test case: `f` lowered (for `platform`'s lowering rules when given, e.g. "tpu" for the generic
+    cholesky/triangular_solve ops instead of LAPACK calls), run by JAX on CPU, checked with `tol`."""
     inputs = [np.asarray(a) for a in inputs]
-    text = jax.jit(f).lower(*inputs).as_text(debug_info=False)
+    if platform:
+        text = jax.jit(f).trace(*inputs).lower(lowering_platforms=(platform,)).as_text(debug_info=False)
+    else:
+        text = jax.jit(f).lower(*inputs).as_text(debug_info=False)
     out = jax.jit(f)(*inputs)
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     outs = [np.asarray(o) for o in outs]
