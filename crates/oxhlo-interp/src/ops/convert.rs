@@ -101,7 +101,7 @@ pub(crate) fn convert_data(data: &Data, from: &ElementType, to: &ElementType) ->
 
 fn to_float(data: &Data, ft: FloatType) -> Vec<f64> {
     match data {
-        Data::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
+        Data::Bool(v) => v.iter().map(|&x| rnd(ft, x as u8 as f64)).collect(),
         Data::Int(v) => v.iter().map(|&x| int_to_float(x, ft)).collect(),
         Data::UInt(v) => v.iter().map(|&x| uint_to_float(x, ft)).collect(),
         Data::Float(v) => v.iter().map(|&x| rnd(ft, x)).collect(),

@@ -72,7 +72,7 @@ pub fn erf(x: f64) -> f64 {
         return x;
     }
     let a = x.abs();
-    if a < 2.5 {
+    if a < 1.5 {
         // erf(x) = 2/sqrt(pi) e^{-x^2} sum_n 2^n x^{2n+1} / (2n+1)!!  (all terms of one sign)
         let x2 = 2.0 * a * a;
         let mut term = a;
@@ -192,6 +192,10 @@ pub fn lgamma(x: f64) -> f64 {
     }
     if x <= 0.0 && x == x.floor() {
         return f64::INFINITY;
+    }
+    if x.abs() < 1e-12 {
+        // Gamma(x) = 1/x - gamma + O(x): ln|Gamma(x)| = -ln|x| - gamma x (no overflow in sin(pi x)).
+        return -x.abs().ln() - EULER_GAMMA * x;
     }
     if x < 0.5 {
         // Reflection: Gamma(x) Gamma(1-x) = pi / sin(pi x).
@@ -330,6 +334,36 @@ pub fn zeta(x: f64, q: f64) -> f64 {
     s
 }
 
+/// asinh without the overflow of the textbook formula for large |x|.
+pub fn asinh(x: f64) -> f64 {
+    let a = x.abs();
+    let r = if a > 1e150 {
+        a.ln() + std::f64::consts::LN_2
+    } else if a < 1.0 {
+        // log1p(a + a^2 / (1 + sqrt(1 + a^2))) keeps precision near 0.
+        (a + a * a / (1.0 + (1.0 + a * a).sqrt())).ln_1p()
+    } else {
+        (a + (a * a + 1.0).sqrt()).ln()
+    };
+    r.copysign(x)
+}
+
+/// acosh without the overflow of the textbook formula for large x.
+pub fn acosh(x: f64) -> f64 {
+    if x.is_nan() || x < 1.0 {
+        return f64::NAN;
+    }
+    if x > 1e150 {
+        return x.ln() + std::f64::consts::LN_2;
+    }
+    let t = x - 1.0;
+    if t < 1.0 {
+        // log1p(t + sqrt(2t + t^2)) keeps precision near 1.
+        return (t + (2.0 * t + t * t).sqrt()).ln_1p();
+    }
+    (x + (x * x - 1.0).sqrt()).ln()
+}
+
 /// The polygamma function psi^(n)(x); n must be a non-negative integer (NaN otherwise).
 pub fn polygamma(n: f64, x: f64) -> f64 {
     if n.is_nan() || x.is_nan() || n < 0.0 || n != n.floor() {
@@ -381,7 +415,7 @@ pub fn bessel_i1e(x: f64) -> f64 {
                 break;
             }
         }
-        sum / (2.0 * PI * a).sqrt()
+        sum / (2.0 * PI).sqrt() / a.sqrt()
     };
     r.copysign(x)
 }

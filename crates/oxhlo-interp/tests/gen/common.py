@@ -94,6 +94,9 @@ def rnd(x, t):
         with np.errstate(over="ignore"):
             return x.astype(np.float32)
     dt = FLOATS[t]
+    if t in SUB8_FLOATS:
+        # No NaN in these formats: NaN of either sign becomes the -0 pattern (XLA, oxhlo-dtype).
+        x = np.where(np.isnan(x), -0.0, x)
     big = np.abs(x) > 3.0e38
     y = _f32_round_to_odd(np.where(big, np.sign(x) * np.inf, x))
     with np.errstate(over="ignore", invalid="ignore"):
@@ -202,7 +205,10 @@ def float_bits(v, t):
 def fmt_float(v, t):
     v = float(v)
     if math.isfinite(v) and t != "f8E8M0FNU":
-        return repr(v)
+        r = repr(v)
+        if "e" in r and "." not in r:
+            r = r.replace("e", ".0e")  # MLIR float literals need a '.'
+        return r
     digits = max(2, (storage_bits(t) + 3) // 4)
     return "0x%0*X" % (digits, float_bits(v, t))
 
@@ -210,7 +216,7 @@ def fmt_float(v, t):
 def fmt_scalar(v, t):
     if t == "i1":
         return "true" if v else "false"
-    if is_int(t):
+    if is_int(t) or t.startswith("!quant"):
         return str(int(v))
     if is_float(t):
         return fmt_float(v, t)
@@ -242,6 +248,8 @@ def nested(vals, shape, t):
 
 
 def literal(values, shape, t):
+    if 0 in list(shape):
+        return "dense<>"
     vals = list(np.asarray(values, dtype=object).reshape(-1)) if len(values) else []
     if is_complex(t) and any(not (math.isfinite(complex(c).real) and math.isfinite(complex(c).imag)) for c in vals):
         return "dense<%s>" % raw_hex(vals, t)
@@ -284,6 +292,10 @@ class Case:
         e = self.const(expected, shape, t)
         ty = ttype(shape, t)
         self.lines.append("  check.expect_close %s, %s, max_ulp_difference = %d : %s, %s" % (value, e, ulps, ty, ty))
+
+    def expect_almost(self, value, expected, shape, t, tol):
+        self.lines.append("  check.expect_almost_eq_const %s, %s : %s, tolerance = %.1e"
+                          % (value, literal(expected, shape, t), ttype(shape, t), tol))
 
     def text(self):
         body = "\n".join(self.lines)

@@ -28,7 +28,7 @@ ALL_FLOATS = MAIN_FLOATS + F8_FLOATS + SUB8_FLOATS + ["f8E8M0FNU"]
 
 # ULP bounds for approximate ops: (f64, f32/f16/bf16/f8).
 APPROX_ULPS = {
-    "chlo.erf": (4, 1), "chlo.erfc": (32, 1), "chlo.erf_inv": (4, 1), "chlo.lgamma": (64, 2),
+    "chlo.erf": (16, 1), "chlo.erfc": (32, 1), "chlo.erf_inv": (4, 1), "chlo.lgamma": (256, 2),
     "chlo.digamma": (64, 2), "chlo.bessel_i1e": (8, 1), "chlo.polygamma": (64, 2), "chlo.zeta": (16, 1),
 }
 EXACT_UNARY = ["abs", "negate", "sign", "sqrt", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
@@ -203,6 +203,20 @@ def int_unary_cases(op):
     return cases
 
 
+def complex_case(op, t, inputs, expected, exact):
+    """Complex results are compared exactly, or within a relative tolerance (parts of complex functions can
+    cancel, so a ULP bound on each part would be meaningless)."""
+    c = Case(f"{op} {t}")
+    n = len(inputs[0])
+    xs = [c.const(z, [n], t) for z in inputs]
+    r = c.op(op_name(op), xs, [ttype([n], t)] * len(xs), ttype([n], t))
+    if exact:
+        c.expect_eq(r, expected, [n], t)
+    else:
+        c.expect_almost(r, expected, [n], t, 1e-5 if t == "complex<f32>" else 1e-12)
+    return c
+
+
 def complex_cases(op):
     """Complex arithmetic and functions (parts rounded to the part type)."""
     rng = np.random.default_rng(7)
@@ -225,14 +239,12 @@ def complex_cases(op):
             with np.errstate(all="ignore"):
                 r = unary_np[op](z)
             exp = rnd(r.real, part) + 1j * rnd(r.imag, part).astype(np.float64)
-            ulps = 0 if op in exact else (4 if part == "f32" else 8)
-            cases.append(unary_case(op, t, z, [12], exp, ulps, f"{op} {t}"))
+            cases.append(complex_case(op, t, [z], exp, op in exact))
         elif op in binary_np:
             with np.errstate(all="ignore"):
                 r = binary_np[op](z, w)
             exp = rnd(r.real, part) + 1j * rnd(r.imag, part).astype(np.float64)
-            ulps = 0 if op in exact and part == "f32" else (2 if op != "power" else 8)
-            cases.append(binary_case(op, t, z, w, [12], exp, ulps, f"{op} {t}"))
+            cases.append(complex_case(op, t, [z, w], exp, op in exact and part == "f32"))
     return cases
 
 

@@ -212,7 +212,7 @@ FLOAT_UNARY = {
     "chlo.tan": _np(np.tan),
     "chlo.square": lambda x: x * x,
     "chlo.erf": _mp(mpmath.erf),
-    "chlo.erfc": _mp(mpmath.erfc),
+    "chlo.erfc": lambda x: 0.0 if x > 40 else (2.0 if x < -10 else _mp(mpmath.erfc)(x)),
     "chlo.erf_inv": _erfinv,
     "chlo.lgamma": _lgamma,
     "chlo.digamma": _digamma,
@@ -221,8 +221,17 @@ FLOAT_UNARY = {
 
 
 def _pow(x, y):
-    with np.errstate(all="ignore"):
-        return float(np.power(np.float64(x), np.float64(y)))
+    """IEEE-754 / C99 pow (NumPy's power differs at -inf ** non-integer)."""
+    if x == 0 and y < 0:
+        odd = float(y).is_integer() and int(y) % 2 == 1
+        return math.copysign(math.inf, x) if odd else math.inf
+    try:
+        return math.pow(x, y)
+    except ValueError:
+        return math.nan
+    except OverflowError:
+        odd = float(y).is_integer() and int(y) % 2 == 1
+        return -math.inf if (x < 0 and odd) else math.inf
 
 
 def _div(x, y):
@@ -283,11 +292,11 @@ def total_order_key(x):
 def compare(direction, x, y, ctype):
     if ctype == "TOTALORDER":
         kx, ky = total_order_key(x), total_order_key(y)
-        o = (kx > ky) - (kx < ky)
+        o = int(kx > ky) - int(kx < ky)
     else:
         if isinstance(x, float) and (math.isnan(x) or math.isnan(y)):
             return direction == "NE"
-        o = (x > y) - (x < y)
+        o = int(x > y) - int(x < y)
     return {"EQ": o == 0, "NE": o != 0, "LT": o < 0, "LE": o <= 0, "GT": o > 0, "GE": o >= 0}[direction]
 
 
