@@ -75,7 +75,11 @@ impl Cx<'_> {
                 BuiltinAttr::Unit => Attr::Unit,
                 BuiltinAttr::Integer { ty, value } => self.int_attr(id, *ty, value)?,
                 BuiltinAttr::Float { ty, bits } => self.float_attr(id, *ty, bits)?,
-                BuiltinAttr::DenseElements { ty, data } => Attr::Dense(self.dense(*ty, data, self.m.attr_offset(id))?),
+                BuiltinAttr::DenseElements { ty, data } => match self.ty(*ty)? {
+                    oxhlo_ir::Type::Tensor(_) => Attr::Dense(self.dense(*ty, data, self.m.attr_offset(id))?),
+                    // `dense<...> : vector<...>` and the like: kept as text.
+                    _ => Attr::Opaque(self.attr_text(id)),
+                },
                 BuiltinAttr::DenseArray { elem_ty, count, data } => self.dense_array(id, *elem_ty, *count, data)?,
                 BuiltinAttr::DenseResourceElements { ty, key, .. } => self.dense_resource(id, *ty, key.as_deref())?,
                 _ => Attr::Opaque(self.attr_text(id)),

@@ -15,6 +15,8 @@
 mod attrs;
 mod dense;
 mod sdy;
+#[cfg(test)]
+mod tests;
 mod types;
 mod vhlo_ops;
 
@@ -39,6 +41,12 @@ pub const MIN_VHLO_VERSION: (i64, i64, i64) = (0, 9, 0);
 /// Reads MLIR bytecode (a StableHLO portable artifact or plain stablehlo/func/chlo
 /// bytecode) into an oxhlo module.
 pub fn read_module(bytes: &[u8]) -> Result<Module> {
+    // Reject artifacts of unknown StableHLO versions before decoding anything.
+    if let Some(at) = bytes.windows(11).take(64).position(|w| w == b"StableHLO_v") {
+        let end = bytes.iter().skip(at).position(|&b| b == 0).map_or(bytes.len(), |n| at + n);
+        let producer = String::from_utf8_lossy(bytes.get(at..end).unwrap_or_default());
+        check_vhlo_version(&producer, at)?;
+    }
     let raw = crate::read(bytes)?;
     convert(&raw)
 }
@@ -85,23 +93,7 @@ const CAST: &str = "builtin.unrealized_conversion_cast";
 
 impl<'m> Cx<'m> {
     fn new(m: &'m RawModule) -> Result<Self> {
-        let vhlo = producer_vhlo_version(&m.producer)?;
-        if m.dialects.iter().any(|d| d.name == "vhlo") || vhlo.is_some() {
-            if let Some(v) = vhlo {
-                if v > NEWEST_VHLO_VERSION {
-                    return Err(BytecodeError::new(
-                        0,
-                        format!(
-                            "portable artifact is StableHLO v{}.{}.{}, newer than the newest version this reader knows (v{}.{}.{})",
-                            v.0, v.1, v.2, NEWEST_VHLO_VERSION.0, NEWEST_VHLO_VERSION.1, NEWEST_VHLO_VERSION.2
-                        ),
-                    ));
-                }
-                if v < MIN_VHLO_VERSION {
-                    return Err(BytecodeError::new(0, format!("portable artifact is StableHLO v{}.{}.{}, older than v0.9.0", v.0, v.1, v.2)));
-                }
-            }
-        }
+        check_vhlo_version(&m.producer, 0)?;
         Ok(Cx { m, type_cache: vec![None; m.types.len()], loc_cache: HashMap::new() })
     }
 
@@ -379,6 +371,23 @@ fn dict_list(a: Vec<Attr>) -> Option<Vec<Vec<NamedAttr>>> {
     a.into_iter().map(|x| if let Attr::Dict(d) = x { Some(d) } else { None }).collect()
 }
 
+/// Rejects portable artifacts whose producer version is outside what this reader
+/// knows; `at` is the producer string's byte offset.
+fn check_vhlo_version(producer: &str, at: usize) -> Result<()> {
+    let Some(v) = producer_vhlo_version(producer).map_err(|e| BytecodeError::new(at, e.message))? else { return Ok(()) };
+    let show = |v: (i64, i64, i64)| format!("v{}.{}.{}", v.0, v.1, v.2);
+    if v > NEWEST_VHLO_VERSION {
+        return Err(BytecodeError::new(
+            at,
+            format!("portable artifact is StableHLO {}, newer than the newest version this reader knows ({})", show(v), show(NEWEST_VHLO_VERSION)),
+        ));
+    }
+    if v < MIN_VHLO_VERSION {
+        return Err(BytecodeError::new(at, format!("portable artifact is StableHLO {}, older than the oldest readable ({})", show(v), show(MIN_VHLO_VERSION))));
+    }
+    Ok(())
+}
+
 /// `StableHLO_vX.Y.Z` -> (X, Y, Z); `None` for other producers.
 fn producer_vhlo_version(producer: &str) -> Result<Option<(i64, i64, i64)>> {
     let Some(v) = producer.strip_prefix("StableHLO_v") else { return Ok(None) };
@@ -390,7 +399,7 @@ fn producer_vhlo_version(producer: &str) -> Result<Option<(i64, i64, i64)>> {
 }
 
 #[cfg(test)]
-mod tests {
+mod version_tests {
     use super::*;
 
     #[test]
