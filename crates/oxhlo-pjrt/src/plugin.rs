@@ -8,11 +8,15 @@ use crate::error::guard;
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-/// The newest StableHLO (VHLO) version the program reader handles; JAX serializes for
-/// min(this, its own current version).
-pub const STABLEHLO_CURRENT_VERSION: [i64; 3] = [1, 13, 7];
+/// The newest StableHLO (VHLO) version whose every op the program reader (`oxhlo-bytecode`) maps; JAX
+/// serializes programs for min(this, its own current version).
+pub const STABLEHLO_CURRENT_VERSION: [i64; 3] = triple(oxhlo_bytecode::CURRENT_VHLO_VERSION);
 /// The oldest StableHLO version the program reader handles.
-pub const STABLEHLO_MINIMUM_VERSION: [i64; 3] = [0, 9, 0];
+pub const STABLEHLO_MINIMUM_VERSION: [i64; 3] = triple(oxhlo_bytecode::MIN_VHLO_VERSION);
+
+const fn triple(v: (i64, i64, i64)) -> [i64; 3] {
+    [v.0, v.1, v.2]
+}
 
 /// The attribute list (built once; lives for the whole process, as the API requires).
 pub fn attributes() -> &'static NamedValues {

@@ -1,16 +1,22 @@
 //! The reference-interpreter backend: program bytes are read into an `oxhlo_ir::Module` (MLIR bytecode,
-//! e.g. JAX's VHLO portable artifact, or MLIR text) and run by `oxhlo-interp`. Host arrays convert to
+//! e.g. JAX's VHLO portable artifact, through `oxhlo-bytecode`; MLIR text through `oxhlo-text`), checked
+//! by the spec verifier, and run by `oxhlo-interp`: one process per device, several devices through the
+//! interpreter's replicas x partitions runner (collectives meet in its rendezvous). Host arrays convert to
 //! interpreter tensors through the IR's dense storage, which has the same bytes as PJRT host buffers.
 
 use super::{ArraySpec, Backend, CompileRequest, Donation, HostArray, Launch, Program};
 use crate::dtype::BufferType;
 use crate::error::{Error, Result};
-use oxhlo_interp::Tensor;
-use oxhlo_ir::{DenseElements, TensorType, Type};
+use oxhlo_interp::custom_call::CustomCallRegistry;
+use oxhlo_interp::{Interpreter, RtValue, Tensor};
+use oxhlo_ir::{DenseElements, Module, TensorType, Type};
 use std::sync::Arc;
 
 /// The MLIR bytecode magic.
 pub const BYTECODE_MAGIC: &[u8] = b"ML\xefR";
+
+/// The file name diagnostics of a program without locations use.
+const PROGRAM_NAME: &str = "<program>";
 
 /// Compiles with the reference interpreter.
 pub struct InterpBackend;
@@ -28,30 +34,36 @@ impl Backend for InterpBackend {
             )));
         }
         let module = read_module(req.code)?;
-        Ok(Arc::new(InterpProgram::new(module)?))
+        oxhlo_ir::verify::verify_module(&module)
+            .map_err(|d| Error::invalid(format!("the program breaks the StableHLO spec:\n{d}")))?;
+        Ok(Arc::new(InterpProgram::new(module, req.options.num_replicas, req.options.num_partitions)?))
     }
 }
 
-/// Reads program bytes into a module.
-pub fn read_module(code: &[u8]) -> Result<oxhlo_ir::Module> {
+/// Reads program bytes (MLIR bytecode or text) into a module.
+pub fn read_module(code: &[u8]) -> Result<Module> {
     if code.starts_with(BYTECODE_MAGIC) {
-        Err(Error::unimplemented(
-            "oxhlo: reading MLIR bytecode (StableHLO portable artifacts) is not wired into the plugin yet",
-        ))
-    } else if std::str::from_utf8(code).is_ok() {
-        Err(Error::unimplemented("oxhlo: reading MLIR text is not wired into the plugin yet"))
-    } else {
-        Err(Error::invalid("the program is neither MLIR bytecode (no ML\\xefR magic) nor UTF-8 MLIR text"))
+        return oxhlo_bytecode::read_module(code)
+            .map_err(|e| Error::invalid(format!("oxhlo could not read the program (MLIR bytecode): {e}")));
     }
+    let src = std::str::from_utf8(code).map_err(|e| {
+        Error::invalid(format!(
+            "the program is neither MLIR bytecode (it does not start with ML\\xefR) nor UTF-8 MLIR text ({e})"
+        ))
+    })?;
+    oxhlo_text::parse_module(src, PROGRAM_NAME).map_err(|d| Error::invalid(format!("oxhlo could not parse the program:\n{d}")))
 }
 
-/// A module ready to run.
+/// A verified module ready to run.
 pub struct InterpProgram {
-    module: oxhlo_ir::Module,
+    module: Arc<Module>,
+    entry: String,
     name: String,
     inputs: Vec<ArraySpec>,
     outputs: Vec<ArraySpec>,
     donations: Vec<Donation>,
+    grid: (u32, u32),
+    registry: Arc<CustomCallRegistry>,
 }
 
 fn spec_of(t: &Type, what: &str) -> Result<ArraySpec> {
@@ -65,7 +77,8 @@ fn spec_of(t: &Type, what: &str) -> Result<ArraySpec> {
 }
 
 impl InterpProgram {
-    pub fn new(module: oxhlo_ir::Module) -> Result<InterpProgram> {
+    /// Prepares `module` for a `replicas x partitions` grid (from the compile options).
+    pub fn new(module: Module, replicas: i64, partitions: i64) -> Result<InterpProgram> {
         let main = module.entry().ok_or_else(|| Error::invalid("the program has no entry function (@main)"))?;
         let inputs =
             main.ty.inputs.iter().enumerate().map(|(i, t)| spec_of(t, &format!("argument {i}"))).collect::<Result<Vec<_>>>()?;
@@ -81,9 +94,72 @@ impl InterpProgram {
                 }
             }
         }
-        let name = module.name.clone().unwrap_or_else(|| "main".into());
-        Ok(InterpProgram { module, name, inputs, outputs, donations })
+        let entry = main.name.clone();
+        let name = module.name.clone().unwrap_or_else(|| entry.clone());
+        let grid = (replicas.max(1) as u32, partitions.max(1) as u32);
+        Ok(InterpProgram {
+            module: Arc::new(module),
+            entry,
+            name,
+            inputs,
+            outputs,
+            donations,
+            grid,
+            registry: Arc::new(CustomCallRegistry::with_builtins()),
+        })
     }
+
+    fn run_one(&self, inputs: Vec<RtValue>) -> Result<Vec<RtValue>> {
+        let module = &*self.module;
+        let res = oxhlo_interp::eval::on_big_stack(|| {
+            let mut it = Interpreter::new(module);
+            it.registry = self.registry.clone();
+            it.run_func(&self.entry, inputs)
+        });
+        res.and_then(|r| r).map_err(run_error)
+    }
+
+    /// Runs every process of the grid; `inputs[d]` belongs to the process `launch.logical_ids[d]`.
+    fn run_grid(&self, inputs: Vec<Vec<RtValue>>, launch: &Launch) -> Result<Vec<Vec<RtValue>>> {
+        let (nr, np) = (launch.num_replicas as usize, launch.num_partitions as usize);
+        if launch.logical_ids.len() != nr * np {
+            return Err(Error::unimplemented(format!(
+                "oxhlo runs a {nr} x {np} program only on all of its devices at once (launched on {})",
+                launch.logical_ids.len()
+            )));
+        }
+        // Process k of the grid is (k / np, k % np); find which argument list it gets.
+        let mut order = vec![usize::MAX; nr * np];
+        for (d, &(r, p)) in launch.logical_ids.iter().enumerate() {
+            let k = r as usize * np + p as usize;
+            if k >= order.len() || order[k] != usize::MAX {
+                return Err(Error::invalid(format!("bad logical device ids {:?}", launch.logical_ids)));
+            }
+            order[k] = d;
+        }
+        let mut slots: Vec<Option<Vec<RtValue>>> = inputs.into_iter().map(Some).collect();
+        let mut flat = Vec::new();
+        for &d in &order {
+            flat.extend(slots[d].take().unwrap_or_default());
+        }
+        let programs = vec![vec![self.entry.clone(); np]; nr];
+        let out = oxhlo_interp::parallel::run_grid(&self.module, &programs, flat, Some(self.registry.clone()))
+            .map_err(run_error)?;
+        let n_out = self.outputs.len();
+        if out.results.len() != n_out * nr * np {
+            return Err(Error::internal(format!("the grid returned {} results, expected {}", out.results.len(), n_out * nr * np)));
+        }
+        let mut per_device: Vec<Vec<RtValue>> = vec![Vec::new(); nr * np];
+        let mut it = out.results.into_iter();
+        for &d in &order {
+            per_device[d] = it.by_ref().take(n_out).collect();
+        }
+        Ok(per_device)
+    }
+}
+
+fn run_error(e: oxhlo_interp::InterpError) -> Error {
+    Error::invalid(format!("oxhlo: the program failed: {e}"))
 }
 
 impl Program for InterpProgram {
@@ -100,10 +176,31 @@ impl Program for InterpProgram {
         &self.donations
     }
     fn text(&self) -> String {
-        format!("{:#?}", self.module.without_locations())
+        oxhlo_text::print_module(&self.module, &oxhlo_text::PrintOptions::default())
     }
-    fn execute(&self, _args: Vec<Vec<HostArray>>, _launch: &Launch) -> Result<Vec<Vec<HostArray>>> {
-        Err(Error::unimplemented("oxhlo: the interpreter's evaluator is not wired into the plugin yet"))
+    fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>> {
+        let inputs: Vec<Vec<RtValue>> = args
+            .iter()
+            .map(|dev| dev.iter().map(|a| to_tensor(a).map(RtValue::Tensor)).collect::<Result<Vec<_>>>())
+            .collect::<Result<_>>()?;
+        let results = if launch.logical_ids.len() == 1 && self.grid == (1, 1) {
+            let one = inputs.into_iter().next().unwrap_or_default();
+            vec![self.run_one(one)?]
+        } else {
+            self.run_grid(inputs, launch)?
+        };
+        results
+            .iter()
+            .map(|dev| {
+                dev.iter()
+                    .enumerate()
+                    .map(|(k, v)| match v {
+                        RtValue::Tensor(t) => from_tensor(t),
+                        other => Err(Error::unimplemented(format!("result {k} is {other:?}, not a tensor"))),
+                    })
+                    .collect::<Result<Vec<_>>>()
+            })
+            .collect()
     }
 }
 
@@ -121,8 +218,7 @@ pub fn from_tensor(t: &Tensor) -> Result<HostArray> {
     let d = t.to_dense();
     let mut bytes = d.data;
     if d.splat {
-        let n = t.len();
-        bytes = bytes.repeat(n);
+        bytes = bytes.repeat(t.len());
     }
     Ok(HostArray { spec: ArraySpec { ty, dims: t.ty.shape.clone() }, bytes: Arc::new(bytes) })
 }
@@ -130,6 +226,7 @@ pub fn from_tensor(t: &Tensor) -> Result<HostArray> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::CompileOptions;
 
     #[test]
     fn host_arrays_round_trip_through_tensors() {
@@ -154,5 +251,51 @@ mod tests {
             bytes: Arc::new([1.0f32, 2.0, -3.0, 4.5].iter().flat_map(|v| v.to_le_bytes()).collect()),
         };
         assert_eq!(from_tensor(&to_tensor(&c).unwrap()).unwrap(), c);
+    }
+
+    fn f32s(v: &[f32]) -> HostArray {
+        HostArray { spec: ArraySpec::new(BufferType::F32, &[v.len() as i64]), bytes: Arc::new(v.iter().flat_map(|x| x.to_le_bytes()).collect()) }
+    }
+
+    #[test]
+    fn text_programs_compile_and_run() {
+        let src = "func.func @main(%a: tensor<2xf32> {tf.aliasing_output = 0 : i32}, %b: tensor<2xf32>) -> tensor<2xf32> {\n\
+                   %0 = stablehlo.add %a, %b : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+        let opts = CompileOptions::default();
+        let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
+        assert_eq!(p.donations(), &[Donation { input: 0, output: Some(0) }]);
+        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1 };
+        let out = p.execute(vec![vec![f32s(&[1.0, 2.0]), f32s(&[0.5, 0.25])]], &launch).unwrap();
+        assert_eq!(out[0][0], f32s(&[1.5, 2.25]));
+    }
+
+    #[test]
+    fn bad_programs_give_located_errors() {
+        let opts = CompileOptions::default();
+        let compile = |s: &str| InterpBackend.compile(&CompileRequest { format: "mlir", code: s.as_bytes(), options: &opts });
+        let e = compile("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.bogus %a : tensor<2xf32>\n}\n").err().unwrap();
+        assert!(e.message.contains("<program>:2:"), "{}", e.message);
+        let e = InterpBackend.compile(&CompileRequest { format: "hlo", code: b"x", options: &opts }).err().unwrap();
+        assert!(e.message.contains("\"mlir\" format"), "{}", e.message);
+        let e = InterpBackend.compile(&CompileRequest { format: "mlir", code: b"ML\xefR\x06garbage", options: &opts }).err().unwrap();
+        assert!(e.message.contains("MLIR bytecode"), "{}", e.message);
+    }
+
+    #[test]
+    fn grids_run_every_process() {
+        let src = "module attributes {mhlo.num_replicas = 2 : i32} {\n\
+                   func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n\
+                   %0 = \"stablehlo.all_reduce\"(%a) ({\n\
+                   ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n\
+                   %s = stablehlo.add %x, %y : tensor<f32>\n\
+                   stablehlo.return %s : tensor<f32>\n\
+                   }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>\n\
+                   return %0 : tensor<2xf32>\n}\n}\n";
+        let opts = CompileOptions { num_replicas: 2, ..CompileOptions::default() };
+        let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
+        // Device 0 runs replica 1 and device 1 replica 0: results come back in device order.
+        let launch = Launch { logical_ids: vec![(1, 0), (0, 0)], num_replicas: 2, num_partitions: 1 };
+        let out = p.execute(vec![vec![f32s(&[1.0, 2.0])], vec![f32s(&[10.0, 20.0])]], &launch).unwrap();
+        assert_eq!(out, vec![vec![f32s(&[11.0, 22.0])], vec![f32s(&[11.0, 22.0])]]);
     }
 }
