@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x11xf64>) -> (tensor<2x4xf64> {jax.result_info = "result[0]"}, tensor<2x4xi32> {jax.result_info = "result[1]"}) {
+    %values, %indices = chlo.top_k(%arg0, k = 4) : tensor<2x11xf64> -> (tensor<2x4xf64>, tensor<2x4xi32>)
+    return %values, %indices : tensor<2x4xf64>, tensor<2x4xi32>
+  }
+}
