@@ -468,3 +468,89 @@ fn quantized_types_are_checked() {
     assert_eq!(rules_of(&m), vec!["type.quant_scale", "type.quant_zero_point", "type.quant_axis_size"]);
     assert!(messages(&m)[0].contains("scale -1 must be positive and finite"));
 }
+
+/// The rules the text syntax cannot express (the parser rejects such input first) are proven here.
+#[test]
+fn rules_the_parser_preempts_fire_on_built_ir() {
+    // value.redefined: an op result reuses an argument's id.
+    let (mut b, a) = B::new(&[t(&[2], F32)]);
+    let v = b.op1(OpKind::Negate, &[a[0]], t(&[2], F32), vec![]);
+    let mut m = b.finish(&[v]);
+    m.funcs[0].body.blocks[0].ops[0].results[0] = a[0];
+    assert!(rules_of(&m).contains(&"value.redefined"), "{:?}", rules_of(&m));
+
+    // type.dimension: a negative (non-dynamic) dimension size.
+    let (b, a) = B::new(&[t(&[-3], F32)]);
+    let m = b.finish(&[a[0]]);
+    assert_eq!(rules_of(&m), vec!["type.dimension"]);
+
+    // func.entry_args: the entry block's arguments disagree with the signature.
+    let (b, a) = B::new(&[t(&[2], F32)]);
+    let mut m = b.finish(&[a[0]]);
+    m.funcs[0].ty.inputs = vec![t(&[3], F32)];
+    assert_eq!(rules_of(&m), vec!["func.entry_args"]);
+    assert!(messages(&m)[0].contains("entry block arguments (tensor<2xf32>) do not match the signature's inputs (tensor<3xf32>)"));
+
+    // type.quant_param_count and type.quant_per_tensor.
+    use crate::types::QuantType;
+    let q = |scales: Vec<f64>, zps: Vec<i64>| {
+        ElementType::Quant(Box::new(QuantType {
+            storage: ElementType::int(8),
+            storage_min: None,
+            storage_max: None,
+            expressed: F32,
+            quantized_dimension: Some(0),
+            scales,
+            zero_points: zps,
+        }))
+    };
+    let (b, a) = B::new(&[t(&[2], q(vec![0.5, 0.5], vec![0]))]);
+    let m = b.finish(&[a[0]]);
+    assert_eq!(rules_of(&m), vec!["type.quant_param_count"]);
+    let mut per_tensor = q(vec![0.5, 0.25], vec![0, 0]);
+    if let ElementType::Quant(qt) = &mut per_tensor {
+        qt.quantized_dimension = None;
+    }
+    let (b, a) = B::new(&[t(&[2], per_tensor)]);
+    let m = b.finish(&[a[0]]);
+    assert_eq!(rules_of(&m), vec!["type.quant_per_tensor"]);
+}
+
+#[test]
+fn storage_widths_out_of_range_do_not_panic() {
+    use crate::types::{QuantType, Signedness};
+    for bits in [0, 1, 65, 200] {
+        let e = ElementType::Quant(Box::new(QuantType {
+            storage: ElementType::Int { bits, signedness: Signedness::Signless },
+            storage_min: None,
+            storage_max: None,
+            expressed: F32,
+            quantized_dimension: None,
+            scales: vec![1.0],
+            zero_points: vec![0],
+        }));
+        let (b, a) = B::new(&[t(&[2], e)]);
+        let m = b.finish(&[a[0]]);
+        assert_eq!(rules_of(&m), vec!["type.quant_kinds"], "storage width {bits}");
+    }
+}
+
+#[test]
+fn huge_attribute_values_do_not_overflow() {
+    let (mut b, a) = B::new(&[t(&[4, 4], F32)]);
+    let big = i64::MAX;
+    b.op1(OpKind::Slice, &[a[0]], t(&[1, 1], F32), vec![("start_indices", i64s(&[0, 0])), ("limit_indices", i64s(&[1, 1])), ("strides", i64s(&[big, big]))]);
+    b.op1(OpKind::Pad, &[a[0], a[0]], t(&[4, 4], F32), vec![("edge_padding_low", i64s(&[big, big])), ("edge_padding_high", i64s(&[big, big])), ("interior_padding", i64s(&[big, big]))]);
+    let z = b.op1(OpKind::Constant, &[], t(&[], F32), vec![("value", Attr::Dense(DenseElements::from_f64s(TensorType::new(vec![], F32), &[0.0]).unwrap()))]);
+    let body = b.add_body(F32);
+    b.op_r(
+        OpKind::ReduceWindow,
+        &[a[0], z],
+        &[t(&[1, 1], F32)],
+        vec![("window_dimensions", i64s(&[big, 1])), ("window_strides", i64s(&[big, big])), ("base_dilations", i64s(&[big, big])), ("window_dilations", i64s(&[big, big]))],
+        vec![body],
+    );
+    b.op1(OpKind::AllGather, &[a[0]], t(&[4, 4], F32), vec![("all_gather_dim", Attr::Int(0, I32)), ("replica_groups", Attr::Array(vec![i64s(&[0, big])]))]);
+    let m = b.finish(&[a[0]]);
+    assert!(verify_module(&m).is_err());
+}
