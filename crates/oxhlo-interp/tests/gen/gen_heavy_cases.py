@@ -19,15 +19,16 @@ class Ctx:
     bf16: Any
 
 
-def hand(body, inputs, outputs, tols=None):
-    """A hand-written case: `body` uses %in0.. and defines %r0..; checks against `outputs`."""
+def hand(body, inputs, outputs, tols=None, rtypes=None):
+    """A hand-written case: `body` uses %in0.. and defines %r0..; checks against `outputs` (`rtypes`: the
+    results' declared types where they are dynamic)."""
     text = "func.func @main() {\n"
     for i, a in enumerate(inputs):
         text += f"  %in{i} = stablehlo.constant {dense(a)}\n"
     text += body
     for i, o in enumerate(outputs):
         t = None if tols is None else tols[i]
-        text += check(f"r{i}", o, t)
+        text += check(f"r{i}", o, t, None if rtypes is None else rtypes[i])
     return text + "  func.return\n}\n"
 
 

@@ -274,3 +274,51 @@ FILES = [
     ("rng_bit_generator", "rng_bit_generator: THREE_FRY / PHILOX / DEFAULT bits and states, bit-exact with XLA:CPU", rng_cases),
     ("collectives", "collectives under interpreter.run_parallel (values derived by hand from the spec)", collective_cases),
 ]
+
+
+def dynamic_cases(c):
+    """Dynamic-shape ops and the older forms, hand-written with NumPy values."""
+    r = c.rand
+    out = []
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    body = '  %r0 = "stablehlo.dynamic_broadcast_in_dim"(%in0, %in1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x3xf32>\n'
+    out.append(hand(body, [x, np.array([2, 3], np.int64)], [np.broadcast_to(x, (2, 3))], [0], ['tensor<?x3xf32>']))
+    body = '  %r0 = "stablehlo.dynamic_iota"(%in0) {iota_dimension = 0 : i64} : (tensor<2xi32>) -> tensor<?x?xi64>\n'
+    out.append(hand(body, [np.array([3, 2], np.int32)], [np.repeat(np.arange(3, dtype=np.int64)[:, None], 2, 1)], None, ['tensor<?x?xi64>']))
+    y = r((2, 6), np.int32)
+    body = '  %r0 = "stablehlo.dynamic_reshape"(%in0, %in1) : (tensor<2x6xi32>, tensor<3xi64>) -> tensor<?x?x?xi32>\n'
+    out.append(hand(body, [y, np.array([3, 2, 2], np.int64)], [y.reshape(3, 2, 2)], None, ['tensor<?x?x?xi32>']))
+    p = np.array([[1, 2], [3, 4]], np.int64)
+    want = np.zeros((4, 5), np.int64) + 9
+    want[1, 1] = 1
+    want[1, 3] = 2
+    want[3, 1] = 3
+    want[3, 3] = 4
+    body = '  %r0 = "stablehlo.dynamic_pad"(%in0, %in1, %in2, %in3, %in4) : (tensor<2x2xi64>, tensor<i64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xi64>\n'
+    out.append(hand(body, [p, np.int64(9), np.array([1, 1], np.int64), np.array([0, 1], np.int64), np.array([1, 1], np.int64)], [want], None, ['tensor<?x?xi64>']))
+    z = r((5, 6), np.float64)
+    body = '  %r0 = "stablehlo.real_dynamic_slice"(%in0, %in1, %in2, %in3) : (tensor<5x6xf64>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf64>\n'
+    out.append(hand(body, [z, np.array([1, 0], np.int32), np.array([5, 5], np.int32), np.array([2, 3], np.int32)], [z[1:5:2, 0:5:3]], [0], ['tensor<?x?xf64>']))
+    g = r((3, 4), np.int32)
+    body = '  %r0 = "stablehlo.dynamic_gather"(%in0, %in1, %in2) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<3x4xi32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<2x2xi32>\n'
+    out.append(hand(body, [g, np.array([[2], [0]], np.int32), np.array([1, 2], np.int32)], [np.stack([g[2, :2], g[0, :2]])]))
+    lhs = r((1, 1, 5), np.float32)
+    rhs = r((1, 1, 2), np.float32)
+    padded = np.pad(lhs[0, 0].astype(np.float64), (1, 2))
+    conv = np.array([padded[i] * rhs[0, 0, 0] + padded[i + 1] * rhs[0, 0, 1] for i in range(len(padded) - 1)])
+    body = '  %r0 = "stablehlo.dynamic_conv"(%in0, %in1, %in2) {dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, window_strides = array<i64: 1>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>, tensor<1x2xi64>) -> tensor<1x1x7xf32>\n'
+    out.append(hand(body, [lhs, rhs, np.array([[1, 2]], np.int64)], [conv.astype(np.float32).reshape(1, 1, 7)], [1e-5]))
+    b = r((2,), np.int8)
+    body = '  %r0 = "stablehlo.broadcast"(%in0) {broadcast_sizes = array<i64: 3>} : (tensor<2xi8>) -> tensor<3x2xi8>\n'
+    out.append(hand(body, [b], [np.broadcast_to(b, (3, 2))]))
+    s = r((4, 3), np.float32)
+    body = '  %r0 = "stablehlo.set_dimension_size"(%in0, %in1) {dimension = 0 : i64} : (tensor<4x3xf32>, tensor<i32>) -> tensor<?x3xf32, #stablehlo.bounds<4, ?>>\n'
+    out.append(hand(body, [s, np.int32(2)], [s[:2]], [0], ['tensor<?x3xf32, #stablehlo.bounds<4, ?>>']))
+    body = """  %t = "stablehlo.tuple"(%in0, %in1) : (tensor<i32>, tensor<2xf32>) -> tuple<tensor<i32>, tensor<2xf32>>
+  %r0 = "stablehlo.get_tuple_element"(%t) {index = 1 : i32} : (tuple<tensor<i32>, tensor<2xf32>>) -> tensor<2xf32>
+"""
+    out.append(hand(body, [np.int32(5), np.array([1.5, -2.0], np.float32)], [np.array([1.5, -2.0], np.float32)], [0]))
+    return out
+
+
+FILES.append(("dynamic_shapes", "dynamic_* ops, real_dynamic_slice, set_dimension_size, old broadcast, tuple ops (NumPy values)", dynamic_cases))

@@ -89,13 +89,16 @@ def is_exact(a):
     return a.dtype.kind in "biu"
 
 
-def check(value_name, expected, tol=None):
-    """A check of `%value_name` against `expected`: exact for integers/bools, within `tol` for floats."""
+def check(value_name, expected, tol=None, operand_type=None):
+    """A check of `%value_name` against `expected`: exact for integers/bools, within `tol` for floats.
+    `operand_type` is the checked value's type when it differs from the expected literal's (dynamic)."""
     expected = np.asarray(expected)
+    if operand_type is not None and (is_exact(expected) or tol == 0):
+        return f'  "check.expect_eq_const"(%{value_name}) {{value = {dense(expected)}}} : ({operand_type}) -> ()\n'
     if is_exact(expected) or tol == 0:
         return f"  check.expect_eq_const %{value_name}, {dense(expected)}\n"
     t = 1e-4 if tol is None else tol
-    return f'  "check.expect_almost_eq_const"(%{value_name}) {{value = {dense(expected)}, tolerance = {_mlir_float(repr(float(t)))} : f64}} : ({tensor_type(expected)}) -> ()\n'
+    return f'  "check.expect_almost_eq_const"(%{value_name}) {{value = {dense(expected)}, tolerance = {_mlir_float(repr(float(t)))} : f64}} : ({operand_type or tensor_type(expected)}) -> ()\n'
 
 
 def wrap_lowered(text, inputs, outputs, tols):
