@@ -239,6 +239,14 @@ impl<'a> Parser<'a> {
         };
         let given = self.parse_opt_loc()?;
         op.loc = self.op_location(given, name_pos);
+        if op.kind == OpKind::Reduce {
+            // Ops synthesized by the compact `applies` form share the reduce op's location.
+            for b in op.regions.iter_mut().flat_map(|r| r.blocks.iter_mut()) {
+                for inner in b.ops.iter_mut().filter(|o| o.loc == oxhlo_ir::Location::Unknown) {
+                    inner.loc = op.loc.clone();
+                }
+            }
+        }
         if names.is_empty() {
             op.results = result_types.into_iter().map(|t| ctx.new_value(t)).collect();
         } else {

@@ -301,10 +301,16 @@ pub fn parse_text(src: &str, file: &str, first_line: u32) -> PResult<Module> {
                 if module.is_some() {
                     return Err(p.err("expected a single top-level module"));
                 }
+                if !saw_bare {
+                    bare.loc = p.loc_at(p.tok.pos);
+                }
                 saw_bare = true;
                 p.parse_module_item(&mut bare)?;
             }
         }
+    }
+    if module.is_none() && !saw_bare {
+        bare.loc = p.loc_at(0);
     }
     let mut m = module.unwrap_or(bare);
     if p.needs_loc_fixup {

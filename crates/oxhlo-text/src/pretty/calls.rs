@@ -53,7 +53,7 @@ pub fn print(pr: &mut Printer<'_>, op: &Op) -> bool {
         }
         _ => {
             let Some(Attr::SymbolRef(name)) = op.attr("callee") else { return false };
-            pr.w("call ");
+            pr.w(if pr.nesting == 0 { "call " } else { "func.call " });
             write_symbol(&mut pr.out, name);
             pr.w("(");
             pr.vals(&op.operands);

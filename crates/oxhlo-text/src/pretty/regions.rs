@@ -66,11 +66,10 @@ fn parse_reduce<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>) -> PResult<Parsed
         let a = ctx.new_value(t.clone());
         let b = ctx.new_value(t.clone());
         let r = ctx.new_value(t);
-        let loc = p.loc_at(pos);
-        let mut inner = Op::new(k, vec![a, b], vec![r]);
-        inner.loc = loc.clone();
-        let mut ret = Op::new(OpKind::Return, vec![r], Vec::new());
-        ret.loc = loc;
+        // The synthesized ops take the reduce op's location (filled in by the caller).
+        let _ = pos;
+        let inner = Op::new(k, vec![a, b], vec![r]);
+        let ret = Op::new(OpKind::Return, vec![r], Vec::new());
         op.regions.push(Region::single(Block { args: vec![a, b], ops: vec![inner, ret] }));
     } else {
         p.expect_kw("reducer")?;
@@ -107,7 +106,9 @@ fn parse_arg<'a>(p: &mut Parser<'a>) -> PResult<(&'a str, Type, usize)> {
         return Err(p.err_at(n.pos, "argument names cannot have a result number"));
     }
     p.expect(Tok::Colon, "':' and the argument type")?;
-    Ok((n.text, p.parse_type()?, n.pos))
+    let t = p.parse_type()?;
+    p.parse_opt_loc()?;
+    Ok((n.text, t, n.pos))
 }
 
 /// The op kind of the compact `applies` form, if the body is exactly `r = op(a, b); return r`.
@@ -135,7 +136,8 @@ fn compact_body(pr: &Printer<'_>, op: &Op) -> Option<OpKind> {
         && b.args.iter().chain(inner.results.iter()).all(|v| pr.type_of(*v) == scalar)
         && ret.kind == OpKind::Return
         && ret.attrs.is_empty()
-        && ret.operands == inner.results;
+        && ret.operands == inner.results
+        && (!pr.opts.debug_info || (inner.loc == op.loc && ret.loc == op.loc));
     fits.then_some(inner.kind)
 }
 

@@ -361,7 +361,11 @@ pub fn print_return(pr: &mut Printer<'_>, op: &Op) -> bool {
     if !op.results.is_empty() {
         return false;
     }
-    pr.w(if op.kind == OpKind::FuncReturn { "return" } else { "stablehlo.return" });
+    pr.w(match op.kind {
+        OpKind::FuncReturn if pr.nesting == 0 => "return",
+        OpKind::FuncReturn => "func.return",
+        _ => "stablehlo.return",
+    });
     if !op.operands.is_empty() {
         pr.w(" ");
         pr.vals(&op.operands);

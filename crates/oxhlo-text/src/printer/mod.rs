@@ -31,11 +31,14 @@ pub struct Printer<'m> {
     indent: usize,
     /// Dialect prefix for enum attributes of the op being printed (`stablehlo` or `chlo`).
     pub dialect: &'static str,
+    /// How many op regions enclose the current op (0 in a function body, where `func` is the default
+    /// dialect and `return`/`call` need no prefix).
+    pub nesting: u32,
 }
 
 /// Prints a module.
 pub fn print_module(m: &Module, opts: &PrintOptions) -> String {
-    let mut p = Printer { out: String::new(), opts: *opts, types: &[], names: Vec::new(), indent: 0, dialect: "stablehlo" };
+    let mut p = Printer { out: String::new(), opts: *opts, types: &[], names: Vec::new(), indent: 0, dialect: "stablehlo", nesting: 0 };
     p.module(m);
     p.out
 }
@@ -112,10 +115,12 @@ impl<'m> Printer<'m> {
     /// op's own syntax, as in `while` and `reduce ... reducer(...)`).
     pub fn region_opts(&mut self, r: &Region, hide_entry_args: bool) {
         self.w("{\n");
+        self.nesting += 1;
         for (i, b) in r.blocks.iter().enumerate() {
             let label = i > 0 || (!b.args.is_empty() && !hide_entry_args);
             self.block(b, i, label);
         }
+        self.nesting -= 1;
         self.pad();
         self.w("}");
     }
