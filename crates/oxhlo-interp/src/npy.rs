@@ -126,7 +126,8 @@ pub fn descr_elem(descr: &str) -> Result<Option<ElementType>, String> {
         ('f', 8) => ElementType::Float(FloatType::F64),
         ('c', 8) => ElementType::Complex(FloatType::F32),
         ('c', 16) => ElementType::Complex(FloatType::F64),
-        ('V', _) => return Ok(None),
+        // ml_dtypes formats: `<V1`/`<V2`, or `<f1` for some float8 types: read with the expected type.
+        ('V', _) | ('f', 1) => return Ok(None),
         _ => return Err(format!("unsupported npy dtype `{descr}`")),
     }))
 }
