@@ -14,8 +14,8 @@ use crate::verify::shape::{shapes_compatible, ShapeError};
 use crate::verify::{Finding, Rule};
 
 rules! {
-    OPERAND_TENSOR = "op.operand_tensor": "an operand that must be a tensor is a ranked tensor";
-    RESULT_TENSOR = "op.result_tensor": "a result that must be a tensor is a ranked tensor";
+    OPERAND_TENSOR = "op.operand_tensor": "an operand that must be a tensor is a tensor (unranked ones skip the op's checks)";
+    RESULT_TENSOR = "op.result_tensor": "a result that must be a tensor is a tensor (unranked ones skip the op's checks)";
     OPERAND_TOKEN = "op.operand_token": "an operand that must be a token is a token";
     RESULT_TOKEN = "op.result_token": "a result that must be a token is a token";
     ATTR_MISSING = "attr.missing": "a required attribute is present";
@@ -211,11 +211,13 @@ impl<'a> Cx<'a> {
         op.results.iter().map(|v| self.ty(*v)).collect()
     }
 
-    /// Operand `i` as a ranked tensor; reports it when it is something else.
+    /// Operand `i` as a ranked tensor; reports it when it is something else. An unranked tensor (legacy
+    /// programs) or another dialect's type gives None without a report: the op's checks are skipped.
     pub fn tensor_opd(&mut self, op: &Op, i: usize) -> Option<&'a TensorType> {
         let t = self.opd(op, i)?;
         match t {
             Type::Tensor(tt) => Some(tt),
+            Type::UnrankedTensor(_) | Type::Opaque(_) => None,
             other => {
                 self.fail(op, OPERAND_TENSOR, format!("operand #{i} must be a ranked tensor, got {}", fmt::ty(other)));
                 None
@@ -223,11 +225,12 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Result `i` as a ranked tensor; reports it when it is something else.
+    /// Result `i` as a ranked tensor; reports it when it is something else (unranked: None, unreported).
     pub fn tensor_res(&mut self, op: &Op, i: usize) -> Option<&'a TensorType> {
         let t = self.res(op, i)?;
         match t {
             Type::Tensor(tt) => Some(tt),
+            Type::UnrankedTensor(_) | Type::Opaque(_) => None,
             other => {
                 self.fail(op, RESULT_TENSOR, format!("result #{i} must be a ranked tensor, got {}", fmt::ty(other)));
                 None

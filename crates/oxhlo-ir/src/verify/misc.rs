@@ -10,7 +10,7 @@ use crate::verify::shape::{dim_compatible, shapes_compatible};
 use crate::verify::{fmt, movement};
 
 rules! {
-    CONSTANT_TYPE = "constant.type": "the value's type is the output type (C1)";
+    CONSTANT_TYPE = "constant.type": "the value's type is the output type, or its storage type for quantized outputs (C1)";
     TUPLE_TYPE = "tuple.type": "the result is the tuple of the operand types (C1, C2)";
     GTE_INDEX = "get_tuple_element.index": "0 <= index < size(operand) (C1)";
     GTE_TYPE = "get_tuple_element.type": "type(result) = type(operand[index]) (C2)";
@@ -40,7 +40,18 @@ pub(crate) fn constant<'a>(cx: &mut Cx<'a>, op: &'a Op) {
         return;
     };
     let Some(r) = cx.res(op, 0) else { return };
-    if !types_compatible(&v, r) || matches!((&v, r), (Type::Tensor(a), Type::Tensor(b)) if a.elem != b.elem) {
+    let ok = match (&v, r) {
+        // A quantized constant is written with its storage values: `dense<...> : tensor<4xi8>`.
+        (Type::Tensor(a), Type::Tensor(b)) => {
+            let elem_ok = match &b.elem {
+                ElementType::Quant(q) => a.elem == q.storage || a.elem == b.elem,
+                e => a.elem == *e,
+            };
+            elem_ok && shapes_compatible(&a.shape, &b.shape)
+        }
+        _ => types_compatible(&v, r),
+    };
+    if !ok {
         cx.fail(op, CONSTANT_TYPE, format!("value type {} differs from the output type {}", fmt::ty(&v), fmt::ty(r)));
     }
 }

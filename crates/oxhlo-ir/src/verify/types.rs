@@ -13,7 +13,7 @@ rules! {
     VALUE_TYPE = "type.value": "values have value types (tensor, token, tuple), not function types";
     DIM_SIZE = "type.dimension": "tensor dimension sizes are non-negative or dynamic";
     QUANT_KINDS = "type.quant_kinds": "a quantized type stores an integer type and expresses a float type";
-    QUANT_BITS = "type.quant_bits": "num_bits(storage_type) < num_bits(expressed_type) (C1)";
+    QUANT_BITS = "type.quant_bits": "num_bits(storage_type) <= num_bits(expressed_type) (C1, relaxed to admit the common i32:f32 accumulators)";
     QUANT_RANGE = "type.quant_storage_range": "min_value(storage_type) <= storage_min < storage_max <= max_value(storage_type) (C4)";
     QUANT_SCALE = "type.quant_scale": "scales are positive and finite (C6, C7)";
     QUANT_ZERO_POINT = "type.quant_zero_point": "storage_min <= zero_points[i] <= storage_max (C8)";
@@ -56,11 +56,11 @@ fn quant(cx: &mut Cx, loc: &Location, what: &str, q: &QuantType, shape: Option<&
         );
         return;
     }
-    if q.storage.bits() >= q.expressed.bits() {
+    if q.storage.bits() > q.expressed.bits() {
         fail(
             cx,
             QUANT_BITS,
-            format!("storage type {} must be narrower than expressed type {}", fmt::elem(&q.storage), fmt::elem(&q.expressed)),
+            format!("storage type {} must not be wider than expressed type {}", fmt::elem(&q.storage), fmt::elem(&q.expressed)),
         );
     }
     let (lo, hi) = q.storage.int_range().unwrap_or((i64::MIN, i64::MAX));

@@ -1,7 +1,7 @@
 // Negative cases for value types: quantized element types and quantized tensors (spec C1-C13).
 // Argument types are reported at the function, result types at the op.
 
-// expected-error@+1 {{func.func @main: !quant.uniform<i32:f16, 0.5:0>: storage type i32 must be narrower than expressed type f16}}
+// expected-error@+1 {{func.func @main: !quant.uniform<i32:f16, 0.5:0>: storage type i32 must not be wider than expressed type f16}}
 func.func @main(%arg0: tensor<2x!quant.uniform<i32:f16, 0.5:0>>) {
   func.return
 }
