@@ -97,7 +97,11 @@ impl<'a> Parser<'a> {
             return Err(self.err("aliases must be defined at the top level, outside the module"));
         }
         let mut ctx = FuncCtx::new();
+        let pos = self.tok.pos;
         let op = self.parse_op(&mut ctx)?;
+        if !ctx.values.is_empty() {
+            return Err(self.err_at(pos, "module-level ops other than functions must not define values"));
+        }
         m.other_ops.push(op);
         Ok(())
     }
