@@ -75,3 +75,6 @@ def initialize() -> None:
         return
     _enable_donation()
     xla_bridge.register_plugin(PLATFORM, priority=_priority(), library_path=path, options=None)
+    from . import lowerings
+
+    lowerings.register(PLATFORM)

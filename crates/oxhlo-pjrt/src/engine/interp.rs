@@ -105,7 +105,7 @@ impl InterpProgram {
             outputs,
             donations,
             grid,
-            registry: Arc::new(CustomCallRegistry::with_builtins()),
+            registry: Arc::new(registry()),
         })
     }
 
@@ -156,6 +156,13 @@ impl InterpProgram {
         }
         Ok(per_device)
     }
+}
+
+/// The custom-call targets programs from JAX may use.
+pub fn registry() -> CustomCallRegistry {
+    let mut r = CustomCallRegistry::with_builtins();
+    super::linalg::register(&mut r);
+    r
 }
 
 fn run_error(e: oxhlo_interp::InterpError) -> Error {

@@ -3,6 +3,7 @@
 //! interpreter to the public `oxhlo` API (or a fast backend) means writing one more implementation.
 
 pub mod interp;
+pub mod linalg;
 
 use crate::dtype::BufferType;
 use crate::error::Result;
