@@ -46,8 +46,10 @@ fn tensor(cx: &mut Cx, loc: &Location, what: &str, v: Value, t: &TensorType) {
 }
 
 fn quant(cx: &mut Cx, loc: &Location, what: &str, q: &QuantType, shape: Option<&[i64]>) {
-    let name = fmt::elem(&ElementType::Quant(Box::new(q.clone())));
-    let fail = |cx: &mut Cx, rule: crate::verify::Rule, msg: String| cx.fail_at(loc, what, rule, format!("{name}: {msg}"));
+    let fail = |cx: &mut Cx, rule: crate::verify::Rule, msg: String| {
+        let name = fmt::elem(&ElementType::Quant(Box::new(q.clone())));
+        cx.fail_at(loc, what, rule, format!("{name}: {msg}"))
+    };
     if !q.storage.is_integer() || !(2..=64).contains(&q.storage.bits()) || !q.expressed.is_float() {
         fail(
             cx,
