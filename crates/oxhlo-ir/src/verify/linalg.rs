@@ -12,7 +12,7 @@ use crate::verify::fmt;
 use crate::verify::shape::{self, dim_compatible, shapes_compatible, ConvConfig};
 
 rules! {
-    OPERAND_ELEM = "contraction.element_types": "lhs and rhs have the same element type (dot_general C13, convolution C2, ...)";
+    OPERAND_ELEM = "contraction.element_types": "lhs and rhs element types are of one kind (dot_general C13, convolution C2; mixed float widths such as fp8 x fp8 are admitted as XLA does)";
     DOT_RESULT = "dot_general.result": "shape(result) = batching dims + lhs free dims + rhs free dims (C12)";
     DOT_ALGORITHM = "dot_general.algorithm": "a dot algorithm's component counts and primitive operation count are positive";
     EINSUM_CONFIG = "einsum.config": "einsum_config names one label per operand dimension and output labels that appear in the inputs";
@@ -38,9 +38,26 @@ rules! {
 }
 
 
+/// The kind of a contraction operand's element type: floats of any width mix (XLA multiplies e.g.
+/// `f8E4M3FN x f8E5M2`), integers of any signedness mix, everything else must match exactly.
+fn kind(e: &ElementType) -> u8 {
+    match e {
+        ElementType::Float(_) => 0,
+        ElementType::Int { .. } => 1,
+        ElementType::Complex(_) => 2,
+        ElementType::Quant(_) => 3,
+        _ => 4,
+    }
+}
+
 fn same_elem(cx: &mut Cx, op: &Op, l: &TensorType, r: &TensorType) {
-    if !l.elem.is_quantized() && !r.elem.is_quantized() && l.elem != r.elem {
-        cx.fail(op, OPERAND_ELEM, format!("lhs element type {} and rhs element type {} differ", fmt::elem(&l.elem), fmt::elem(&r.elem)));
+    let ok = match (kind(&l.elem), kind(&r.elem)) {
+        (3, _) | (_, 3) => true,
+        (a, b) if a == b => a < 2 || l.elem == r.elem,
+        _ => false,
+    };
+    if !ok {
+        cx.fail(op, OPERAND_ELEM, format!("lhs element type {} and rhs element type {} are of different kinds", fmt::elem(&l.elem), fmt::elem(&r.elem)));
     }
 }
 

@@ -90,9 +90,9 @@ func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<8x4xf32>) -> tensor<2x5xf3
 
 // -----
 
-func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<8x4xf16>) -> tensor<2x4xf32> {
-  // expected-error@+1 {{stablehlo.dot_general: lhs element type f32 and rhs element type f16 differ}}
-  %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x8xf32>, tensor<8x4xf16>) -> tensor<2x4xf32>
+func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<8x4xi32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{stablehlo.dot_general: lhs element type f32 and rhs element type i32 are of different kinds}}
+  %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x8xf32>, tensor<8x4xi32>) -> tensor<2x4xf32>
   func.return %0 : tensor<2x4xf32>
 }
 
@@ -290,9 +290,9 @@ func.func @main(%arg0: tensor<1x4x4x1xf32>, %arg1: tensor<3x3x1x1xf32>) -> tenso
 
 // -----
 
-func.func @main(%arg0: tensor<1x4x4x1xf32>, %arg1: tensor<3x3x1x1xbf16>) -> tensor<1x2x2x1xf32> {
-  // expected-error@+1 {{stablehlo.convolution: lhs element type f32 and rhs element type bf16 differ}}
-  %0 = "stablehlo.convolution"(%arg0, %arg1) {window_strides = array<i64: 4, 4>, padding = dense<0> : tensor<2x2xi64>, lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xbf16>) -> tensor<1x2x2x1xf32>
+func.func @main(%arg0: tensor<1x4x4x1xf32>, %arg1: tensor<3x3x1x1xcomplex<f32>>) -> tensor<1x2x2x1xf32> {
+  // expected-error@+1 {{stablehlo.convolution: lhs element type f32 and rhs element type complex<f32> are of different kinds}}
+  %0 = "stablehlo.convolution"(%arg0, %arg1) {window_strides = array<i64: 4, 4>, padding = dense<0> : tensor<2x2xi64>, lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xcomplex<f32>>) -> tensor<1x2x2x1xf32>
   func.return %0 : tensor<1x2x2x1xf32>
 }
 

@@ -283,3 +283,12 @@ func.func @main(%arg0: tensor<2xf32>) {
   "check.expect_almost_eq_const"(%arg0) {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()
   func.return
 }
+
+// -----
+
+func.func @main(%arg0: tensor<4x8xf8E4M3FN>, %arg1: tensor<8x2xf8E5M2>, %arg2: tensor<4x8xbf16>, %arg3: tensor<8x2xf32>, %arg4: tensor<4x8xi8>, %arg5: tensor<8x2xui8>) -> tensor<4x2xf32> {
+  %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xf8E4M3FN>, tensor<8x2xf8E5M2>) -> tensor<4x2xf32>
+  %1 = "stablehlo.dot_general"(%arg2, %arg3) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xbf16>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  %2 = "stablehlo.dot_general"(%arg4, %arg5) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xi8>, tensor<8x2xui8>) -> tensor<4x2xi32>
+  func.return %0 : tensor<4x2xf32>
+}
