@@ -112,10 +112,22 @@ fn same_types(cx: &mut Cx, op: &Op, ins: &[&TensorType], outs: &[&TensorType]) {
     }
 }
 
-/// Checks `(tensor<E>, tensor<E>) -> tensor<E>` for every operand's element type.
+/// Checks `(tensor<E>, tensor<E>) -> tensor<E>` for every operand's element type `E` (a variadic
+/// collective applies its one computation to each operand).
 fn computation<'a>(cx: &mut Cx<'a>, op: &'a Op, ins: &[&TensorType]) {
-    let Some(e) = ins.first().map(|t| Type::tensor(&[], t.elem.clone())) else { return };
-    check_body(cx, op, 0, COMPUTATION, "computation", &[e.clone(), e.clone()], &[e]);
+    let mut seen: Vec<&ElementType> = Vec::new();
+    for t in ins {
+        if seen.contains(&&t.elem) {
+            continue;
+        }
+        seen.push(&t.elem);
+        let e = Type::tensor(&[], t.elem.clone());
+        let before = cx.out.len();
+        check_body(cx, op, 0, COMPUTATION, "computation", &[e.clone(), e.clone()], &[e]);
+        if cx.out.len() != before {
+            return;
+        }
+    }
 }
 
 fn operands_results<'a>(cx: &mut Cx<'a>, op: &'a Op) -> Option<(Vec<&'a TensorType>, Vec<&'a TensorType>)> {
