@@ -3,6 +3,7 @@
 //! (storage narrower than expressed, storage range, positive finite scales, zero points in range,
 //! per-axis parameters matching the quantized dimension).
 
+use crate::attr::Attr;
 use crate::body::Value;
 use crate::location::Location;
 use crate::types::{ElementType, QuantType, TensorType, Type, DYN};
@@ -21,6 +22,7 @@ rules! {
     QUANT_PER_TENSOR = "type.quant_per_tensor": "a per-tensor quantized type has exactly one scale (C11)";
     QUANT_AXIS = "type.quant_axis": "0 <= quantization_dimension < rank (C12)";
     QUANT_AXIS_SIZE = "type.quant_axis_size": "size(scales) = dim(tensor, quantization_dimension) (C13)";
+    BOUNDS = "type.bounds": "#stablehlo.bounds has one entry per dimension: ? for static ones, a non-negative bound (or ?) for dynamic ones";
 }
 
 /// Checks the type `t` of value `v`, reporting at `loc` as `what`.
@@ -42,6 +44,18 @@ fn tensor(cx: &mut Cx, loc: &Location, what: &str, v: Value, t: &TensorType) {
     }
     if let ElementType::Quant(q) = &t.elem {
         quant(cx, loc, what, q, Some(&t.shape));
+    }
+    if let Some(Attr::Bounds(b)) = t.encoding.as_deref() {
+        let msg = if b.len() != t.rank() {
+            Some(format!("has {} bounds but rank {}", b.len(), t.rank()))
+        } else if let Some((i, &bd)) = b.iter().enumerate().find(|(i, &bd)| t.shape[*i] != DYN && bd != DYN) {
+            Some(format!("bounds static dimension {i} (size {}) by {bd}; static dimensions take ?", t.shape[i]))
+        } else {
+            b.iter().find(|&&bd| bd != DYN && bd < 0).map(|bd| format!("has negative bound {bd}"))
+        };
+        if let Some(msg) = msg {
+            cx.fail_at(loc, what, BOUNDS, format!("value %{} of type {} {msg}", v.0, fmt::ty(&Type::Tensor(t.clone()))));
+        }
     }
 }
 

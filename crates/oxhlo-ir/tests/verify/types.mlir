@@ -55,3 +55,17 @@ func.func @main(%arg0: tensor<2x!quant.uniform<i8:i32, 0.5:0>>) {
 func.func @main(%arg0: (tensor<f32>) -> tensor<f32>) {
   func.return
 }
+
+// -----
+
+// expected-error@+1 {{has 1 bounds but rank 2}}
+func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8>>) {
+  func.return
+}
+
+// -----
+
+// expected-error@+1 {{bounds static dimension 1 (size 4) by 3; static dimensions take ?}}
+func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8, 3>>) {
+  func.return
+}

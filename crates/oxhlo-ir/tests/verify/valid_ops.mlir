@@ -292,3 +292,10 @@ func.func @main(%arg0: tensor<4x8xf8E4M3FN>, %arg1: tensor<8x2xf8E5M2>, %arg2: t
   %2 = "stablehlo.dot_general"(%arg4, %arg5) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xi8>, tensor<8x2xui8>) -> tensor<4x2xi32>
   func.return %0 : tensor<4x2xf32>
 }
+
+// -----
+
+func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %arg1: tensor<?xi32, #stablehlo.bounds<?>>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>> {
+  %0 = "stablehlo.abs"(%arg0) : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+  func.return %0 : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+}
