@@ -11,6 +11,12 @@
 //! Every rule has an id ([`Rule`]); [`check_module`] returns findings tagged with it, which the
 //! negative-test corpus uses to prove each rule has a test. The verifier never panics on malformed IR:
 //! bad value ids, missing attributes and attributes of the wrong kind are themselves diagnostics.
+//!
+//! Adding a rule: declare it in its family file's `rules!` block, report it with
+//! `cx.fail(op, RULE, format!(...))` (or return it as a [`shape::ShapeError`]), and add a case to
+//! `crates/oxhlo-ir/tests/verify/<family>.mlir` (`// expected-error@+1 {{text}}` above the op). The harness
+//! `crates/oxhlo-text/tests/verify_diagnostics.rs` fails while any rule lacks a negative case, and checks
+//! that the `valid*.mlir` files, the interpreter's conformance corpus and JAX-lowered programs stay clean.
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::module::Module;
