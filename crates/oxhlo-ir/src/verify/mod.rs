@@ -1,10 +1,10 @@
 //! The verifier: checks a [`Module`] against the StableHLO spec's constraints and reports every violation
 //! as a [`Diagnostic`] at the offending op's location, worded `<op name>: <the rule, with the values>`.
 //!
-//! The checks come in two layers. The generic layer ([`structure`]) walks every function: arity from the
+//! The checks come in two layers. The generic layer (`structure.rs`) walks every function: arity from the
 //! op table, SSA scoping (values defined before use, inside their region), well-formed value types,
 //! one-block regions ending in the right terminator, function signatures, `func.call` against its callee,
-//! symbol references. The per-op layer dispatches on [`OpKind`] to one file per op family, each holding
+//! symbol references. The per-op layer dispatches on [`OpKind`](crate::OpKind) to one file per op family, each holding
 //! the spec's "Constraints" (C1), (C2), ... for its ops. Shape rules live in [`shape`] as public
 //! inference functions, so the interpreter and later passes reuse them instead of re-deriving them.
 //!
