@@ -322,3 +322,71 @@ def dynamic_cases(c):
 
 
 FILES.append(("dynamic_shapes", "dynamic_* ops, real_dynamic_slice, set_dimension_size, old broadcast, tuple ops (NumPy values)", dynamic_cases))
+
+
+def narrow_type_cases(c):
+    """Data movement and dot on sub-byte integers, f8 formats and quantized storage (values by hand)."""
+    _ = c
+    cases = []
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[[-8, 7, 1], [2, -1, 0]]> : tensor<2x3xi4>
+  %r = "stablehlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xi4>) -> tensor<3x2xi4>
+  check.expect_eq_const %r, dense<[[-8, 2], [7, -1], [1, 0]]> : tensor<3x2xi4>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xui2>
+  %r = "stablehlo.reverse"(%x) {dimensions = array<i64: 0>} : (tensor<4xui2>) -> tensor<4xui2>
+  check.expect_eq_const %r, dense<[3, 2, 1, 0]> : tensor<4xui2>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[[1.0, -2.0], [0.5, 448.0]]> : tensor<2x2xf8E4M3FN>
+  %i = stablehlo.constant dense<[[1], [0]]> : tensor<2x1xi32>
+  %r = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>} : (tensor<2x2xf8E4M3FN>, tensor<2x1xi32>) -> tensor<2x2xf8E4M3FN>
+  check.expect_eq_const %r, dense<[[0.5, 448.0], [1.0, -2.0]]> : tensor<2x2xf8E4M3FN>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf8E5M2>
+  %b = stablehlo.constant dense<[[0.5, 0.0], [0.0, 0.25]]> : tensor<2x2xf8E5M2>
+  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2xf8E5M2>, tensor<2x2xf8E5M2>) -> tensor<2x2xf32>
+  check.expect_eq_const %r, dense<[[0.5, 0.5], [1.5, 1.0]]> : tensor<2x2xf32>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %a = stablehlo.constant dense<[[7, 7], [7, -8]]> : tensor<2x2xi4>
+  %b = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi4>
+  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2xi4>, tensor<2x2xi4>) -> tensor<2x2xi4>
+  check.expect_eq_const %r, dense<[[-2, -2], [-1, -1]]> : tensor<2x2xi4>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[[1.5, -2.25], [3.0, 0.125]]> : tensor<2x2xbf16>
+  %p = stablehlo.constant dense<0.0> : tensor<bf16>
+  %r = "stablehlo.pad"(%x, %p) {edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x2xbf16>, tensor<bf16>) -> tensor<2x3xbf16>
+  check.expect_eq_const %r, dense<[[0.0, 1.5, -2.25], [0.0, 3.0, 0.125]]> : tensor<2x3xbf16>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
+  %q = "stablehlo.bitcast_convert"(%x) : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+  %t = "stablehlo.transpose"(%q) {permutation = array<i64: 1, 0>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>
+  %r = "stablehlo.bitcast_convert"(%t) : (tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x2xi8>
+  check.expect_eq_const %r, dense<[[1, 3], [2, 4]]> : tensor<2x2xi8>
+  func.return
+}
+""")
+    x6 = np.arange(1, 5, dtype=np.uint64).reshape(1, 2, 1, 1, 1, 2)
+    body = '  %r0 = "stablehlo.transpose"(%in0) {permutation = array<i64: 5, 4, 3, 2, 1, 0>} : (tensor<1x2x1x1x1x2xui64>) -> tensor<2x1x1x1x2x1xui64>\n'
+    cases.append(hand(body, [x6], [x6.transpose(5, 4, 3, 2, 1, 0)]))
+    return cases
+
+
+FILES.append(("narrow_types", "data movement and dot on i4/ui2, f8 formats, bf16, quantized storage, rank 6", narrow_type_cases))
