@@ -4,6 +4,7 @@
 
 use crate::abi::{ApiVersion, API_MAJOR, API_MINOR};
 use crate::{buffer as b, client as c, device as d, error as e, event as ev, execute as x, executable as ex, plugin as p};
+use crate::host_callbacks as hc;
 use crate::stubs as s;
 use std::ffi::c_void;
 use std::sync::OnceLock;
@@ -132,11 +133,11 @@ api_table! {
     buffer_increase_external_reference_count = b::buffer_increase_ref;
     buffer_decrease_external_reference_count = b::buffer_decrease_ref;
     buffer_opaque_device_memory_data_pointer = b::buffer_opaque_pointer;
-    copy_to_device_stream_destroy = s::stream_destroy;
-    copy_to_device_stream_add_chunk = s::stream_add_chunk;
-    copy_to_device_stream_total_bytes = s::stream_total_bytes;
-    copy_to_device_stream_granule_size = s::stream_granule_size;
-    copy_to_device_stream_current_bytes = s::stream_current_bytes;
+    copy_to_device_stream_destroy = hc::stream_destroy;
+    copy_to_device_stream_add_chunk = hc::stream_add_chunk;
+    copy_to_device_stream_total_bytes = hc::stream_total_bytes;
+    copy_to_device_stream_granule_size = hc::stream_granule_size;
+    copy_to_device_stream_current_bytes = hc::stream_current_bytes;
     topology_description_create = s::topology_create;
     topology_description_destroy = s::topology_destroy;
     topology_description_platform_name = s::topology_platform_name;

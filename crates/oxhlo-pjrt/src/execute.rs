@@ -31,7 +31,7 @@ fn launch_devices(l: &Loaded, a: &ExecuteArgs) -> Result<(Vec<usize>, Launch)> {
                 return Err(Error::invalid(format!("the executable does not run on device {d} (its devices: {:?})", l.device_indices)))
             }
         };
-        let launch = Launch { logical_ids: vec![(id.replica as u32, id.partition as u32)], num_replicas: r, num_partitions: p };
+        let launch = Launch { logical_ids: vec![(id.replica as u32, id.partition as u32)], num_replicas: r, num_partitions: p, host: vec![] };
         return Ok((vec![d], launch));
     }
     if a.num_devices != l.device_indices.len() {
@@ -42,7 +42,7 @@ fn launch_devices(l: &Loaded, a: &ExecuteArgs) -> Result<(Vec<usize>, Launch)> {
         )));
     }
     let ids = l.logical_ids.iter().map(|i| (i.replica as u32, i.partition as u32)).collect();
-    Ok((l.device_indices.clone(), Launch { logical_ids: ids, num_replicas: r, num_partitions: p }))
+    Ok((l.device_indices.clone(), Launch { logical_ids: ids, num_replicas: r, num_partitions: p, host: vec![] }))
 }
 
 unsafe fn non_donatable(o: Option<&ExecuteOptions>) -> HashSet<usize> {
@@ -99,7 +99,14 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
         }
         let options = a.options.as_ref();
         let keep = non_donatable(options);
-        log::debug(|| format!("execute {} on devices {devices:?}, logical ids {:?}", prog.name(), launch.logical_ids));
+        if let Some(o) = options {
+            log::debug(|| format!("execute options: {} send / {} recv callbacks per device, launch id {}", o.num_send_ops, o.num_recv_ops, o.launch_id));
+        }
+        let mut launch = launch;
+        if let Some(o) = options {
+            launch.host = (0..devices.len()).map(|d| crate::host_callbacks::FrameworkHost::from_options(o, d)).collect();
+        }
+        log::debug(|| format!("execute {} on devices {devices:?}: {launch:?}", prog.name()));
         let t0 = std::time::Instant::now();
         let outputs = prog.execute(inputs, &launch)?;
         log::info(|| format!("executed {} in {:.1} ms", prog.name(), t0.elapsed().as_secs_f64() * 1e3));

@@ -75,6 +75,10 @@ def initialize() -> None:
         return
     _enable_donation()
     xla_bridge.register_plugin(PLATFORM, priority=_priority(), library_path=path, options=None)
-    from . import lowerings
+    from . import callbacks, lowerings
 
     lowerings.register(PLATFORM)
+    try:
+        callbacks.register()
+    except Exception:  # noqa: BLE001 - a JAX whose internals moved: callbacks stay unavailable
+        logger.warning("oxhlo: could not enable Python callbacks", exc_info=True)

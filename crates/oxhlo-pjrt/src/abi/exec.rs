@@ -107,13 +107,80 @@ pub struct LoadedIsDeletedArgs {
     pub is_deleted: bool,
 }
 
+/// `PJRT_Chunk`: bytes handed over together with their deleter.
+#[repr(C)]
+pub struct Chunk {
+    pub data: *mut c_void,
+    pub size: usize,
+    pub deleter: Option<unsafe extern "C" fn(data: *mut c_void, deleter_arg: *mut c_void)>,
+    pub deleter_arg: *mut c_void,
+}
+
+/// `PJRT_CallbackError`: makes a `PJRT_Error*` for a callback to return.
+pub type CallbackError = unsafe extern "C" fn(code: i32, message: *const c_char, message_size: usize) -> *mut c_void;
+
+/// `PJRT_SendCallback`.
+pub type SendCallback = unsafe extern "C" fn(
+    chunk: *mut Chunk,
+    callback_error: *mut CallbackError,
+    total_size_in_bytes: usize,
+    done: bool,
+    user_arg: *mut c_void,
+) -> *mut c_void;
+
+/// `PJRT_RecvCallback`: takes ownership of the stream.
+pub type RecvCallback = unsafe extern "C" fn(stream: *mut c_void, user_arg: *mut c_void);
+
+/// `PJRT_SendCallbackInfo`.
+#[repr(C)]
+pub struct SendCallbackInfo {
+    pub channel_id: i64,
+    pub user_arg: *mut c_void,
+    pub send_callback: Option<SendCallback>,
+}
+
+/// `PJRT_RecvCallbackInfo`.
+#[repr(C)]
+pub struct RecvCallbackInfo {
+    pub channel_id: i64,
+    pub user_arg: *mut c_void,
+    pub recv_callback: Option<RecvCallback>,
+}
+
+/// `PJRT_CopyToDeviceStream_Destroy_Args`.
+#[repr(C)]
+pub struct StreamArgs {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub stream: *mut c_void,
+}
+
+/// `PJRT_CopyToDeviceStream_AddChunk_Args`.
+#[repr(C)]
+pub struct StreamAddChunkArgs {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub stream: *mut c_void,
+    pub chunk: *mut Chunk,
+    pub transfer_complete: *mut c_void,
+}
+
+/// `PJRT_CopyToDeviceStream_TotalBytes_Args` / `_GranuleSize_Args` / `_CurrentBytes_Args`.
+#[repr(C)]
+pub struct StreamI64Args {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub stream: *mut c_void,
+    pub value: i64,
+}
+
 /// `PJRT_ExecuteOptions`.
 #[repr(C)]
 pub struct ExecuteOptions {
     pub struct_size: usize,
     pub extension_start: ExtPtr,
-    pub send_callbacks: *mut *mut c_void,
-    pub recv_callbacks: *mut *mut c_void,
+    pub send_callbacks: *mut *mut SendCallbackInfo,
+    pub recv_callbacks: *mut *mut RecvCallbackInfo,
     pub num_send_ops: usize,
     pub num_recv_ops: usize,
     pub launch_id: i32,
@@ -215,5 +282,7 @@ mod tests {
         assert_eq!(size_of::<ExecuteArgs>(), 80);
         assert_eq!(size_of::<SerializedBytesArgs>(), 56);
         assert_eq!(size_of::<OutputDimensionsArgs>(), 48);
+        assert_eq!(size_of::<SendCallbackInfo>(), 24);
+        assert_eq!(size_of::<Chunk>(), 32);
     }
 }

@@ -4,7 +4,7 @@
 //! interpreter's replicas x partitions runner (collectives meet in its rendezvous). Host arrays convert to
 //! interpreter tensors through the IR's dense storage, which has the same bytes as PJRT host buffers.
 
-use super::{ArraySpec, Backend, CompileRequest, Donation, HostArray, Launch, Program};
+use super::{host_transfer, ArraySpec, Backend, CompileRequest, Donation, HostArray, HostChannels, Launch, Program};
 use crate::dtype::BufferType;
 use crate::error::{Error, Result};
 use oxhlo_interp::custom_call::CustomCallRegistry;
@@ -63,10 +63,13 @@ pub struct InterpProgram {
     outputs: Vec<ArraySpec>,
     donations: Vec<Donation>,
     grid: (u32, u32),
+    /// Whether the program talks to the host (then each execution binds its own callbacks).
+    host_transfers: bool,
     registry: Arc<CustomCallRegistry>,
 }
 
-fn spec_of(t: &Type, what: &str) -> Result<ArraySpec> {
+/// The array spec of a static tensor type.
+pub fn spec_of(t: &Type, what: &str) -> Result<ArraySpec> {
     let tt = t.as_tensor().ok_or_else(|| Error::unimplemented(format!("oxhlo: {what} has type {t:?}, not a tensor")))?;
     if !tt.is_static() {
         return Err(Error::unimplemented(format!("oxhlo: {what} has a dynamic shape {:?}", tt.shape)));
@@ -78,7 +81,8 @@ fn spec_of(t: &Type, what: &str) -> Result<ArraySpec> {
 
 impl InterpProgram {
     /// Prepares `module` for a `replicas x partitions` grid (from the compile options).
-    pub fn new(module: Module, replicas: i64, partitions: i64) -> Result<InterpProgram> {
+    pub fn new(mut module: Module, replicas: i64, partitions: i64) -> Result<InterpProgram> {
+        let host_transfers = host_transfer::rewrite(&mut module) > 0;
         let main = module.entry().ok_or_else(|| Error::invalid("the program has no entry function (@main)"))?;
         let inputs =
             main.ty.inputs.iter().enumerate().map(|(i, t)| spec_of(t, &format!("argument {i}"))).collect::<Result<Vec<_>>>()?;
@@ -105,15 +109,26 @@ impl InterpProgram {
             outputs,
             donations,
             grid,
-            registry: Arc::new(registry()),
+            host_transfers,
+            registry: Arc::new(registry(None)),
         })
     }
 
-    fn run_one(&self, inputs: Vec<RtValue>) -> Result<Vec<RtValue>> {
+    /// The custom calls of one execution (host transfers bound to its callbacks).
+    fn registry_for(&self, host: Option<Arc<dyn HostChannels>>) -> Arc<CustomCallRegistry> {
+        if self.host_transfers {
+            Arc::new(registry(host))
+        } else {
+            self.registry.clone()
+        }
+    }
+
+    fn run_one(&self, inputs: Vec<RtValue>, host: Option<Arc<dyn HostChannels>>) -> Result<Vec<RtValue>> {
         let module = &*self.module;
+        let registry = self.registry_for(host);
         let res = oxhlo_interp::eval::on_big_stack(|| {
             let mut it = Interpreter::new(module);
-            it.registry = self.registry.clone();
+            it.registry = registry;
             it.run_func(&self.entry, inputs)
         });
         res.and_then(|r| r).map_err(run_error)
@@ -143,7 +158,8 @@ impl InterpProgram {
             flat.extend(slots[d].take().unwrap_or_default());
         }
         let programs = vec![vec![self.entry.clone(); np]; nr];
-        let out = oxhlo_interp::parallel::run_grid(&self.module, &programs, flat, Some(self.registry.clone()))
+        // Host callbacks are bound per device, which one shared registry cannot do: transfers fail.
+        let out = oxhlo_interp::parallel::run_grid(&self.module, &programs, flat, Some(self.registry_for(None)))
             .map_err(run_error)?;
         let n_out = self.outputs.len();
         if out.results.len() != n_out * nr * np {
@@ -158,10 +174,11 @@ impl InterpProgram {
     }
 }
 
-/// The custom-call targets programs from JAX may use.
-pub fn registry() -> CustomCallRegistry {
+/// The custom-call targets programs from JAX may use; host transfers go to `host`.
+pub fn registry(host: Option<Arc<dyn HostChannels>>) -> CustomCallRegistry {
     let mut r = CustomCallRegistry::with_builtins();
     super::linalg::register(&mut r);
+    host_transfer::register(&mut r, host);
     r
 }
 
@@ -192,7 +209,8 @@ impl Program for InterpProgram {
             .collect::<Result<_>>()?;
         let results = if launch.logical_ids.len() == 1 && self.grid == (1, 1) {
             let one = inputs.into_iter().next().unwrap_or_default();
-            vec![self.run_one(one)?]
+            let host = launch.host.first().cloned().flatten();
+            vec![self.run_one(one, host)?]
         } else {
             self.run_grid(inputs, launch)?
         };
@@ -271,7 +289,7 @@ mod tests {
         let opts = CompileOptions::default();
         let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
         assert_eq!(p.donations(), &[Donation { input: 0, output: Some(0) }]);
-        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1 };
+        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1, host: vec![] };
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0]), f32s(&[0.5, 0.25])]], &launch).unwrap();
         assert_eq!(out[0][0], f32s(&[1.5, 2.25]));
     }
@@ -301,7 +319,7 @@ mod tests {
         let opts = CompileOptions { num_replicas: 2, ..CompileOptions::default() };
         let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
         // Device 0 runs replica 1 and device 1 replica 0: results come back in device order.
-        let launch = Launch { logical_ids: vec![(1, 0), (0, 0)], num_replicas: 2, num_partitions: 1 };
+        let launch = Launch { logical_ids: vec![(1, 0), (0, 0)], num_replicas: 2, num_partitions: 1, host: vec![] };
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0])], vec![f32s(&[10.0, 20.0])]], &launch).unwrap();
         assert_eq!(out, vec![vec![f32s(&[11.0, 22.0])], vec![f32s(&[11.0, 22.0])]]);
     }

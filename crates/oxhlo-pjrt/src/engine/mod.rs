@@ -2,6 +2,7 @@
 //! that runs on host arrays. The PJRT layer knows nothing else about oxhlo, so switching from the
 //! interpreter to the public `oxhlo` API (or a fast backend) means writing one more implementation.
 
+pub mod host_transfer;
 pub mod interp;
 pub mod linalg;
 
@@ -50,12 +51,33 @@ pub struct CompileRequest<'a> {
 }
 
 /// Where one execution of a program runs: the logical ids of each participating device, in the order of
-/// the argument lists, on a grid of `num_replicas x num_partitions`.
-#[derive(Clone, Debug)]
+/// the argument lists, on a grid of `num_replicas x num_partitions`, and each device's host channels.
+#[derive(Clone, Default)]
 pub struct Launch {
     pub logical_ids: Vec<(u32, u32)>,
     pub num_replicas: u32,
     pub num_partitions: u32,
+    /// Per device: the framework's host callbacks for `send`/`recv` ops with `is_host_transfer`.
+    pub host: Vec<Option<Arc<dyn HostChannels>>>,
+}
+
+impl std::fmt::Debug for Launch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Launch")
+            .field("logical_ids", &self.logical_ids)
+            .field("grid", &(self.num_replicas, self.num_partitions))
+            .field("host_channels", &self.host.iter().filter(|h| h.is_some()).count())
+            .finish()
+    }
+}
+
+/// Transfers between a running program and the host (JAX's Python callbacks: `jax.debug.print`,
+/// `pure_callback`, ...), by channel id.
+pub trait HostChannels: Send + Sync {
+    /// Hands one array the program sends on `channel` to the host.
+    fn send(&self, channel: i64, data: &HostArray) -> Result<()>;
+    /// Receives one array of shape `spec` from the host on `channel` (blocks until it arrives).
+    fn recv(&self, channel: i64, spec: &ArraySpec) -> Result<HostArray>;
 }
 
 /// An input the program lets the runtime reuse for an output (`tf.aliasing_output`, `jax.buffer_donor`).
