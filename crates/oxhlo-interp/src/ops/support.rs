@@ -139,7 +139,7 @@ pub fn elem_count(shape: &[i64]) -> Result<usize, String> {
         }
         n = n.checked_mul(d as usize).ok_or("tensor too large")?;
     }
-    if n > (1usize << 34) {
+    if n > (1usize << 30) {
         return Err(format!("tensor of {n} elements is too large for the interpreter"));
     }
     Ok(n)

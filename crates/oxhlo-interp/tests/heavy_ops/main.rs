@@ -8,3 +8,4 @@ mod harness;
 mod movement;
 mod collective;
 mod numeric;
+mod robust;
