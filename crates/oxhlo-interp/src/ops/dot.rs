@@ -32,10 +32,25 @@ impl Kernel2 for MatMul {
             for mi in 0..m {
                 let lrow = &a[(bi * m + mi) * k..(bi * m + mi + 1) * k];
                 let orow = &mut out[(bi * m + mi) * n..(bi * m + mi + 1) * n];
-                for (ni, o) in orow.iter_mut().enumerate() {
-                    let rrow = &r[(bi * n + ni) * k..(bi * n + ni + 1) * k];
+                let rows = |ni: usize| &r[(bi * n + ni) * k..(bi * n + ni + 1) * k];
+                // Four outputs at a time: independent accumulation chains, each still summed in k order.
+                let mut ni = 0;
+                while ni + 4 <= n {
+                    let (r0, r1, r2, r3) = (rows(ni), rows(ni + 1), rows(ni + 2), rows(ni + 3));
+                    let (mut a0, mut a1, mut a2, mut a3) = (T::ZERO, T::ZERO, T::ZERO, T::ZERO);
+                    for kk in 0..k {
+                        let x = lrow[kk];
+                        a0 = a0.add(x.mul(r0[kk]));
+                        a1 = a1.add(x.mul(r1[kk]));
+                        a2 = a2.add(x.mul(r2[kk]));
+                        a3 = a3.add(x.mul(r3[kk]));
+                    }
+                    orow[ni..ni + 4].copy_from_slice(&[a0, a1, a2, a3]);
+                    ni += 4;
+                }
+                for (o, ni) in orow[ni..].iter_mut().zip(ni..) {
                     let mut acc = T::ZERO;
-                    for (&x, &y) in lrow.iter().zip(rrow) {
+                    for (&x, &y) in lrow.iter().zip(rows(ni)) {
                         acc = acc.add(x.mul(y));
                     }
                     *o = acc;

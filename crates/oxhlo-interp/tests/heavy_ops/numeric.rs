@@ -79,6 +79,7 @@ fn dot_256_is_fast_and_right() {
         let want: f64 = (0..n).map(|k| a[i * n + k] * b[k * n + j]).sum();
         assert_eq!(out[i * n + j], want);
     }
+    println!("256x256 f32 dot_general: {el:?}");
     assert!(el.as_secs_f64() < 5.0, "256x256 dot took {el:?}");
 }
 
