@@ -131,6 +131,8 @@ pub(crate) fn scalar_at(t: &Tensor, i: usize) -> Tensor {
 pub(crate) fn sx(v: i64, bits: u32) -> i64 {
     if bits >= 64 {
         v
+    } else if bits == 0 {
+        0
     } else {
         let s = 64 - bits;
         (v << s) >> s
@@ -149,7 +151,7 @@ pub(crate) fn mask(v: u64, bits: u32) -> u64 {
 
 /// Bit width of an integer-like element type's storage.
 pub(crate) fn int_bits(elem: &ElementType) -> u32 {
-    crate::tensor::int_layout(elem).0
+    crate::tensor::int_layout(elem).0.clamp(1, 64)
 }
 
 /// The float type of a float or complex element type (an error for others).
