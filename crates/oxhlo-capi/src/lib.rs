@@ -12,6 +12,8 @@
 //! if (st) { fprintf(stderr, "%s\n", oxhlo_status_message(st)); oxhlo_status_destroy(st); return 1; }
 //! ```
 
+#![warn(missing_docs)]
+
 /// A pointer to a static NUL-terminated copy of a string literal.
 macro_rules! cstr {
     ($s:expr) => {

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{build_c, Link};
+use std::path::Path;
 use std::process::Command;
 
 fn valgrind_available() -> bool {
@@ -25,7 +26,8 @@ fn thousand_cycles_leak_nothing() {
         return;
     }
     let exe = build_c("leak_cycles", Link::Static);
-    let out = Command::new("valgrind")
+    let mut cmd = common::command(Path::new("valgrind"));
+    let out = cmd
         .args([
             "--leak-check=full",
             "--show-leak-kinds=definite,indirect",
@@ -34,7 +36,6 @@ fn thousand_cycles_leak_nothing() {
         ])
         .arg(&exe)
         .arg("1000")
-        .env_remove("OXHLO_BACKEND")
         .output()
         .expect("run valgrind");
     let report = String::from_utf8_lossy(&out.stderr);

@@ -37,8 +37,8 @@ fn parse_text(program: &[u8], name: &str) -> Result<Module> {
             return Err(Error::with_diagnostics(ErrorKind::Parse, format!("could not read `{name}`"), vec![d]));
         }
     };
-    let _ = src;
-    Err(Error::unsupported("text parser pending")).map_err(|e: Error| { let _ = diagnostics; e })
+    oxhlo_text::parse_module(src, name)
+        .map_err(|d| Error::with_diagnostics(ErrorKind::Parse, format!("could not parse `{name}`"), diagnostics(&d)))
 }
 
 fn read_bytecode(program: &[u8], name: &str) -> Result<Module> {
@@ -50,8 +50,7 @@ fn read_bytecode(program: &[u8], name: &str) -> Result<Module> {
 }
 
 fn verify(module: &Module, name: &str) -> Result<()> {
-    let r: std::result::Result<(), Diagnostics> = { let _ = module; Ok(()) };
-    r.map_err(|d| {
+    oxhlo_ir::verify::verify_module(module).map_err(|d| {
         let n = d.0.len();
         let message = format!("`{name}` breaks {n} rule{} of the StableHLO spec", if n == 1 { "" } else { "s" });
         Error::with_diagnostics(ErrorKind::Verify, message, diagnostics(&d))

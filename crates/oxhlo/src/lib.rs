@@ -44,6 +44,8 @@
 //! [`Client`], [`Executable`] and [`Buffer`] are `Send + Sync`; several threads may execute one executable
 //! at the same time.
 
+#![warn(missing_docs)]
+
 mod backend;
 mod buffer;
 mod cache;

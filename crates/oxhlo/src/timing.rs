@@ -47,7 +47,7 @@ impl ExecutionTiming {
     /// The kernels, slowest first.
     pub fn slowest(&self) -> Vec<&KernelTiming> {
         let mut v: Vec<&KernelTiming> = self.kernels.iter().collect();
-        v.sort_by(|a, b| b.time.cmp(&a.time));
+        v.sort_by_key(|k| std::cmp::Reverse(k.time));
         v
     }
 }

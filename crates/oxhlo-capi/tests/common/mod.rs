@@ -21,11 +21,12 @@ pub fn include_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("include")
 }
 
-/// The folder cargo put this package's liboxhlo.so and liboxhlo.a in (the test binary's profile folder).
+/// The folder with the liboxhlo.so and liboxhlo.a that `cargo test` built with this test: `deps/` beside
+/// the test binary (the copies in the profile folder are only refreshed by `cargo build`).
 pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let deps = exe.parent().expect("deps folder");
-    for dir in [deps.parent().expect("profile folder"), deps] {
+    for dir in [deps, deps.parent().expect("profile folder")] {
         if dir.join("liboxhlo.so").exists() && dir.join("liboxhlo.a").exists() {
             return dir.to_path_buf();
         }
@@ -82,9 +83,17 @@ pub fn build_c(name: &str, link: Link) -> PathBuf {
     exe
 }
 
+/// A command running a built program: without OXHLO_BACKEND, and without the LD_LIBRARY_PATH cargo sets
+/// (it lists the profile folder, whose liboxhlo.so may be stale, ahead of the program's rpath).
+pub fn command(exe: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.env_remove("OXHLO_BACKEND").env_remove("LD_LIBRARY_PATH");
+    cmd
+}
+
 /// Runs a built program with arguments and returns its output, failing the test when it exits non-zero.
 pub fn run_ok(exe: &Path, args: &[&str]) -> Output {
-    let out = Command::new(exe).args(args).env_remove("OXHLO_BACKEND").output().expect("run the C program");
+    let out = command(exe).args(args).output().expect("run the C program");
     assert!(
         out.status.success(),
         "{} exited with {}:\nstdout:\n{}\nstderr:\n{}",

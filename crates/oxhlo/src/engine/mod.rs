@@ -3,6 +3,7 @@
 //! one module here and one arm in [`compile`].
 
 mod interp;
+mod worker;
 
 use crate::backend::{Backend, OptLevel};
 use crate::buffer::Buffer;
