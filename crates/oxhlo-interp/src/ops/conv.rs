@@ -5,6 +5,7 @@
 //! the sums of products are computed in the result type's domain (integers wrap, floats accumulate in f64
 //! and round once, as in dot), and the canonical output `[N, O, spatial...]` is permuted into the result's
 //! layout. Per spatial dimension a table maps (output position, kernel tap) to an input position or none.
+//! Quantized operands are dequantized and a quantized result is quantized back, as for dot_general.
 
 use crate::ops::support::*;
 use crate::ops::OpCtx;
@@ -97,9 +98,9 @@ fn arrange(t: &Tensor, dims: &[usize]) -> crate::tensor::Data {
 }
 
 fn conv_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, padding: Option<Vec<i64>>) -> Result<Vec<RtValue>, String> {
-    if lhs.elem().is_quantized() || rhs.elem().is_quantized() {
-        return Err("convolution on quantized element types is not supported by the interpreter yet".into());
-    }
+    // Quantized operands: dequantize, convolve in the expressed type, quantize the result (the spec's
+    // dequantize_op_quantize / hybrid forms).
+    let (lhs, rhs) = (&*dequantized(lhs)?, &*dequantized(rhs)?);
     let dn: ConvDims = match ctx.op.attr("dimension_numbers") {
         Some(Attr::ConvDims(d)) => d.clone(),
         _ => return Err("missing convolution dimension_numbers".into()),
@@ -190,7 +191,7 @@ fn conv_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, padding: Option<Vec<i64>>)
     for d in 0..s {
         shape[osp[d]] = out_sp[d] as i64;
     }
-    let ty = refine_result_type(ctx, 0, &shape)?;
+    let (ty, quant) = split_quant(refine_result_type(ctx, 0, &shape)?);
     elem_count(&shape)?;
     let mut ldims = vec![ib];
     ldims.extend(&isp);
@@ -211,7 +212,7 @@ fn conv_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, padding: Option<Vec<i64>>)
         src[osp[d]] = cst[2 + d];
     }
     let data = take(&canon, &strided_indices(&ushape(&shape), &src, 0));
-    Ok(vec![tv(ty, data)])
+    Ok(vec![RtValue::Tensor(finish_quant(Tensor { ty, data }, quant)?)])
 }
 
 pub fn eval_convolution(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {

@@ -5,7 +5,9 @@
 //! OR of ANDs, floats and complex parts accumulated in f64 and rounded once to the result type. The spec
 //! leaves accumulation precision implementation-defined; XLA on CPU accumulates f32 in f32 (and bf16/f16
 //! in f32), so results can differ from XLA by a few ulps for long contractions. precision_config and
-//! the dot algorithm are accepted and do not change the result.
+//! the dot algorithm are accepted and do not change the result. Quantized operands are dequantized, the
+//! product computed in the expressed type and quantized into a quantized result type (the spec's
+//! dequantize_op_quantize; a float result gives its hybrid form). einsum rejects quantized operands.
 
 use crate::ops::support::*;
 use crate::ops::OpCtx;
@@ -93,13 +95,13 @@ fn dot_general_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, dd: &DotDims) -> Re
     let mut shape: Vec<i64> = lb.iter().map(|&d| lhs.shape()[d]).collect();
     shape.extend(lf.iter().map(|&d| lhs.shape()[d]));
     shape.extend(rf.iter().map(|&d| rhs.shape()[d]));
-    let ty = refine_result_type(ctx, 0, &shape)?;
+    let (ty, quant) = split_quant(refine_result_type(ctx, 0, &shape)?);
     elem_count(&shape)?;
     let mm = MatMul { b: size(lhs, &lb), m: size(lhs, &lf), n: size(rhs, &rf), k: size(lhs, &lc) };
     let a = arrange(lhs, &lb, &lf, &lc);
     let b = arrange(rhs, &rb, &rf, &rc);
     let data = run_ring2(&mm, &a, &b, &ty.elem)?;
-    Ok(vec![tv(ty, data)])
+    Ok(vec![RtValue::Tensor(finish_quant(Tensor { ty, data }, quant)?)])
 }
 
 pub fn eval_dot_general(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
@@ -110,8 +112,8 @@ pub fn eval_dot_general(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue
         None => DotDims::default(),
         Some(_) => return Err("dot_dimension_numbers must be #stablehlo.dot<...>".into()),
     };
-    reject_quantized(lhs, rhs)?;
-    dot_general_impl(ctx, lhs, rhs, &dd)
+    let (lhs, rhs) = (dequantized(lhs)?, dequantized(rhs)?);
+    dot_general_impl(ctx, &lhs, &rhs, &dd)
 }
 
 fn reject_quantized(lhs: &Tensor, rhs: &Tensor) -> Result<(), String> {
@@ -125,7 +127,7 @@ fn reject_quantized(lhs: &Tensor, rhs: &Tensor) -> Result<(), String> {
 pub fn eval_dot(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
     let lhs = tensor_arg(args, 0)?;
     let rhs = tensor_arg(args, 1)?;
-    reject_quantized(lhs, rhs)?;
+    let (lhs, rhs) = (&*dequantized(lhs)?, &*dequantized(rhs)?);
     let (lr, rr) = (lhs.shape().len(), rhs.shape().len());
     if !(1..=2).contains(&lr) || !(1..=2).contains(&rr) {
         return Err(format!("dot takes rank-1 or rank-2 operands, got ranks {lr} and {rr}"));

@@ -666,3 +666,33 @@ pub fn fast_combine(kind: FastBin, elem: &ElementType, dst: &mut Data, di: usize
     }
     Ok(())
 }
+
+/// For ops that compute quantized results as "dequantize, op, quantize" (the spec's
+/// dequantize_op_quantize): the type to compute in (the expressed float type when `ty` is quantized)
+/// and the quantized type to convert back to.
+pub fn split_quant(ty: TensorType) -> (TensorType, Option<TensorType>) {
+    match &ty.elem {
+        ElementType::Quant(q) => {
+            let expressed = TensorType::new(ty.shape.clone(), q.expressed.clone());
+            (expressed, Some(ty))
+        }
+        _ => (ty, None),
+    }
+}
+
+/// Quantizes a computed result back when [`split_quant`] said so.
+pub fn finish_quant(t: Tensor, q: Option<TensorType>) -> Result<Tensor, String> {
+    match q {
+        Some(qty) => crate::ops::quant::quantize(&t, &qty),
+        None => Ok(t),
+    }
+}
+
+/// The operand as a plain tensor: quantized operands are dequantized to their expressed type.
+pub fn dequantized(t: &Tensor) -> Result<std::borrow::Cow<'_, Tensor>, String> {
+    if t.elem().is_quantized() {
+        Ok(std::borrow::Cow::Owned(crate::ops::quant::dequantize(t)?))
+    } else {
+        Ok(std::borrow::Cow::Borrowed(t))
+    }
+}

@@ -383,6 +383,30 @@ def narrow_type_cases(c):
   func.return
 }
 """)
+    # Quantized dot_general and convolution: dequantize, compute, quantize (spec's dequantize_op_quantize).
+    cases.append("""func.func @main() {
+  %a = stablehlo.constant dense<[[2, 4], [-2, 6]]> : tensor<2x2xi8>
+  %b = stablehlo.constant dense<[[2], [2]]> : tensor<2x1xi8>
+  %qa = "stablehlo.bitcast_convert"(%a) : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %qb = "stablehlo.bitcast_convert"(%b) : (tensor<2x1xi8>) -> tensor<2x1x!quant.uniform<i8:f32, 0.5>>
+  %q = "stablehlo.dot_general"(%qa, %qb) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x1x!quant.uniform<i32:f32, 0.25>>
+  %r = "stablehlo.bitcast_convert"(%q) : (tensor<2x1x!quant.uniform<i32:f32, 0.25>>) -> tensor<2x1xi32>
+  check.expect_eq_const %r, dense<[[12], [8]]> : tensor<2x1xi32>
+  %f = "stablehlo.dot_general"(%qa, %qb) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x1xf32>
+  check.expect_eq_const %f, dense<[[3.0], [2.0]]> : tensor<2x1xf32>
+  func.return
+}
+""")
+    cases.append("""func.func @main() {
+  %x = stablehlo.constant dense<[[[1, 2, 3, 4]]]> : tensor<1x1x4xi8>
+  %w = stablehlo.constant dense<[[[2, 2]]]> : tensor<1x1x2xi8>
+  %qx = "stablehlo.bitcast_convert"(%x) : (tensor<1x1x4xi8>) -> tensor<1x1x4x!quant.uniform<i8:f32, 1.0:1>>
+  %qw = "stablehlo.bitcast_convert"(%w) : (tensor<1x1x2xi8>) -> tensor<1x1x2x!quant.uniform<i8:f32, 0.5>>
+  %q = "stablehlo.convolution"(%qx, %qw) {dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, window_strides = array<i64: 1>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x1x4x!quant.uniform<i8:f32, 1.0:1>>, tensor<1x1x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x1x3xf32>
+  check.expect_eq_const %q, dense<[[[1.0, 3.0, 5.0]]]> : tensor<1x1x3xf32>
+  func.return
+}
+""")
     x6 = np.arange(1, 5, dtype=np.uint64).reshape(1, 2, 1, 1, 1, 2)
     body = '  %r0 = "stablehlo.transpose"(%in0) {permutation = array<i64: 5, 4, 3, 2, 1, 0>} : (tensor<1x2x1x1x1x2xui64>) -> tensor<2x1x1x1x2x1xui64>\n'
     cases.append(hand(body, [x6], [x6.transpose(5, 4, 3, 2, 1, 0)]))
