@@ -39,6 +39,8 @@ impl Scope {
 
 pub struct IrReader<'d, 'a> {
     pub d: &'d mut Decoder<'a>,
+    /// `dialect.op` of each op name, built once.
+    full_names: std::rc::Rc<[String]>,
     scopes: Vec<Scope>,
     next_global: u64,
     depth: usize,
@@ -46,7 +48,9 @@ pub struct IrReader<'d, 'a> {
 
 impl<'d, 'a> IrReader<'d, 'a> {
     pub fn new(d: &'d mut Decoder<'a>) -> Self {
-        IrReader { d, scopes: Vec::new(), next_global: 0, depth: 0 }
+        let full_names: Vec<String> = d.c.op_names.iter().map(|n| format!("{}.{}", d.c.dialect_name(n.dialect), n.name)).collect();
+        let full_names = full_names.into();
+        IrReader { d, full_names, scopes: Vec::new(), next_global: 0, depth: 0 }
     }
 
     pub fn num_values(&self) -> u32 {
@@ -159,7 +163,7 @@ impl<'d, 'a> IrReader<'d, 'a> {
     fn op(&mut self, c: &mut Cursor<'a>, num_blocks_in_region: usize) -> Result<RawOp> {
         let offset = c.offset();
         let name = c.index("op name index")?;
-        let Some(op_name) = self.d.c.op_names.get(name).cloned() else {
+        let Some(registered) = self.d.c.op_names.get(name).map(|n| n.registered) else {
             return Err(BytecodeError::new(offset, format!("op name index {name} out of range ({} names)", self.d.c.op_names.len())));
         };
         let mask_at = c.offset();
@@ -178,18 +182,18 @@ impl<'d, 'a> IrReader<'d, 'a> {
         } else {
             None
         };
-        let full_name = format!("{}.{}", self.d.c.dialect_name(op_name.dialect), op_name.name);
         let properties = if mask & 0x40 != 0 {
             if self.d.c.version < V_NATIVE_PROPERTIES {
                 return Err(BytecodeError::new(mask_at, "op has properties before bytecode version 5"));
             }
-            if op_name.registered == Some(true) {
+            if registered == Some(true) {
                 let pat = c.offset();
                 let pi = c.index("properties index")?;
                 let Some(pc) = self.d.c.properties.get(pi).copied() else {
                     return Err(BytecodeError::new(pat, format!("properties index {pi} out of range ({} entries)", self.d.c.properties.len())));
                 };
-                Some(self.properties(&full_name, pc)?)
+                let names = self.full_names.clone();
+                Some(self.properties(names.get(name).map_or("", String::as_str), pc)?)
             } else {
                 Some(Properties::Attr(self.d.read_attr(c)?))
             }

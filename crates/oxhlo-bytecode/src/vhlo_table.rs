@@ -21,7 +21,8 @@ pub struct VhloOpInfo {
 
 /// Looks up `vhlo.NAME` by its mnemonic `NAME`.
 pub fn vhlo_op(name: &str) -> Option<&'static VhloOpInfo> {
-    VHLO_OPS.iter().find(|o| o.name == name)
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static VhloOpInfo>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| VHLO_OPS.iter().map(|o| (o.name, o)).collect()).get(name).copied()
 }
 
 /// All VHLO op definitions.

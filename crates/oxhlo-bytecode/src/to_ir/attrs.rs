@@ -29,6 +29,24 @@ fn enum_attr(kind: VhloEnum, keyword: &str) -> Option<Attr> {
     })
 }
 
+/// An enum attribute written in its textual form (`#chlo<precision DEFAULT>`: dialects
+/// without a binary encoding for it), as the text parser reads it.
+fn asm_enum(text: &str) -> Option<Attr> {
+    let body = ["#stablehlo<", "#chlo<", "#mhlo<"].iter().find_map(|p| text.strip_prefix(p))?.strip_suffix('>')?;
+    let (kind, value) = body.trim().split_once(' ')?;
+    let kind = match kind {
+        "comparison_direction" => VhloEnum::ComparisonDirection,
+        "comparison_type" => VhloEnum::ComparisonType,
+        "precision" => VhloEnum::Precision,
+        "fft_type" => VhloEnum::FftType,
+        "transpose" => VhloEnum::Transpose,
+        "rng_distribution" => VhloEnum::RngDistribution,
+        "rng_algorithm" => VhloEnum::RngAlgorithm,
+        _ => return None,
+    };
+    enum_attr(kind, value.trim())
+}
+
 impl Cx<'_> {
     /// The oxhlo attribute of an attribute entry.
     pub(crate) fn attr(&mut self, id: AttrId) -> Result<Attr> {
@@ -87,7 +105,7 @@ impl Cx<'_> {
             RawAttr::Vhlo(v) => self.vhlo_attr(id, v, d)?,
             RawAttr::Dialect(e) => self.dialect_attr(id, e, d)?,
             RawAttr::Opaque { dialect, .. } => return Err(self.err(id, format!("attribute of unsupported dialect '{dialect}'"))),
-            RawAttr::Asm { text, .. } => Attr::Opaque(text.clone()),
+            RawAttr::Asm { text, .. } => asm_enum(text).unwrap_or_else(|| Attr::Opaque(text.clone())),
         })
     }
 

@@ -21,6 +21,7 @@ mod types;
 mod vhlo_ops;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use oxhlo_ir::{Attr, Block, Func, Location, Module, NamedAttr, Op, OpKind, Region, Type, Value, Visibility};
 
@@ -57,11 +58,34 @@ pub fn convert(raw: &RawModule) -> Result<Module> {
     cx.module()
 }
 
+/// A multiplicative hasher for the small integer keys of the conversion's maps.
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
 /// The values of one function (or one module-level op): raw ids to oxhlo values and
 /// the arena of their types.
 #[derive(Default)]
 pub(crate) struct Scope {
-    map: HashMap<ValueId, Value>,
+    map: IdMap<ValueId, Value>,
     values: Vec<Type>,
 }
 
@@ -83,7 +107,32 @@ impl Scope {
 pub(crate) struct Cx<'m> {
     pub(crate) m: &'m RawModule,
     type_cache: Vec<Option<Type>>,
-    loc_cache: HashMap<u32, Location>,
+    loc_cache: IdMap<u32, Location>,
+    /// How many ops use each location attribute (only shared ones are cached).
+    loc_uses: Vec<u32>,
+    /// Each op name of the file, resolved once.
+    names: std::rc::Rc<[OpNameInfo]>,
+}
+
+/// An op name of the file: its full text and what it maps to.
+pub(crate) struct OpNameInfo {
+    /// `dialect.op`
+    pub(crate) full: String,
+    /// The oxhlo op of the same name, if any.
+    pub(crate) kind: Option<OpKind>,
+    /// For `vhlo.X_vN`: the VHLO op, its base name `X` and `stablehlo.X`'s kind.
+    pub(crate) vhlo: Option<(&'static crate::VhloOpInfo, &'static str, Option<OpKind>)>,
+}
+
+impl OpNameInfo {
+    fn new(dialect: &str, name: &str) -> Self {
+        let full = format!("{dialect}.{name}");
+        let vhlo = (dialect == "vhlo").then(|| crate::vhlo_op(name)).flatten().map(|info| {
+            let base = info.name.rsplit_once("_v").map_or(info.name, |(b, _)| b);
+            (info, base, OpKind::from_name(&format!("stablehlo.{base}")))
+        });
+        OpNameInfo { kind: OpKind::from_name(&full), full, vhlo }
+    }
 }
 
 /// Deepest attribute/location recursion followed (the decoder bounds trees at 160).
@@ -94,19 +143,33 @@ const CAST: &str = "builtin.unrealized_conversion_cast";
 impl<'m> Cx<'m> {
     fn new(m: &'m RawModule) -> Result<Self> {
         check_vhlo_version(&m.producer, 0)?;
-        Ok(Cx { m, type_cache: vec![None; m.types.len()], loc_cache: HashMap::new() })
+        let names: Vec<OpNameInfo> =
+            m.op_names.iter().map(|n| OpNameInfo::new(m.dialects.get(n.dialect).map_or("?", |d| d.name.as_str()), &n.name)).collect();
+        let names = names.into();
+        let mut loc_uses = vec![0u32; m.attrs.len()];
+        m.walk(&mut |op, _| {
+            if let Some(u) = loc_uses.get_mut(op.location.0 as usize) {
+                *u = u.saturating_add(1);
+            }
+        });
+        Ok(Cx { m, type_cache: vec![None; m.types.len()], loc_cache: IdMap::default(), loc_uses, names })
+    }
+
+    /// The full name of an op (`stablehlo.add`).
+    pub(crate) fn name(&self, op: &RawOp) -> &str {
+        self.names.get(op.name).map_or("?", |n| n.full.as_str())
     }
 
     /// The whole module: `builtin.module` (or bare top-level ops) with functions.
     fn module(&mut self) -> Result<Module> {
         let mut module = Module::default();
         let items: &'m [RawOp] = match self.m.ops.as_slice() {
-            [op] if self.m.op_name(op) == "builtin.module" => {
+            [op] if self.name(op) == "builtin.module" => {
                 for (k, id) in self.op_attrs(op)? {
-                    match k.as_str() {
+                    match k {
                         "sym_name" => module.name = Some(self.string(id, "module name")?),
                         "sym_visibility" => {}
-                        _ => module.attrs.push((k, self.attr(id)?)),
+                        _ => module.attrs.push((k.to_string(), self.attr(id)?)),
                     }
                 }
                 sort_attrs(&mut module.attrs, op.offset)?;
@@ -116,7 +179,7 @@ impl<'m> Cx<'m> {
             ops => ops,
         };
         for op in items {
-            let name = self.m.op_name(op);
+            let name = self.name(op).to_string();
             match name.as_str() {
                 "func.func" | "vhlo.func_v1" => {
                     let f = self.func(op).map_err(|e| context(e, &name))?;
@@ -139,9 +202,9 @@ impl<'m> Cx<'m> {
     }
 
     /// A `func.func` or `vhlo.func_v1`.
-    fn func(&mut self, op: &RawOp) -> Result<Func> {
+    fn func(&mut self, op: &'m RawOp) -> Result<Func> {
         let at = op.offset;
-        let attrs = if self.m.op_name(op) == "vhlo.func_v1" { self.vhlo_func_attrs(op)? } else { self.plain_attrs(op)? };
+        let attrs = if self.name(op) == "vhlo.func_v1" { self.vhlo_func_attrs(op)? } else { self.plain_attrs(op)? };
         let (mut name, mut fty, mut vis, mut arg_attrs, mut res_attrs) = (None, None, Visibility::Public, None, None);
         let mut rest = Vec::new();
         for (k, v) in attrs {
@@ -200,7 +263,7 @@ impl<'m> Cx<'m> {
 
     // ---- value numbering (the text parser's order) ----
 
-    fn number_region(&mut self, r: &RawRegion, sc: &mut Scope) -> Result<()> {
+    fn number_region(&mut self, r: &'m RawRegion, sc: &mut Scope) -> Result<()> {
         for b in &r.blocks {
             for a in &b.args {
                 let t = self.ty(a.ty)?;
@@ -213,7 +276,7 @@ impl<'m> Cx<'m> {
         Ok(())
     }
 
-    fn number_op(&mut self, op: &RawOp, sc: &mut Scope) -> Result<()> {
+    fn number_op(&mut self, op: &'m RawOp, sc: &mut Scope) -> Result<()> {
         for r in &op.regions {
             self.number_region(r, sc)?;
         }
@@ -235,9 +298,9 @@ impl<'m> Cx<'m> {
 
     /// A `builtin.unrealized_conversion_cast` between a VHLO type and the builtin type
     /// it stands for (mixed artifacts): the value it forwards.
-    fn elidable_cast(&mut self, op: &RawOp, sc: &Scope) -> Result<Option<Value>> {
+    fn elidable_cast(&mut self, op: &'m RawOp, sc: &Scope) -> Result<Option<Value>> {
         let ([src], [ty]) = (op.operands.as_slice(), op.result_types.as_slice()) else { return Ok(None) };
-        if op.results.len() != 1 || self.m.op_name(op) != CAST {
+        if op.results.len() != 1 || self.name(op) != CAST {
             return Ok(None);
         }
         let Some(&v) = sc.map.get(src) else { return Ok(None) };
@@ -247,7 +310,7 @@ impl<'m> Cx<'m> {
 
     // ---- ops ----
 
-    fn region(&mut self, r: &RawRegion, sc: &mut Scope, in_func: bool) -> Result<Region> {
+    fn region(&mut self, r: &'m RawRegion, sc: &mut Scope, in_func: bool) -> Result<Region> {
         let mut region = Region::default();
         for b in &r.blocks {
             region.blocks.push(self.block(b, sc, in_func)?);
@@ -255,7 +318,7 @@ impl<'m> Cx<'m> {
         Ok(region)
     }
 
-    fn block(&mut self, b: &RawBlock, sc: &mut Scope, in_func: bool) -> Result<Block> {
+    fn block(&mut self, b: &'m RawBlock, sc: &mut Scope, in_func: bool) -> Result<Block> {
         let mut block = Block::default();
         for a in &b.args {
             block.args.push(sc.get(a.value, 0)?);
@@ -269,9 +332,11 @@ impl<'m> Cx<'m> {
     }
 
     /// One op; `None` for an elided cast. `in_func`: directly in a function body.
-    fn op(&mut self, op: &RawOp, sc: &mut Scope, in_func: bool) -> Result<Option<Op>> {
+    fn op(&mut self, op: &'m RawOp, sc: &mut Scope, in_func: bool) -> Result<Option<Op>> {
         let at = op.offset;
-        let name = self.m.op_name(op);
+        let names = self.names.clone();
+        let Some(info) = names.get(op.name) else { return Err(BytecodeError::new(at, "op name index out of range")) };
+        let name = info.full.as_str();
         if name == CAST {
             if let ([src], [res]) = (op.operands.as_slice(), op.results.as_slice()) {
                 if sc.map.get(src).is_some() && sc.map.get(src) == sc.map.get(res) {
@@ -282,24 +347,24 @@ impl<'m> Cx<'m> {
         if !op.successors.is_empty() {
             return Err(BytecodeError::new(at, format!("{name}: block successors are not supported")));
         }
-        let (dialect, short) = name.split_once('.').unwrap_or((name.as_str(), ""));
+        let (dialect, short) = name.split_once('.').unwrap_or((name, ""));
         let (kind, attrs) = match dialect {
-            "vhlo" => self.vhlo_op(op, short, in_func).map_err(|e| context(e, &name))?,
+            "vhlo" => self.vhlo_op(op, short, info.vhlo, in_func).map_err(|e| context(e, name))?,
             "stablehlo" | "chlo" | "func" | "check" | "interpreter" => {
-                let kind = OpKind::from_name(&name).ok_or_else(|| BytecodeError::new(at, format!("unknown operation '{name}'")))?;
+                let kind = info.kind.ok_or_else(|| BytecodeError::new(at, format!("unknown operation '{name}'")))?;
                 if name == "func.func" {
                     return Err(BytecodeError::new(at, "func.func nested inside an op is not supported"));
                 }
-                (kind, self.plain_attrs(op).map_err(|e| context(e, &name))?)
+                (kind, self.plain_attrs(op).map_err(|e| context(e, name))?)
             }
-            "sdy" | "builtin" => (OpKind::Unregistered, self.plain_attrs(op).map_err(|e| context(e, &name))?),
+            "sdy" | "builtin" => (OpKind::Unregistered, self.plain_attrs(op).map_err(|e| context(e, name))?),
             _ => {
                 return Err(BytecodeError::new(at, format!("operation '{name}' of unsupported dialect '{dialect}'")));
             }
         };
         let mut o = Op::new(kind, Vec::with_capacity(op.operands.len()), Vec::with_capacity(op.results.len()));
         if kind == OpKind::Unregistered {
-            o.unregistered_name = Some(name.clone());
+            o.unregistered_name = Some(name.to_string());
         }
         for &v in &op.operands {
             o.operands.push(sc.get(v, at)?);
@@ -317,11 +382,28 @@ impl<'m> Cx<'m> {
     }
 
     /// The named attributes of an op (properties, then the discardable dictionary).
-    pub(crate) fn op_attrs(&self, op: &RawOp) -> Result<Vec<(String, crate::AttrId)>> {
-        if let Some(crate::Properties::Raw(_)) = &op.properties {
-            return Err(BytecodeError::new(op.offset, format!("cannot decode the properties of '{}'", self.m.op_name(op))));
+    pub(crate) fn op_attrs(&self, op: &'m RawOp) -> Result<Vec<(&'m str, crate::AttrId)>> {
+        let m = self.m;
+        let dict = |id: crate::AttrId, out: &mut Vec<(&'m str, crate::AttrId)>| match m.attr(id) {
+            Some(crate::Attr::Builtin(crate::BuiltinAttr::Dictionary(v))) => {
+                out.extend(v.iter().map(|(k, a)| (k.as_str(), *a)));
+                Ok(())
+            }
+            _ => Err(BytecodeError::new(op.offset, "op attributes must be a dictionary")),
+        };
+        let mut out = Vec::new();
+        match &op.properties {
+            None => {}
+            Some(crate::Properties::Named(v)) => out.extend(v.iter().map(|(k, a)| (k.as_str(), *a))),
+            Some(crate::Properties::Attr(a)) => dict(*a, &mut out)?,
+            Some(crate::Properties::Raw(_)) => {
+                return Err(BytecodeError::new(op.offset, format!("cannot decode the properties of '{}'", self.name(op))));
+            }
         }
-        Ok(self.m.op_attributes(op))
+        if let Some(a) = op.attrs {
+            dict(a, &mut out)?;
+        }
+        Ok(out)
     }
 
     /// A string attribute's text.
@@ -333,10 +415,10 @@ impl<'m> Cx<'m> {
     }
 
     /// Attributes of a non-VHLO op, converted as they are.
-    fn plain_attrs(&mut self, op: &RawOp) -> Result<Vec<NamedAttr>> {
+    fn plain_attrs(&mut self, op: &'m RawOp) -> Result<Vec<NamedAttr>> {
         let mut out = Vec::new();
         for (k, id) in self.op_attrs(op)? {
-            out.push((k, self.attr(id)?));
+            out.push((k.to_string(), self.attr(id)?));
         }
         Ok(out)
     }

@@ -259,7 +259,9 @@ impl Cx<'_> {
             return l.clone();
         }
         let l = self.loc_d(id, 0);
-        self.loc_cache.insert(id.0, l.clone());
+        if self.loc_uses.get(id.0 as usize).is_some_and(|&n| n > 1) {
+            self.loc_cache.insert(id.0, l.clone());
+        }
         l
     }
 

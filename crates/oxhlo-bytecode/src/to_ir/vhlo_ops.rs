@@ -13,41 +13,46 @@ use super::Cx;
 use crate::error::{BytecodeError, Result};
 use crate::model::{Attr as RawAttr, AttrId, Type as RawType, VhloAttr, VhloEnum, VhloType};
 use crate::raw::RawOp;
-use crate::vhlo_table::{vhlo_op, VhloOpInfo};
+use crate::vhlo_table::VhloOpInfo;
 
 /// The not yet converted attributes of one op.
-struct Pending {
-    v: Vec<(String, AttrId)>,
+struct Pending<'m> {
+    v: Vec<(&'m str, AttrId)>,
 }
 
-impl Pending {
+impl Pending<'_> {
     fn take(&mut self, name: &str) -> Option<AttrId> {
-        let i = self.v.iter().position(|(n, _)| n == name)?;
+        let i = self.v.iter().position(|(n, _)| *n == name)?;
         Some(self.v.remove(i).1)
     }
 }
 
-impl Cx<'_> {
+impl<'m> Cx<'m> {
     /// The attributes of a `vhlo.func_v1`, defaults dropped, converted.
-    pub(crate) fn vhlo_func_attrs(&mut self, op: &RawOp) -> Result<Vec<NamedAttr>> {
+    pub(crate) fn vhlo_func_attrs(&mut self, op: &'m RawOp) -> Result<Vec<NamedAttr>> {
         let mut a = Pending { v: self.op_attrs(op)? };
         for n in ["sym_visibility", "arg_attrs", "res_attrs"] {
             if let Some(id) = a.take(n) {
                 let empty = self.raw_string(id).is_some_and(|s| s.is_empty()) || self.raw_len(id) == Some(0);
                 if !empty {
-                    a.v.push((n.to_string(), id));
+                    a.v.push((n, id));
                 }
             }
         }
-        a.v.iter().map(|(k, id)| Ok((k.clone(), self.attr(*id)?))).collect()
+        a.v.iter().map(|(k, id)| Ok((k.to_string(), self.attr(*id)?))).collect()
     }
 
     /// A VHLO op (other than `func_v1`): its oxhlo kind and converted attributes.
-    pub(crate) fn vhlo_op(&mut self, op: &RawOp, mnemonic: &str, in_func: bool) -> Result<(OpKind, Vec<NamedAttr>)> {
+    pub(crate) fn vhlo_op(
+        &mut self,
+        op: &'m RawOp,
+        mnemonic: &str,
+        resolved: Option<(&'static VhloOpInfo, &'static str, Option<OpKind>)>,
+        in_func: bool,
+    ) -> Result<(OpKind, Vec<NamedAttr>)> {
         let at = op.offset;
-        let info = vhlo_op(mnemonic)
+        let (info, base, kind) = resolved
             .ok_or_else(|| BytecodeError::new(at, format!("unknown VHLO operation 'vhlo.{mnemonic}' (this reader knows VHLO up to v1.20.0)")))?;
-        let base = mnemonic.rsplit_once("_v").map(|(b, _)| b).unwrap_or(mnemonic);
         let mut a = Pending { v: self.op_attrs(op)? };
         name_positional(&mut a, info, base, at)?;
         // Absent optional values are written as `#vhlo.type_v1<!vhlo.none_v1>`.
@@ -56,19 +61,18 @@ impl Cx<'_> {
             "return" if in_func => OpKind::FuncReturn,
             "call" => OpKind::Call,
             "func" => return Err(BytecodeError::new(at, "vhlo.func_v1 nested inside an op is not supported")),
-            _ => OpKind::from_name(&format!("stablehlo.{base}"))
-                .ok_or_else(|| BytecodeError::new(at, format!("VHLO operation 'vhlo.{mnemonic}' has no StableHLO counterpart")))?,
+            _ => kind.ok_or_else(|| BytecodeError::new(at, format!("VHLO operation 'vhlo.{mnemonic}' has no StableHLO counterpart")))?,
         };
         let mut out: Vec<NamedAttr> = Vec::new();
         self.special(base, &mut a, &mut out, at)?;
         for (k, id) in a.v {
-            out.push((k, self.attr(id)?));
+            out.push((k.to_string(), self.attr(id)?));
         }
         Ok((kind, out))
     }
 
     /// The op-specific part of the mapping; what it leaves in `a` is converted 1:1.
-    fn special(&mut self, base: &str, a: &mut Pending, out: &mut Vec<NamedAttr>, at: usize) -> Result<()> {
+    fn special(&mut self, base: &str, a: &mut Pending<'_>, out: &mut Vec<NamedAttr>, at: usize) -> Result<()> {
         match base {
             "call" => self.symbol(a, "callee", out)?,
             "all_gather" | "all_reduce" | "all_to_all" | "collective_permute" | "reduce_scatter" | "collective_broadcast" | "collective_reduce" => {
@@ -97,8 +101,8 @@ impl Cx<'_> {
                 self.drop_if(a, "api_version", |c, id| c.raw_enum(id, VhloEnum::CustomCallApiVersion) == Some(1));
                 let (ol, rl) = (a.take("operand_layouts"), a.take("result_layouts"));
                 if !(ol.is_some_and(|x| self.raw_len(x) == Some(0)) && rl.is_some_and(|x| self.raw_len(x) == Some(0))) {
-                    a.v.extend(ol.map(|x| ("operand_layouts".to_string(), x)));
-                    a.v.extend(rl.map(|x| ("result_layouts".to_string(), x)));
+                    a.v.extend(ol.map(|x| ("operand_layouts", x)));
+                    a.v.extend(rl.map(|x| ("result_layouts", x)));
                 }
                 self.drop_if(a, "output_operand_aliases", |c, id| c.raw_len(id) == Some(0));
             }
@@ -186,7 +190,7 @@ impl Cx<'_> {
                     rhs_contracting_dimensions: self.ints(a, "rhs_contracting_dimensions", at)?,
                 };
                 out.push(("dot_dimension_numbers".into(), Attr::DotDims(dims)));
-                if a.v.iter().any(|(n, _)| n == "lhs_precision_type") {
+                if a.v.iter().any(|(n, _)| *n == "lhs_precision_type") {
                     let alg = DotAlgorithm {
                         lhs_precision_type: self.type_attr(a, "lhs_precision_type", at)?,
                         rhs_precision_type: self.type_attr(a, "rhs_precision_type", at)?,
@@ -306,8 +310,8 @@ impl Cx<'_> {
         }
     }
 
-    fn drop_if(&self, a: &mut Pending, name: &str, pred: impl Fn(&Self, AttrId) -> bool) {
-        if let Some(i) = a.v.iter().position(|(n, _)| n == name) {
+    fn drop_if(&self, a: &mut Pending<'_>, name: &str, pred: impl Fn(&Self, AttrId) -> bool) {
+        if let Some(i) = a.v.iter().position(|(n, _)| *n == name) {
             if pred(self, a.v[i].1) {
                 a.v.remove(i);
             }
@@ -315,8 +319,8 @@ impl Cx<'_> {
     }
 
     /// Drops `name` when it is a non-empty tensor whose elements all equal `v`.
-    fn drop_splat(&mut self, a: &mut Pending, name: &str, v: i64) -> Result<()> {
-        if let Some(i) = a.v.iter().position(|(n, _)| n == name) {
+    fn drop_splat(&mut self, a: &mut Pending<'_>, name: &str, v: i64) -> Result<()> {
+        if let Some(i) = a.v.iter().position(|(n, _)| *n == name) {
             let id = a.v[i].1;
             if matches!(self.m.attr(id), Some(RawAttr::Vhlo(VhloAttr::Tensor { .. }))) {
                 let xs = self.tensor_ints(id)?;
@@ -337,7 +341,7 @@ impl Cx<'_> {
     }
 
     /// Converts the named integer tensors that StableHLO keeps as `array<i64: ...>`.
-    fn arrays(&mut self, a: &mut Pending, names: &[&str], out: &mut Vec<NamedAttr>) -> Result<()> {
+    fn arrays(&mut self, a: &mut Pending<'_>, names: &[&str], out: &mut Vec<NamedAttr>) -> Result<()> {
         for &n in names {
             if let Some(id) = a.take(n) {
                 let v = self.tensor_ints(id)?;
@@ -348,7 +352,7 @@ impl Cx<'_> {
     }
 
     /// A string attribute that StableHLO keeps as a symbol reference.
-    fn symbol(&mut self, a: &mut Pending, name: &str, out: &mut Vec<NamedAttr>) -> Result<()> {
+    fn symbol(&mut self, a: &mut Pending<'_>, name: &str, out: &mut Vec<NamedAttr>) -> Result<()> {
         if let Some(id) = a.take(name) {
             let s = self.raw_string(id).ok_or_else(|| self.bad(id, name))?;
             out.push((name.to_string(), Attr::SymbolRef(lossy(s))));
@@ -356,24 +360,24 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn int(&mut self, a: &mut Pending, name: &str, at: usize) -> Result<i64> {
+    fn int(&mut self, a: &mut Pending<'_>, name: &str, at: usize) -> Result<i64> {
         let id = a.take(name).ok_or_else(|| missing(at, name))?;
         self.raw_int(id).ok_or_else(|| self.bad(id, name))
     }
 
-    fn ints(&mut self, a: &mut Pending, name: &str, at: usize) -> Result<Vec<i64>> {
+    fn ints(&mut self, a: &mut Pending<'_>, name: &str, at: usize) -> Result<Vec<i64>> {
         let id = a.take(name).ok_or_else(|| missing(at, name))?;
         self.tensor_ints(id)
     }
 
-    fn ints_or_empty(&mut self, a: &mut Pending, name: &str) -> Result<Vec<i64>> {
+    fn ints_or_empty(&mut self, a: &mut Pending<'_>, name: &str) -> Result<Vec<i64>> {
         match a.take(name) {
             Some(id) => self.tensor_ints(id),
             None => Ok(Vec::new()),
         }
     }
 
-    fn type_attr(&mut self, a: &mut Pending, name: &str, at: usize) -> Result<oxhlo_ir::Type> {
+    fn type_attr(&mut self, a: &mut Pending<'_>, name: &str, at: usize) -> Result<oxhlo_ir::Type> {
         let id = a.take(name).ok_or_else(|| missing(at, name))?;
         let t = match self.raw(id)? {
             RawAttr::Vhlo(VhloAttr::Type(t)) => *t,
@@ -393,7 +397,7 @@ fn missing(at: usize, name: &str) -> BytecodeError {
 
 /// Names the positional properties of ops newer than the reader's attribute table
 /// (VHLO 1.18 to 1.20) when their count matches the previous version's attributes.
-fn name_positional(a: &mut Pending, info: &VhloOpInfo, base: &str, at: usize) -> Result<()> {
+fn name_positional(a: &mut Pending<'_>, info: &VhloOpInfo, base: &str, at: usize) -> Result<()> {
     if info.attrs.is_some() || !a.v.iter().any(|(n, _)| n.starts_with('#')) {
         return Ok(());
     }
@@ -417,7 +421,7 @@ fn name_positional(a: &mut Pending, info: &VhloOpInfo, base: &str, at: usize) ->
         return Err(BytecodeError::new(at, format!("cannot name the {positional} properties of VHLO '{}' (newer than VHLO v1.17.0)", info.name)));
     }
     for (i, (n, _)) in a.v.iter_mut().filter(|(n, _)| n.starts_with('#')).enumerate() {
-        *n = names[i].to_string();
+        *n = names.get(i).copied().unwrap_or("?");
     }
     Ok(())
 }
