@@ -339,7 +339,7 @@ pub fn unescape(tok_text: &str) -> Result<Vec<u8>, &'static str> {
                 match (hex(c), hex(d)) {
                     (Some(h), Some(l)) => {
                         out.push((h * 16 + l) as u8);
-                        i += 4;
+                        i += 3;
                         continue;
                     }
                     _ => return Err("unknown escape in string literal"),

@@ -1,4 +1,4 @@
-"""Lowers a set of JAX programs to StableHLO text and writes them into the directory given as argv[1].
+"""Lowers (never runs) a set of JAX programs to StableHLO text and writes them into the directory given as argv[1].
 
 Each program is written twice: `NAME.mlir` (the default `as_text()`) and `NAME.debug.mlir` (with
 `debug_info=True`, i.e. `loc(#locN)` references to Python source lines and `#loc` aliases after the module).
@@ -93,14 +93,10 @@ def transformer_loss(params, x):
     return jnp.sum(transformer_block(params, x) ** 2)
 
 
-def transformer_params(d=32, f=64, key=0):
-    ks = jax.random.split(jax.random.PRNGKey(key), 6)
-    r = lambda k, s: jax.random.normal(k, s, jnp.float32) * 0.02
-    return {
-        "g1": jnp.ones((d,)), "b1": jnp.zeros((d,)), "g2": jnp.ones((d,)), "b2": jnp.zeros((d,)),
-        "wq": r(ks[0], (d, d)), "wk": r(ks[1], (d, d)), "wv": r(ks[2], (d, d)), "wo": r(ks[3], (d, d)),
-        "w1": r(ks[4], (d, f)), "w2": r(ks[5], (f, d)),
-    }
+def transformer_params(d=32, f=64):
+    shapes = {"g1": (d,), "b1": (d,), "g2": (d,), "b2": (d,), "wq": (d, d), "wk": (d, d), "wv": (d, d), "wo": (d, d),
+              "w1": (d, f), "w2": (f, d)}
+    return {k: jax.ShapeDtypeStruct(s, jnp.float32) for k, s in shapes.items()}
 
 
 def linalg(a, b):

@@ -27,7 +27,7 @@ fn jax_programs_parse_round_trip_and_match_mlir() {
     let dir = std::env::temp_dir().join(format!("oxhlo-text-jax-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let out = Command::new("python3").arg(here.join("jax_programs.py")).arg(&dir).output().expect("run jax_programs.py");
+    let out = Command::new("python3").env("JAX_PLATFORMS", "cpu").arg(here.join("jax_programs.py")).arg(&dir).output().expect("run jax_programs.py");
     assert!(out.status.success(), "jax_programs.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
 
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -66,7 +66,7 @@ fn jax_programs_parse_round_trip_and_match_mlir() {
         assert!(m3 == m, "{name}: debug-info round trip changed the module or its locations");
     }
     assert!(ops > 1000, "only {ops} ops in the JAX programs");
-    let eq = Command::new("python3").arg(here.join("mlir_equiv.py")).arg(&dir).output().expect("run mlir_equiv.py");
+    let eq = Command::new("python3").env("JAX_PLATFORMS", "cpu").arg(here.join("mlir_equiv.py")).arg(&dir).output().expect("run mlir_equiv.py");
     let report = String::from_utf8_lossy(&eq.stdout);
     assert!(eq.status.success(), "MLIR disagrees with oxhlo's printed text:\n{report}\n{}", String::from_utf8_lossy(&eq.stderr));
     eprintln!("jax programs: {} files, {ops} ops; {}", files.len(), report.trim());
@@ -95,7 +95,7 @@ fn corpus_prints_match_mlir() {
             std::fs::write(dir.join(format!("{n}.{kind}.mlir")), print_module(&m, &PrintOptions { generic, debug_info: false })).unwrap();
         }
     }
-    let eq = Command::new("python3").arg(here.join("mlir_equiv.py")).arg(&dir).output().expect("run mlir_equiv.py");
+    let eq = Command::new("python3").env("JAX_PLATFORMS", "cpu").arg(here.join("mlir_equiv.py")).arg(&dir).output().expect("run mlir_equiv.py");
     let report = String::from_utf8_lossy(&eq.stdout);
     assert!(eq.status.success(), "MLIR disagrees with oxhlo's printed text:\n{report}\n{}", String::from_utf8_lossy(&eq.stderr));
     let _ = std::fs::remove_dir_all(&dir);

@@ -7,12 +7,33 @@ use super::{PResult, Parser};
 use crate::lexer::Tok;
 use oxhlo_ir::{Block, Op, OpKind, Region, Type, Value};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small fast hasher for SSA names (FxHash's multiply-rotate; names are not attacker-controlled keys
+/// that matter for denial of service here: a parse is linear in the input anyway).
+#[derive(Default)]
+pub struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type NameMap<'a> = HashMap<&'a str, (u32, u32), BuildHasherDefault<NameHasher>>;
 
 /// The values of the function being parsed and the names in scope.
 pub struct FuncCtx<'a> {
     /// The function's value arena (becomes `Func::values`).
     pub values: Vec<Type>,
-    scopes: Vec<HashMap<&'a str, (u32, u32)>>,
+    scopes: Vec<NameMap<'a>>,
 }
 
 /// One use of a value as written: the value, its spelling and position.
@@ -31,11 +52,11 @@ impl<'a> Default for FuncCtx<'a> {
 
 impl<'a> FuncCtx<'a> {
     pub fn new() -> FuncCtx<'a> {
-        FuncCtx { values: Vec::new(), scopes: vec![HashMap::new()] }
+        FuncCtx { values: Vec::new(), scopes: vec![NameMap::default()] }
     }
 
     pub fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(NameMap::default());
     }
 
     pub fn pop_scope(&mut self) {
@@ -271,8 +292,8 @@ impl<'a> Parser<'a> {
     /// A pretty-form op: the name, then the op's own syntax.
     fn parse_pretty_op(&mut self, ctx: &mut FuncCtx<'a>) -> PResult<(Op, Vec<Type>)> {
         let t = self.tok;
-        let full = if t.text.contains('.') { t.text.to_string() } else { format!("func.{}", t.text) };
-        let kind = OpKind::from_name(&full).ok_or_else(|| {
+        let kind = if t.text.contains('.') { OpKind::from_name(t.text) } else { OpKind::from_name(&format!("func.{}", t.text)) };
+        let kind = kind.ok_or_else(|| {
             self.err(format!("unknown operation '{}' (ops of other dialects must use the generic form \"dialect.op\"(...))", t.text))
         })?;
         self.advance();

@@ -114,11 +114,11 @@ impl<'a> Parser<'a> {
 
     /// The location an op (or function) at byte offset `pos` gets, given its optional `loc(...)`.
     pub fn op_location(&self, given: Option<Location>, pos: usize) -> Location {
-        let text = self.loc_at(pos);
         match given {
-            None => text,
-            Some(g) if has_placeholder(&g, 0) => Location::Fused { locs: vec![g, text], metadata: Some(PENDING_TAG.to_string()) },
-            Some(g) => combine(g, text),
+            None => self.loc_at(pos),
+            Some(g) if g.file_line_col().is_some() && !has_placeholder(&g, 0) => g,
+            Some(g) if has_placeholder(&g, 0) => Location::Fused { locs: vec![g, self.loc_at(pos)], metadata: Some(PENDING_TAG.to_string()) },
+            Some(g) => combine(g, self.loc_at(pos)),
         }
     }
 

@@ -40,6 +40,8 @@ pub struct Parser<'a> {
     pub(crate) depth: u32,
     /// True once a placeholder location for a forward `#loc` reference was created.
     pub(crate) needs_loc_fixup: bool,
+    /// Location aliases read by the pre-scan, still to be passed over by the main parse.
+    prescanned: std::collections::HashSet<&'a str>,
 }
 
 impl<'a> Parser<'a> {
@@ -66,6 +68,7 @@ impl<'a> Parser<'a> {
             resources: HashMap::new(),
             depth: 0,
             needs_loc_fixup: false,
+            prescanned: std::collections::HashSet::new(),
         }
     }
 
@@ -242,6 +245,18 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether a location still holds a placeholder for an undefined alias.
+fn has_pending(l: &Location) -> bool {
+    match l {
+        Location::Fused { locs, metadata } => {
+            metadata.as_deref().is_some_and(|m| m.starts_with(LOC_FIXUP_TAG)) || locs.iter().any(has_pending)
+        }
+        Location::Name { child, .. } => has_pending(child),
+        Location::CallSite { callee, caller } => has_pending(callee) || has_pending(caller),
+        _ => false,
+    }
+}
+
 /// Decodes a string literal token (with quotes) into a `String` (invalid UTF-8 is replaced).
 pub fn decode_string(text: &str) -> Result<String, &'static str> {
     let bytes = crate::lexer::unescape(text)?;
@@ -276,6 +291,7 @@ pub fn apply_sign(mag: u64, neg: bool) -> Option<i64> {
 /// Parses a whole text into a module.
 pub fn parse_text(src: &str, file: &str, first_line: u32) -> PResult<Module> {
     let mut p = Parser::new(src, file, first_line);
+    p.prescan_aliases();
     let mut module: Option<Module> = None;
     let mut bare = Module::default();
     let mut saw_bare = false;
@@ -323,6 +339,52 @@ pub fn parse_text(src: &str, file: &str, first_line: u32) -> PResult<Module> {
 }
 
 impl<'a> Parser<'a> {
+    /// Reads the top-level `#loc` alias definitions ahead of the main parse (JAX writes them after the
+    /// module that uses them), so ops get their resolved locations directly. Definitions that fail to
+    /// parse here are left for the main parse to report.
+    fn prescan_aliases(&mut self) {
+        // Top-level definitions start a line: `#name = loc(`.
+        let src = self.src;
+        let b = src.as_bytes();
+        let mut starts: Vec<usize> = Vec::new();
+        if b.first() == Some(&b'#') {
+            starts.push(0);
+        }
+        let mut i = 0;
+        while let Some(off) = src.get(i..).and_then(|r| r.find("\n#")) {
+            starts.push(i + off + 1);
+            i += off + 2;
+        }
+        for start in starts {
+            let mut l = Lexer::new(src);
+            l.pos = start;
+            let name_tok = l.next_token();
+            let eq = l.next_token();
+            let kw = l.next_token();
+            let name = name_tok.text.get(1..).unwrap_or("");
+            if name_tok.kind != Tok::HashId || eq.kind != Tok::Equal || kw.kind != Tok::BareId || kw.text != "loc" {
+                continue;
+            }
+            if name.contains('.') || self.loc_aliases.contains_key(name) {
+                continue;
+            }
+            let (saved_lex, saved_tok) = (self.lex.clone(), self.tok);
+            self.lex = l;
+            self.tok = kw;
+            let pending = self.needs_loc_fixup;
+            if let Ok(loc) = self.parse_loc_keyword() {
+                if !has_pending(&loc) {
+                    self.loc_aliases.insert(name, loc);
+                    self.prescanned.insert(name);
+                }
+            }
+            self.needs_loc_fixup = pending;
+            self.depth = 0;
+            self.lex = saved_lex;
+            self.tok = saved_tok;
+        }
+    }
+
     /// `#name = attribute` (or `#loc1 = loc(...)`).
     fn parse_attr_alias_def(&mut self) -> PResult<()> {
         let t = self.tok;
@@ -332,6 +394,11 @@ impl<'a> Parser<'a> {
         }
         self.advance();
         self.expect(Tok::Equal, "'=' in the attribute alias definition")?;
+        if self.prescanned.remove(name) {
+            // Read ahead of the main parse already; read it again to move past it.
+            self.parse_loc_keyword()?;
+            return Ok(());
+        }
         if self.attr_aliases.contains_key(name) || self.loc_aliases.contains_key(name) {
             return Err(self.err_at(t.pos, format!("redefinition of attribute alias '#{name}'")));
         }

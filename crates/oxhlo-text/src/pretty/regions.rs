@@ -144,7 +144,7 @@ fn compact_body(pr: &Printer<'_>, op: &Op) -> Option<OpKind> {
 fn print_reduce(pr: &mut Printer<'_>, op: &Op) -> bool {
     let Some(dims) = i64_array(op, "dimensions") else { return false };
     let n = op.operands.len() / 2;
-    if n == 0 || op.operands.len() % 2 != 0 || op.regions.len() != 1 {
+    if n == 0 || !op.operands.len().is_multiple_of(2) || op.regions.len() != 1 {
         return false;
     }
     let compact = compact_body(pr, op);
