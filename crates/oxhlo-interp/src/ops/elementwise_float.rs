@@ -96,7 +96,7 @@ pub fn unary(op: Un, ft: FloatType, v: &[f64]) -> Option<Vec<f64>> {
         Un::Asin => map_f(v, ft, f64::asin),
         Un::Asinh => map_f(v, ft, sp::asinh),
         Un::Atan => map_f(v, ft, f64::atan),
-        Un::Atanh => map_f(v, ft, f64::atanh),
+        Un::Atanh => map_f(v, ft, sp::atanh),
         Un::Cosh => map_f(v, ft, f64::cosh),
         Un::Sinh => map_f(v, ft, f64::sinh),
         Un::Square => map_f(v, ft, |x| x * x),

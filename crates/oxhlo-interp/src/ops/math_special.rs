@@ -161,7 +161,7 @@ pub fn erf_inv(y: f64) -> f64 {
         if deriv == 0.0 {
             break;
         }
-        let dx = if a <= 0.5 { (erf(x) - a) / deriv } else { -(erfc(x) - tail) / deriv };
+        let dx = if a <= 0.9 { (erf(x) - a) / deriv } else { -(erfc(x) - tail) / deriv };
         x -= dx;
         if dx.abs() <= 1e-17 * x.abs() {
             break;
@@ -202,12 +202,15 @@ pub fn lgamma(x: f64) -> f64 {
         let s = sinpi(x).abs();
         return (PI / s).ln() - lgamma(1.0 - x);
     }
-    // Near the zeros at 1 and 2, Taylor series in z = x - 1 (or x - 2).
-    let z1 = x - 1.0;
-    let z2 = x - 2.0;
-    if z1.abs() < 0.2 || z2.abs() < 0.2 {
+    if x < 0.7 {
+        // ln Gamma(x) = ln Gamma(x + 1) - ln x, with x + 1 in the series range around 2.
+        return lgamma(x + 1.0) - x.ln();
+    }
+    if x < 2.5 {
+        // Around the zeros at 1 and 2: Taylor series in z = x - 1 (or x - 2), no cancellation.
+        let near_two = x >= 1.3;
+        let z = if near_two { x - 2.0 } else { x - 1.0 };
         let zt = zeta_table();
-        let (z, near_two) = if z1.abs() < 0.2 { (z1, false) } else { (z2, true) };
         let mut sum = if near_two { (1.0 - EULER_GAMMA) * z } else { -EULER_GAMMA * z };
         let mut zk = -z; // (-z)^k for k = 1
         for (k, &zeta_k) in zt.iter().enumerate().skip(2) {
@@ -222,13 +225,15 @@ pub fn lgamma(x: f64) -> f64 {
         return sum;
     }
     if x < 15.0 {
-        let mut prod = 1.0;
+        // ln Gamma(x) = ln Gamma(y) + ln((y)(y+1)...(x-1)) with y in [1.5, 2.5): a sum of positive-dominated
+        // terms instead of a difference of two large logarithms.
         let mut y = x;
-        while y < 15.0 {
+        let mut prod = 1.0;
+        while y >= 2.5 {
+            y -= 1.0;
             prod *= y;
-            y += 1.0;
         }
-        return stirling(y) - prod.ln();
+        return lgamma(y) + prod.ln();
     }
     stirling(x)
 }
@@ -362,6 +367,18 @@ pub fn acosh(x: f64) -> f64 {
         return (t + (2.0 * t + t * t).sqrt()).ln_1p();
     }
     (x + (x * x - 1.0).sqrt()).ln()
+}
+
+/// atanh, accurate near ±1 (where the textbook log1p form loses digits).
+pub fn atanh(x: f64) -> f64 {
+    let a = x.abs();
+    let r = if a < 0.5 {
+        0.5 * (2.0 * a + 2.0 * a * a / (1.0 - a)).ln_1p()
+    } else {
+        // 1 - a is exact here (Sterbenz); the quotient carries one rounding.
+        0.5 * ((1.0 + a) / (1.0 - a)).ln()
+    };
+    r.copysign(x)
 }
 
 /// The polygamma function psi^(n)(x); n must be a non-negative integer (NaN otherwise).
