@@ -54,10 +54,10 @@ int main(void) {
     expect(oxhlo_compile_options_set_opt_level(opts, 7), OXHLO_ERROR_CODE_INVALID_ARGUMENT, "7", "opt level 7");
     oxhlo_compile_options_destroy(opts);
 
-    /* Bytecode is recognized by its magic number. */
-    const uint8_t bytecode[8] = {'M', 'L', 0xEF, 'R', 0, 0, 0, 0};
-    expect(oxhlo_compile(client, bytecode, sizeof bytecode, NULL, &exe), OXHLO_ERROR_CODE_UNSUPPORTED, "bytecode",
-           "bytecode");
+    /* Bytecode is recognized by its magic number; a truncated file is a parse error at a byte offset. */
+    const uint8_t bytecode[8] = {'M', 'L', 0xEF, 'R', 6, 0, 0, 0};
+    expect(oxhlo_compile(client, bytecode, sizeof bytecode, NULL, &exe), OXHLO_ERROR_CODE_PARSE, "byte ",
+           "truncated bytecode");
     expect(oxhlo_compile_text(NULL, "", NULL, &exe), OXHLO_ERROR_CODE_INVALID_ARGUMENT, "`client` is NULL",
            "null client");
 

@@ -175,7 +175,7 @@ typedef int32_t OxhloErrorCode;
 // An argument is wrong: a NULL pointer, an input of the wrong type or shape, a size that does not match.
 #define OXHLO_ERROR_CODE_INVALID_ARGUMENT 4
 
-// Valid but not supported (yet): a backend not built, bytecode before its reader is wired in.
+// Valid but not supported (yet): a backend not built, an argument type the API cannot carry.
 #define OXHLO_ERROR_CODE_UNSUPPORTED 5
 
 // A bug in oxhlo (for example a panic caught at the API boundary).

@@ -20,7 +20,7 @@ pub const OXHLO_ERROR_CODE_VERIFY: OxhloErrorCode = 2;
 pub const OXHLO_ERROR_CODE_RUNTIME: OxhloErrorCode = 3;
 /// An argument is wrong: a NULL pointer, an input of the wrong type or shape, a size that does not match.
 pub const OXHLO_ERROR_CODE_INVALID_ARGUMENT: OxhloErrorCode = 4;
-/// Valid but not supported (yet): a backend not built, bytecode before its reader is wired in.
+/// Valid but not supported (yet): a backend not built, an argument type the API cannot carry.
 pub const OXHLO_ERROR_CODE_UNSUPPORTED: OxhloErrorCode = 5;
 /// A bug in oxhlo (for example a panic caught at the API boundary).
 pub const OXHLO_ERROR_CODE_INTERNAL: OxhloErrorCode = 6;

@@ -21,7 +21,9 @@ fn main() -> oxhlo::Result<()> {
     let w: Vec<f32> = (0..128).map(|i| ((i * 7) % 11) as f32 / 11.0 - 0.5).collect();
     let b: Vec<f32> = (0..16).map(|i| i as f32 / 16.0).collect();
     let inputs = [Buffer::from_slice(&x, &[4, 8])?, Buffer::from_slice(&w, &[8, 16])?, Buffer::from_slice(&b, &[16])?];
-    let (outputs, timing) = exe.execute_with_timing(&inputs.iter().collect::<Vec<_>>())?;
+    let inputs: Vec<&Buffer> = inputs.iter().collect();
+    exe.execute(&inputs)?; // warm-up: the first execution also starts the interpreter's worker thread
+    let (outputs, timing) = exe.execute_with_timing(&inputs)?;
     println!("output {:?}", outputs[0]);
     println!("{timing}");
     Ok(())

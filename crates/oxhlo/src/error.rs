@@ -21,8 +21,8 @@ pub enum ErrorKind {
     Runtime = 3,
     /// A caller-supplied argument is wrong: input count, element type or shape, a buffer size, an option.
     InvalidArgument = 4,
-    /// The request is valid but not supported (yet): a backend not built, an element type the API does not
-    /// carry, bytecode before its reader is wired in.
+    /// The request is valid but not supported (yet): a backend not built, an argument type the API does not
+    /// carry (tokens, tuples, quantized tensors).
     Unsupported = 5,
     /// A bug in oxhlo itself (for example a panic caught at the C API boundary).
     Internal = 6,
@@ -57,6 +57,8 @@ pub struct Diagnostic {
     pub line: u32,
     /// 1-based column, 0 when unknown.
     pub column: u32,
+    /// For MLIR bytecode: the byte offset in the file where reading failed.
+    pub byte_offset: Option<usize>,
     /// What is wrong there.
     pub message: String,
 }
@@ -66,19 +68,20 @@ impl Diagnostic {
     pub(crate) fn from_ir(loc: &oxhlo_ir::Location, message: impl Into<String>) -> Diagnostic {
         match loc.file_line_col() {
             Some((file, line, col)) => {
-                Diagnostic { file: Some(file.to_string()), line, column: col, message: message.into() }
+                Diagnostic { file: Some(file.to_string()), line, column: col, byte_offset: None, message: message.into() }
             }
-            None => Diagnostic { file: None, line: 0, column: 0, message: message.into() },
+            None => Diagnostic { file: None, line: 0, column: 0, byte_offset: None, message: message.into() },
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.line) {
-            (Some(file), 0) => write!(f, "{file}: error: {}", self.message),
-            (Some(file), line) => write!(f, "{file}:{line}:{}: error: {}", self.column, self.message),
-            (None, _) => write!(f, "<unknown>: error: {}", self.message),
+        let file = self.file.as_deref().unwrap_or("<unknown>");
+        match (self.line, self.byte_offset) {
+            (0, Some(offset)) => write!(f, "{file}: byte {offset}: error: {}", self.message),
+            (0, None) => write!(f, "{file}: error: {}", self.message),
+            (line, _) => write!(f, "{file}:{line}:{}: error: {}", self.column, self.message),
         }
     }
 }
@@ -164,7 +167,13 @@ mod tests {
         let e = Error::with_diagnostics(
             ErrorKind::Parse,
             "could not parse `m.mlir`",
-            vec![Diagnostic { file: Some("m.mlir".into()), line: 3, column: 7, message: "expected `)`".into() }],
+            vec![Diagnostic {
+                file: Some("m.mlir".into()),
+                line: 3,
+                column: 7,
+                byte_offset: None,
+                message: "expected `)`".into(),
+            }],
         );
         assert_eq!(e.to_string(), "parse error: could not parse `m.mlir`\nm.mlir:3:7: error: expected `)`");
         assert_eq!(e.kind().name(), "parse");
@@ -176,6 +185,8 @@ mod tests {
         assert_eq!(d.to_string(), "<unknown>: error: boom");
         let d = Diagnostic::from_ir(&oxhlo_ir::Location::file("a.mlir", 2, 5), "bad");
         assert_eq!(d.to_string(), "a.mlir:2:5: error: bad");
+        let b = Diagnostic { file: Some("m.mlirbc".into()), line: 0, column: 0, byte_offset: Some(12), message: "x".into() };
+        assert_eq!(b.to_string(), "m.mlirbc: byte 12: error: x");
     }
 
     #[test]

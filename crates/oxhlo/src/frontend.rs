@@ -32,6 +32,7 @@ fn parse_text(program: &[u8], name: &str) -> Result<Module> {
                 file: Some(name.to_string()),
                 line,
                 column,
+                byte_offset: Some(at),
                 message: format!("invalid UTF-8 at byte offset {at} (MLIR text must be UTF-8; bytecode starts with `ML\\xEFR`)"),
             };
             return Err(Error::with_diagnostics(ErrorKind::Parse, format!("could not read `{name}`"), vec![d]));
@@ -42,11 +43,16 @@ fn parse_text(program: &[u8], name: &str) -> Result<Module> {
 }
 
 fn read_bytecode(program: &[u8], name: &str) -> Result<Module> {
-    let _ = program;
-    Err(Error::unsupported(format!(
-        "`{name}` is MLIR bytecode, which this copy of oxhlo cannot compile yet (the bytecode reader does not \
-         produce oxhlo IR yet); pass the program as MLIR text"
-    )))
+    oxhlo_bytecode::read_module(program).map_err(|e| {
+        let d = Diagnostic {
+            file: Some(name.to_string()),
+            line: 0,
+            column: 0,
+            byte_offset: Some(e.offset),
+            message: e.message.clone(),
+        };
+        Error::with_diagnostics(ErrorKind::Parse, format!("could not read the MLIR bytecode `{name}`"), vec![d])
+    })
 }
 
 fn verify(module: &Module, name: &str) -> Result<()> {

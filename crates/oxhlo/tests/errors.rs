@@ -63,11 +63,14 @@ fn invalid_utf8_is_a_parse_error_with_a_location() {
 fn bytecode_is_recognized() {
     let mut bytes = oxhlo::BYTECODE_MAGIC.to_vec();
     bytes.extend_from_slice(&[6, 0, 0]);
-    let err = client().compile(&bytes).unwrap_err();
-    // Until the bytecode reader maps to oxhlo IR this is Unsupported; afterwards a truncated file is a
-    // parse error. Either way it is not mistaken for text.
-    assert!(matches!(err.kind(), ErrorKind::Unsupported | ErrorKind::Parse), "{err}");
-    assert!(err.to_string().contains("bytecode"), "{err}");
+    let opts = CompileOptions::new().source_name("cut.mlirbc");
+    let err = client().compile_with_options(&bytes, &opts).unwrap_err();
+    // A truncated file is a parse error at a byte offset, not mistaken for text.
+    assert_eq!(err.kind(), ErrorKind::Parse, "{err}");
+    assert!(err.message().contains("bytecode `cut.mlirbc`"), "{err}");
+    let d = &err.diagnostics()[0];
+    assert!(d.byte_offset.is_some(), "{err}");
+    assert!(d.to_string().starts_with("cut.mlirbc: byte "), "{err}");
 }
 
 #[test]
