@@ -10,14 +10,18 @@ fn main() {
             n += 1;
         }
         let lex_t = t.elapsed();
-        // The best of several runs: the machine may be shared.
+        // The best of several runs (the machine may be shared), and the CPU time per parse.
         let mut parse_t = std::time::Duration::MAX;
         let mut r = oxhlo_text::parse_module(&src, &path);
-        for _ in 0..15 {
+        const RUNS: u32 = 30;
+        let cpu0 = thread_cpu_ms();
+        for _ in 0..RUNS {
             let t = std::time::Instant::now();
             r = oxhlo_text::parse_module(&src, &path);
             parse_t = parse_t.min(t.elapsed());
         }
+        let cpu = (thread_cpu_ms() - cpu0) / RUNS as f64;
+        println!("{path}: CPU time per parse {cpu:.1} ms ({:.1} MB/s)", src.len() as f64 / 1e3 / cpu);
         let mb = src.len() as f64 / 1e6;
         println!(
             "{path}: {:.2} MB, {n} tokens, lex {:.1} ms ({:.0} MB/s), parse {:.1} ms ({:.1} MB/s) {}",
@@ -29,4 +33,13 @@ fn main() {
             if r.is_ok() { "ok" } else { "ERR" }
         );
     }
+}
+
+/// This thread's user+system CPU time in ms (from /proc; 0 where unavailable).
+fn thread_cpu_ms() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else { return 0.0 };
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0) + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    ticks * 10.0
 }
