@@ -27,9 +27,9 @@ def test_memories(oxhlo):
 
 
 def test_backend_attributes():
-    backend = jax.extend.backend.get_backend("oxhlo") if hasattr(jax, "extend") else None
-    if backend is None:
-        return
+    import jax.extend
+
+    backend = jax.extend.backend.get_backend("oxhlo")
     assert backend.platform == "oxhlo"
     assert "oxhlo" in backend.platform_version
     assert backend.device_count() == len(jax.devices("oxhlo"))
@@ -42,3 +42,11 @@ def test_array_lives_on_oxhlo(oxhlo):
     assert not x.is_deleted()
     x.delete()
     assert x.is_deleted()
+
+
+def test_memory_stats(oxhlo):
+    before = oxhlo.memory_stats()["bytes_in_use"]
+    x = jax.device_put(np.ones((256,), np.float32), oxhlo)
+    assert oxhlo.memory_stats()["bytes_in_use"] == before + 1024
+    x.delete()
+    assert oxhlo.memory_stats()["bytes_in_use"] == before

@@ -90,7 +90,7 @@ api_table! {
     device_local_hardware_id = d::device_local_hardware_id;
     device_addressable_memories = d::device_addressable_memories;
     device_default_memory = d::device_default_memory;
-    device_memory_stats = s::device_memory_stats;
+    device_memory_stats = d::device_memory_stats;
     memory_id = d::memory_id;
     memory_kind = d::memory_kind;
     memory_debug_string = d::memory_debug_string;

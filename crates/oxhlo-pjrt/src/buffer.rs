@@ -45,6 +45,7 @@ pub struct Buffer {
 impl Buffer {
     pub fn new(client: Arc<ClientInner>, device: usize, spec: ArraySpec, bytes: Arc<Vec<u8>>) -> Buffer {
         let rank = spec.dims.len() as i64;
+        client.devices[device].stats.alloc(spec.byte_size());
         Buffer {
             client,
             device,
@@ -84,7 +85,10 @@ impl Buffer {
     pub fn take(&self, why: Gone) -> Option<Arc<Vec<u8>>> {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         match std::mem::replace(&mut *s, State::Gone(why)) {
-            State::Live(b) => Some(b),
+            State::Live(b) => {
+                self.client.devices[self.device].stats.free(self.spec.byte_size());
+                Some(b)
+            }
             State::Gone(g) => {
                 *s = State::Gone(g);
                 None
@@ -102,6 +106,12 @@ impl Buffer {
 
     fn memory_ptr(&self) -> *mut c_void {
         self.client.memory_ptrs[self.device]
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        self.take(Gone::Deleted);
     }
 }
 

@@ -4,11 +4,12 @@
 
 use crate::abi::client::{
     DescAttributesArgs, DescIntArgs, DescStringArgs, DeviceBoolArgs, DeviceGetAttributesArgs, DeviceHandleArgs,
-    DeviceIntArgs, DeviceListArgs, MemoryIntArgs, MemoryListArgs, MemoryStringArgs,
+    DeviceIntArgs, DeviceListArgs, DeviceMemoryStatsArgs, MemoryIntArgs, MemoryListArgs, MemoryStringArgs,
 };
 use crate::attrs::{NamedValues, Value};
 use crate::error::{guard, Error, Result};
 use std::ffi::{c_char, c_void};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The memory kind every device has.
 pub const MEMORY_KIND: &str = "device";
@@ -33,6 +34,34 @@ pub struct Device {
     pub local_hardware_id: i32,
     /// This device's memories (as `PJRT_Memory*`), the default first.
     pub memories: Vec<*mut c_void>,
+    pub stats: MemoryStats,
+}
+
+/// Bytes held by a device's live buffers.
+#[derive(Default)]
+pub struct MemoryStats {
+    in_use: AtomicI64,
+    peak: AtomicI64,
+    allocs: AtomicI64,
+    largest: AtomicI64,
+}
+
+impl MemoryStats {
+    /// Accounts for a new buffer of `n` bytes.
+    pub fn alloc(&self, n: usize) {
+        let n = n as i64;
+        let now = self.in_use.fetch_add(n, Ordering::Relaxed) + n;
+        self.peak.fetch_max(now, Ordering::Relaxed);
+        self.largest.fetch_max(n, Ordering::Relaxed);
+        self.allocs.fetch_add(1, Ordering::Relaxed);
+    }
+    /// Accounts for a buffer of `n` bytes released.
+    pub fn free(&self, n: usize) {
+        self.in_use.fetch_sub(n as i64, Ordering::Relaxed);
+    }
+    pub fn in_use(&self) -> i64 {
+        self.in_use.load(Ordering::Relaxed)
+    }
 }
 
 /// `PJRT_Memory`. Starts with a function-table pointer, which the header (0.105+) puts first and the
@@ -64,6 +93,7 @@ impl Device {
             index,
             local_hardware_id: id,
             memories: Vec::new(),
+            stats: MemoryStats::default(),
         }
     }
 }
@@ -193,6 +223,40 @@ pub unsafe extern "C" fn device_default_memory(args: *mut DeviceHandleArgs) -> *
     guard("PJRT_Device_DefaultMemory", args, |a| {
         let d = device(a.device)?;
         a.out = *d.memories.first().ok_or_else(|| Error::internal("device has no memory"))?;
+        Ok(())
+    })
+}
+
+/// `PJRT_Device_MemoryStats`: bytes held by the device's live buffers, their peak, allocation count and
+/// largest allocation (written only as far as the caller's struct reaches).
+pub unsafe extern "C" fn device_memory_stats(args: *mut DeviceMemoryStatsArgs) -> *mut c_void {
+    guard("PJRT_Device_MemoryStats", args, |a| {
+        let s = &device(a.device)?.stats;
+        let mut out: DeviceMemoryStatsArgs = std::ptr::read(a);
+        out.bytes_in_use = s.in_use();
+        (out.peak_bytes_in_use, out.peak_bytes_in_use_is_set) = (s.peak.load(Ordering::Relaxed), true);
+        (out.num_allocs, out.num_allocs_is_set) = (s.allocs.load(Ordering::Relaxed), true);
+        (out.largest_alloc_size, out.largest_alloc_size_is_set) = (s.largest.load(Ordering::Relaxed), true);
+        for flag in [
+            &mut out.bytes_limit_is_set,
+            &mut out.bytes_reserved_is_set,
+            &mut out.peak_bytes_reserved_is_set,
+            &mut out.bytes_reservable_limit_is_set,
+            &mut out.largest_free_block_bytes_is_set,
+            &mut out.pool_bytes_is_set,
+            &mut out.peak_pool_bytes_is_set,
+            &mut out.peak_allocated_bytes_is_set,
+        ] {
+            *flag = false;
+        }
+        // Copy back only the fields the caller's struct has (everything after the device pointer).
+        let start = std::mem::offset_of!(DeviceMemoryStatsArgs, bytes_in_use);
+        let end = a.struct_size.min(std::mem::size_of::<DeviceMemoryStatsArgs>());
+        if end > start {
+            let src = (&out as *const DeviceMemoryStatsArgs as *const u8).add(start);
+            let dst = (a as *mut DeviceMemoryStatsArgs as *mut u8).add(start);
+            std::ptr::copy_nonoverlapping(src, dst, end - start);
+        }
         Ok(())
     })
 }

@@ -27,7 +27,6 @@ unimplemented_entries! {
     client_create_alias_buffer => "PJRT_Client_CreateAliasBuffer",
     client_fulfill_alias_buffer => "PJRT_Client_FulfillAliasBuffer",
     client_create_error_buffer => "PJRT_Client_CreateErrorBuffer",
-    device_memory_stats => "PJRT_Device_MemoryStats",
     device_clear_memory_stats => "PJRT_Device_ClearMemoryStats",
     device_poison_execution => "PJRT_Device_PoisonExecution",
     device_create_async_tracking_event => "PJRT_Device_CreateAsyncTrackingEvent",

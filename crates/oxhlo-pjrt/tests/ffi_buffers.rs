@@ -246,3 +246,31 @@ fn events_run_callbacks() {
     ok(call(api().event_error, &mut e));
     destroy_event(cr.event);
 }
+
+#[test]
+fn memory_stats_follow_live_buffers() {
+    let c = mock_client(1);
+    let mut list: oxhlo_pjrt::abi::client::ClientListArgs = args();
+    list.client = c;
+    ok(call(api().client_devices, &mut list));
+    let dev = unsafe { *list.items };
+    let in_use = || {
+        let mut m: oxhlo_pjrt::abi::client::DeviceMemoryStatsArgs = args();
+        m.device = dev;
+        ok(call(api().device_memory_stats, &mut m));
+        assert!(m.peak_bytes_in_use_is_set && !m.bytes_limit_is_set);
+        m.bytes_in_use
+    };
+    assert_eq!(in_use(), 0);
+    let b = from_host(c, F32, &[0u8; 64], &[16], None).unwrap();
+    assert_eq!(in_use(), 64);
+    let mut d: BufferArgs = args();
+    d.buffer = b;
+    ok(call(api().buffer_delete, &mut d));
+    assert_eq!(in_use(), 0);
+    destroy(b);
+    let b = from_host(c, F32, &[0u8; 16], &[4], None).unwrap();
+    destroy(b);
+    assert_eq!(in_use(), 0);
+    destroy_client(c);
+}

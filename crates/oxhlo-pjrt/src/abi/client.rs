@@ -193,6 +193,38 @@ pub struct DeviceListArgs {
     pub num_items: usize,
 }
 
+/// `PJRT_Device_MemoryStats_Args`: `bytes_in_use` and optional statistics, each with an `_is_set` flag.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct DeviceMemoryStatsArgs {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub device: *mut c_void,
+    pub bytes_in_use: i64,
+    pub peak_bytes_in_use: i64,
+    pub peak_bytes_in_use_is_set: bool,
+    pub num_allocs: i64,
+    pub num_allocs_is_set: bool,
+    pub largest_alloc_size: i64,
+    pub largest_alloc_size_is_set: bool,
+    pub bytes_limit: i64,
+    pub bytes_limit_is_set: bool,
+    pub bytes_reserved: i64,
+    pub bytes_reserved_is_set: bool,
+    pub peak_bytes_reserved: i64,
+    pub peak_bytes_reserved_is_set: bool,
+    pub bytes_reservable_limit: i64,
+    pub bytes_reservable_limit_is_set: bool,
+    pub largest_free_block_bytes: i64,
+    pub largest_free_block_bytes_is_set: bool,
+    pub pool_bytes: i64,
+    pub pool_bytes_is_set: bool,
+    pub peak_pool_bytes: i64,
+    pub peak_pool_bytes_is_set: bool,
+    pub peak_allocated_bytes: i64,
+    pub peak_allocated_bytes_is_set: bool,
+}
+
 /// `PJRT_Device_GetAttributes_Args`.
 #[repr(C)]
 pub struct DeviceGetAttributesArgs {
@@ -345,5 +377,6 @@ mod tests {
         assert_eq!(size_of::<Program>(), 48);
         assert_eq!(size_of::<DeviceGetAttributesArgs>(), 56);
         assert_eq!(size_of::<ClientLookupDeviceArgs>(), 40);
+        assert_eq!(size_of::<DeviceMemoryStatsArgs>(), 24 + 8 + 11 * 16);
     }
 }
