@@ -210,8 +210,7 @@ impl<'a> Parser<'a> {
                 Leaf::Num { neg, float: false, text, pos } => {
                     let mag = parse_uint(text).ok_or_else(|| self.err_at(pos, "integer literal is too large"))?;
                     let v = check_int_range(mag, neg, e).ok_or_else(|| self.err_at(pos, "integer constant out of range for the element type"))?;
-                    let bits = e.bits();
-                    Ok(if bits >= 64 { v as u64 } else { (v as u64) & ((1u64 << bits) - 1) })
+                    Ok(canonical_int(v as u64, e))
                 }
                 Leaf::Bool(_, pos) | Leaf::Num { pos, .. } | Leaf::Complex(pos) => {
                     Err(self.err_at(pos, "expected an integer literal for an integer element"))
@@ -281,6 +280,8 @@ pub fn from_mlir_raw(tt: TensorType, raw: &[u8], n: usize) -> Result<DenseElemen
             }
             if tt.elem.is_bool() {
                 v = (v != 0) as u64;
+            } else if matches!(tt.elem, ElementType::Int { .. } | ElementType::Quant(_)) {
+                v = canonical_int(v, &tt.elem);
             } else if bits < 64 {
                 v &= (1u64 << bits) - 1;
             }
@@ -288,6 +289,17 @@ pub fn from_mlir_raw(tt: TensorType, raw: &[u8], n: usize) -> Result<DenseElemen
         }
     }
     DenseElements::from_raw(tt, data)
+}
+
+/// The storage of an integer element: its value as the type reads it (sign-extended for signed and
+/// signless types, zero-extended for unsigned ones), as `DenseElements::from_i64s` stores in-range values.
+pub fn canonical_int(raw: u64, e: &ElementType) -> u64 {
+    let (bits, signed) = match e {
+        ElementType::Int { bits, .. } => (*bits, e.is_signed_integer()),
+        ElementType::Quant(q) => (q.storage.bits(), q.storage.is_signed_integer()),
+        _ => return raw,
+    };
+    oxhlo_ir::dense::extend(raw, bits, signed) as u64
 }
 
 /// Stores an all-equal literal of more than one element as a splat (MLIR's canonical form).
