@@ -339,7 +339,7 @@ impl<'m> Cx<'m> {
         let name = info.full.as_str();
         if name == CAST {
             if let ([src], [res]) = (op.operands.as_slice(), op.results.as_slice()) {
-                if sc.map.get(src).is_some() && sc.map.get(src) == sc.map.get(res) {
+                if sc.map.contains_key(src) && sc.map.get(src) == sc.map.get(res) {
                     return Ok(None);
                 }
             }
