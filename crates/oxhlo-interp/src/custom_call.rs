@@ -22,6 +22,19 @@ pub struct CustomCallCtx<'a> {
 /// A custom call handler: operands in, results out (or an error message).
 pub type CustomCallFn = dyn Fn(&mut CustomCallCtx, &[RtValue]) -> Result<Vec<RtValue>, String> + Send + Sync;
 
+/// Returns the operands as the results (annotations without runtime effect on one process).
+fn pass_through(ctx: &mut CustomCallCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
+    if ctx.result_types.len() != args.len() {
+        return Err(format!(
+            "@{} passes its operands through, but has {} operands and {} results",
+            ctx.target,
+            args.len(),
+            ctx.result_types.len()
+        ));
+    }
+    Ok(args.to_vec())
+}
+
 /// Custom call targets by name.
 #[derive(Default)]
 pub struct CustomCallRegistry {
@@ -42,11 +55,16 @@ impl CustomCallRegistry {
         CustomCallRegistry::default()
     }
 
-    /// A registry holding the built-in `check.*` targets.
+    /// A registry holding the built-in targets: the `check.*` test checks, and the sharding annotations
+    /// JAX leaves in single-device programs (`Sharding`, `annotate_device_placement`), which pass their
+    /// operands through.
     pub fn with_builtins() -> CustomCallRegistry {
         let mut r = CustomCallRegistry::new();
         for name in ["check.expect_eq", "check.expect_close", "check.expect_almost_eq", "check.eq"] {
             r.register(name, Box::new(crate::testing::custom_call_check));
+        }
+        for name in ["Sharding", "annotate_device_placement"] {
+            r.register(name, Box::new(pass_through));
         }
         r
     }

@@ -366,6 +366,12 @@ impl<'i, 'm> Frame<'i, 'm> {
                 Ok(Vec::new())
             }
             OpKind::InterpreterProbe => Ok(args.into_iter().take(1).collect()),
+            // Shardy annotations: identities on a single process.
+            OpKind::Unregistered
+                if matches!(op.name(), "sdy.sharding_constraint" | "sdy.reshard") && args.len() == op.results.len() =>
+            {
+                Ok(args)
+            }
             OpKind::InterpreterRunParallel => {
                 let registry = Some(self.it.registry.clone());
                 let outcome = crate::parallel::eval_run_parallel(self.it.module, op, args, registry)?;

@@ -230,3 +230,16 @@ fn npy_inputs_feed_run_main() {
     let r = run_main(&m, vec![RtValue::Tensor(x)]).unwrap();
     assert_eq!(r, vec![RtValue::Tensor(Tensor { ty, data: Data::Float(vec![2.0, -5.0, 1.0, 6.0]) })]);
 }
+
+#[test]
+fn sharding_annotations_pass_through() {
+    let m = parse(
+        r#"func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{replicated}"} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = stablehlo.add %0, %0 : tensor<2xf32>
+  return %1 : tensor<2xf32>
+}"#,
+    );
+    let r = run_main(&m, vec![f32s(&[2], &[1.0, 2.5])]).unwrap();
+    assert_eq!(r, vec![f32s(&[2], &[2.0, 5.0])]);
+}
