@@ -48,7 +48,7 @@ fn cases_dir() -> Option<PathBuf> {
         return Some(dir);
     }
     let _ = std::fs::remove_dir_all(&root);
-    let out = Command::new("python3").arg(&script).arg(&dir).output().expect("python3 runs");
+    let out = Command::new("python3").arg(&script).arg(&dir).env("JAX_PLATFORMS", "cpu").output().expect("python3 runs");
     assert!(out.status.success(), "jax_diff.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
     println!("{}", String::from_utf8_lossy(&out.stdout).trim());
     std::fs::write(dir.join("DONE"), b"").expect("stamp written");
