@@ -237,7 +237,8 @@ size_t oxhlo_buffer_num_elements(const OxhloBuffer *buffer);
 // `buffer` must be NULL or a live buffer.
 size_t oxhlo_buffer_size(const OxhloBuffer *buffer);
 
-// The buffer's data (`oxhlo_buffer_size` bytes, read-only, owned by the buffer); NULL for NULL.
+// The buffer's data (`oxhlo_buffer_size` bytes, read-only, owned by the buffer, from malloc and so aligned
+// for every element type); NULL for NULL and for a buffer of 0 bytes.
 //
 // # Safety
 // `buffer` must be NULL or a live buffer.

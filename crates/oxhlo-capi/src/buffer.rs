@@ -188,14 +188,16 @@ pub unsafe extern "C" fn oxhlo_buffer_size(buffer: *const OxhloBuffer) -> usize 
     guard_value(0, || buffer.as_ref().map_or(0, |b| b.buffer.size_in_bytes()))
 }
 
-/// The buffer's data (`oxhlo_buffer_size` bytes, read-only, owned by the buffer); NULL for NULL.
+/// The buffer's data (`oxhlo_buffer_size` bytes, read-only, owned by the buffer, from malloc and so aligned
+/// for every element type); NULL for NULL and for a buffer of 0 bytes.
 ///
 /// # Safety
 /// `buffer` must be NULL or a live buffer.
 #[no_mangle]
 pub unsafe extern "C" fn oxhlo_buffer_data(buffer: *const OxhloBuffer) -> *const c_void {
-    guard_value(std::ptr::null(), || {
-        buffer.as_ref().map_or(std::ptr::null(), |b| b.buffer.as_bytes().as_ptr().cast())
+    guard_value(std::ptr::null(), || match buffer.as_ref() {
+        Some(b) if b.buffer.size_in_bytes() > 0 => b.buffer.as_bytes().as_ptr().cast(),
+        _ => std::ptr::null(),
     })
 }
 
