@@ -47,6 +47,9 @@ pub enum ResourceValue {
     Blob { alignment: u64, data: Vec<u8> },
     Bool(bool),
     String(String),
+    /// A declared resource without data (MLIR writes an empty entry for a
+    /// `dense_resource` whose blob it did not have).
+    Empty,
 }
 
 /// A resource entry: owner is `external:NAME` or a dialect name.
@@ -249,6 +252,12 @@ impl<'a> Container<'a> {
             }
             let kind = offs.byte("resource kind")?;
             let mut body = Cursor::new(data.bytes(size as usize, "resource")?, data.offset().saturating_sub(size as usize));
+            // A declared resource without data (a `dense_resource` whose blob the writer did
+            // not have): kept as `Empty`, so that handles still count it.
+            if size == 0 {
+                self.resources.push(Resource { owner: owner.clone(), key, value: ResourceValue::Empty });
+                continue;
+            }
             let value = match kind {
                 0 => {
                     let alignment = body.varint("blob alignment")?;

@@ -90,6 +90,17 @@ def jax_programs():
     }
 
 
+def new_context():
+    """A fresh context per program (resource names are uniqued per context)."""
+    ctx = jmlir.make_ir_context()
+    with ctx, ir.Location.unknown():
+        # Deserializing once loads the quant dialect, which plain parsing needs for
+        # `!quant.uniform` types that appear before any stablehlo op.
+        warm = ir.Module.parse("func.func @f(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }")
+        stablehlo.deserialize_portable_artifact(ctx, stablehlo.serialize_portable_artifact(warm, "1.0.0"))
+    return ctx
+
+
 def generic(m):
     return m.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
 
@@ -109,11 +120,16 @@ def write_case(outdir, ctx, name, text, skipped):
             f.write(buf.getvalue())
         with open(os.path.join(outdir, name + ".plain.generic.mlir"), "w") as f:
             f.write(generic(m))
-        for t in TARGETS:
+    for t in TARGETS:
+        # Resource names are uniqued per context: programs with resources get fresh ones
+        # for writing and for reading back each artifact, so that the names stay as written.
+        tctx = new_context() if "dense_resource" in text else ctx
+        with tctx, ir.Location.unknown():
             tv = stablehlo.get_current_version() if t == "current" else t
             try:
                 art = stablehlo.serialize_portable_artifact(ir.Module.parse(text), tv, True)
-                back = stablehlo.deserialize_portable_artifact(ctx, art)
+                back_ctx = new_context() if tctx is not ctx else ctx
+                back = stablehlo.deserialize_portable_artifact(back_ctx, art)
             except Exception:  # noqa: BLE001 - ops newer than the target, chlo ops, ...
                 continue
             with open(os.path.join(outdir, f"{name}.vhlo_{t}.mlirbc"), "wb") as f:
@@ -138,12 +154,6 @@ def chunks(path):
 def main():
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
-    ctx = jmlir.make_ir_context()
-    with ctx, ir.Location.unknown():
-        # Deserializing once loads the quant dialect, which plain parsing needs for
-        # `!quant.uniform` types that appear before any stablehlo op.
-        warm = ir.Module.parse("func.func @f(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }")
-        stablehlo.deserialize_portable_artifact(ctx, stablehlo.serialize_portable_artifact(warm, "1.0.0"))
     skipped = []
     files = []
     for arg in sys.argv[2:]:
@@ -155,10 +165,10 @@ def main():
         stem = os.path.splitext(os.path.basename(path))[0]
         prefix = os.path.basename(os.path.dirname(path))
         for i, text in enumerate(chunks(path)):
-            write_case(outdir, ctx, f"{prefix}__{stem}__{i}", text, skipped)
+            write_case(outdir, new_context(), f"{prefix}__{stem}__{i}", text, skipped)
     for name, (fn, args) in jax_programs().items():
         text = jax.jit(fn).lower(*args).as_text(debug_info=True)
-        write_case(outdir, ctx, name, text, skipped)
+        write_case(outdir, new_context(), name, text, skipped)
     with open(os.path.join(outdir, "skipped.txt"), "w") as f:
         f.write("\n".join(skipped))
 

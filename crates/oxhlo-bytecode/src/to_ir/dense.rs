@@ -1,7 +1,8 @@
 //! Dense element data: MLIR's raw storage (what builtin `DenseIntOrFPElementsAttr`,
 //! VHLO tensors and builtin resource blobs hold: little-endian, one element width per
 //! value rounded up to bytes, i1 bit-packed, splats as one element) into oxhlo's
-//! [`DenseElements`] slots, bit-exactly, with all-equal data stored as a splat.
+//! [`DenseElements`] slots, bit-exactly (sub-byte integers sign-extended into their slot,
+//! as `DenseElements::from_i64s` stores them), with all-equal data stored as a splat.
 
 use oxhlo_ir::{DenseElements, ElementType, Type};
 
@@ -79,8 +80,18 @@ impl Cx<'_> {
         } else {
             let mut data = Vec::with_capacity(count * slot);
             let mask = if part_bits >= 64 { u64::MAX } else { (1u64 << part_bits) - 1 };
+            // Integers are stored as the value the type reads (sign-extended for signed and
+            // signless types), as `DenseElements::from_i64s` and the text parser store them.
+            let signed = match &elem {
+                ElementType::Int { .. } => elem.is_signed_integer(),
+                ElementType::Quant(q) => q.storage.is_signed_integer(),
+                _ => false,
+            };
             for chunk in raw.chunks_exact(pw.max(1)).take(count * parts) {
-                let v = chunk.iter().take(8).rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)) & mask;
+                let mut v = chunk.iter().take(8).rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)) & mask;
+                if signed {
+                    v = sign_extend(v, part_bits) as u64;
+                }
                 for k in 0..ps {
                     data.push(if k < 8 { (v >> (8 * k)) as u8 } else { 0 });
                 }
