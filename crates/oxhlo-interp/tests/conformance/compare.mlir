@@ -859,6 +859,138 @@ func.func @main() {
 
 // -----
 
+// compare EQ SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare NE SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction NE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare LT SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, true, true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, false, true, true, true, true, true, false, false, false, false, true, true, true, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, true, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare LE SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, false, true, true, true, true, true, false, false, false, false, true, true, true, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, true, true, false, false, false, false, false, false, false, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare GT SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, true, false, false, false, false, false, false, true, true, true, false, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true, true, false, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare GE SIGNED si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -8, -8, -8, -8, -8, -8, -8, -7, -7, -7, -7, -7, -7, -7, -7, -4, -4, -4, -4, -4, -4, -4, -4, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi4>
+  %c1 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2, -8, -7, -4, -2, -1, 0, 1, 2]> : tensor<64xsi4>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi4>, tensor<64xsi4>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, false, false, false, false, false, false, false, true, true, false, false, false, false, false, false, true, true, true, false, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true, true, false, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare EQ SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare NE SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction NE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare LT SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, true, true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, false, true, true, true, true, true, false, false, false, false, true, true, true, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, true, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare LE SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, false, true, true, true, true, true, false, false, false, false, true, true, true, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, true, true, false, false, false, false, false, false, false, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare GT SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, true, false, false, false, false, false, false, true, true, true, false, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true, true, false, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
+// compare GE SIGNED si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775808, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -9223372036854775807, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -4611686018427387904, -2, -2, -2, -2, -2, -2, -2, -2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]> : tensor<64xsi64>
+  %c1 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, -9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2]> : tensor<64xsi64>
+  %r2 = "stablehlo.compare"(%c0, %c1) {comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<64xsi64>, tensor<64xsi64>) -> tensor<64xi1>
+  check.expect_eq_const %r2, dense<[true, false, false, false, false, false, false, false, true, true, false, false, false, false, false, false, true, true, true, false, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true, true, false, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, true]> : tensor<64xi1>
+  func.return
+}
+
+// -----
+
 // compare EQ FLOAT f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, -2.5, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, 1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, -1.7976931348623157e+308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 2.2250738585072014e-308, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, 5.0e-324, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0x7FF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0x7FF8000000000000]> : tensor<144xf64>

@@ -131,6 +131,26 @@ func.func @main() {
 
 // -----
 
+// convert i1 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<2xi1>) -> tensor<2xsi4>
+  check.expect_eq_const %r1, dense<[1, 0]> : tensor<2xsi4>
+  func.return
+}
+
+// -----
+
+// convert i1 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<2xi1>) -> tensor<2xsi64>
+  check.expect_eq_const %r1, dense<[1, 0]> : tensor<2xsi64>
+  func.return
+}
+
+// -----
+
 // convert i1 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[true, false]> : tensor<2xi1>
@@ -426,6 +446,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[-2, -1, 0, 1]> : tensor<4xi2>
   %r1 = "stablehlo.convert"(%c0) : (tensor<4xi2>) -> tensor<4xui64>
   check.expect_eq_const %r1, dense<[18446744073709551614, 18446744073709551615, 0, 1]> : tensor<4xui64>
+  func.return
+}
+
+// -----
+
+// convert i2 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-2, -1, 0, 1]> : tensor<4xi2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<4xi2>) -> tensor<4xsi4>
+  check.expect_eq_const %r1, dense<[-2, -1, 0, 1]> : tensor<4xsi4>
+  func.return
+}
+
+// -----
+
+// convert i2 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-2, -1, 0, 1]> : tensor<4xi2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<4xi2>) -> tensor<4xsi64>
+  check.expect_eq_const %r1, dense<[-2, -1, 0, 1]> : tensor<4xsi64>
   func.return
 }
 
@@ -731,6 +771,26 @@ func.func @main() {
 
 // -----
 
+// convert i4 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xi4>) -> tensor<11xsi4>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  func.return
+}
+
+// -----
+
+// convert i4 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xi4>) -> tensor<11xsi64>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi64>
+  func.return
+}
+
+// -----
+
 // convert i4 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi4>
@@ -1026,6 +1086,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[-128, -127, -64, -2, -1, 0, 1, 2, 3, 63, 126, 127]> : tensor<12xi8>
   %r1 = "stablehlo.convert"(%c0) : (tensor<12xi8>) -> tensor<12xui64>
   check.expect_eq_const %r1, dense<[18446744073709551488, 18446744073709551489, 18446744073709551552, 18446744073709551614, 18446744073709551615, 0, 1, 2, 3, 63, 126, 127]> : tensor<12xui64>
+  func.return
+}
+
+// -----
+
+// convert i8 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-128, -127, -64, -2, -1, 0, 1, 2, 3, 63, 126, 127]> : tensor<12xi8>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi8>) -> tensor<12xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xsi4>
+  func.return
+}
+
+// -----
+
+// convert i8 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-128, -127, -64, -2, -1, 0, 1, 2, 3, 63, 126, 127]> : tensor<12xi8>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi8>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-128, -127, -64, -2, -1, 0, 1, 2, 3, 63, 126, 127]> : tensor<12xsi64>
   func.return
 }
 
@@ -1331,6 +1411,26 @@ func.func @main() {
 
 // -----
 
+// convert i16 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-32768, -32767, -16384, -2, -1, 0, 1, 2, 3, 16383, 32766, 32767]> : tensor<12xi16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi16>) -> tensor<12xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xsi4>
+  func.return
+}
+
+// -----
+
+// convert i16 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-32768, -32767, -16384, -2, -1, 0, 1, 2, 3, 16383, 32766, 32767]> : tensor<12xi16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi16>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-32768, -32767, -16384, -2, -1, 0, 1, 2, 3, 16383, 32766, 32767]> : tensor<12xsi64>
+  func.return
+}
+
+// -----
+
 // convert i16 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[-32768, -32767, -16384, -2, -1, 0, 1, 2, 3, 16383, 32766, 32767]> : tensor<12xi16>
@@ -1626,6 +1726,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[-2147483648, -2147483647, -1073741824, -2, -1, 0, 1, 2, 3, 1073741823, 2147483646, 2147483647]> : tensor<12xi32>
   %r1 = "stablehlo.convert"(%c0) : (tensor<12xi32>) -> tensor<12xui64>
   check.expect_eq_const %r1, dense<[18446744071562067968, 18446744071562067969, 18446744072635809792, 18446744073709551614, 18446744073709551615, 0, 1, 2, 3, 1073741823, 2147483646, 2147483647]> : tensor<12xui64>
+  func.return
+}
+
+// -----
+
+// convert i32 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-2147483648, -2147483647, -1073741824, -2, -1, 0, 1, 2, 3, 1073741823, 2147483646, 2147483647]> : tensor<12xi32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi32>) -> tensor<12xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xsi4>
+  func.return
+}
+
+// -----
+
+// convert i32 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-2147483648, -2147483647, -1073741824, -2, -1, 0, 1, 2, 3, 1073741823, 2147483646, 2147483647]> : tensor<12xi32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi32>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-2147483648, -2147483647, -1073741824, -2, -1, 0, 1, 2, 3, 1073741823, 2147483646, 2147483647]> : tensor<12xsi64>
   func.return
 }
 
@@ -1931,6 +2051,26 @@ func.func @main() {
 
 // -----
 
+// convert i64 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi64>) -> tensor<12xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xsi4>
+  func.return
+}
+
+// -----
+
+// convert i64 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xi64>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  func.return
+}
+
+// -----
+
 // convert i64 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xi64>
@@ -2226,6 +2366,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xui2>
   %r1 = "stablehlo.convert"(%c0) : (tensor<4xui2>) -> tensor<4xui64>
   check.expect_eq_const %r1, dense<[0, 1, 2, 3]> : tensor<4xui64>
+  func.return
+}
+
+// -----
+
+// convert ui2 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xui2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<4xui2>) -> tensor<4xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3]> : tensor<4xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui2 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xui2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<4xui2>) -> tensor<4xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3]> : tensor<4xsi64>
   func.return
 }
 
@@ -2531,6 +2691,26 @@ func.func @main() {
 
 // -----
 
+// convert ui4 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 7, 14, 15]> : tensor<7xui4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui4>) -> tensor<7xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 7, -2, -1]> : tensor<7xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui4 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 7, 14, 15]> : tensor<7xui4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui4>) -> tensor<7xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 7, 14, 15]> : tensor<7xsi64>
+  func.return
+}
+
+// -----
+
 // convert ui4 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3, 7, 14, 15]> : tensor<7xui4>
@@ -2826,6 +3006,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3, 127, 254, 255]> : tensor<7xui8>
   %r1 = "stablehlo.convert"(%c0) : (tensor<7xui8>) -> tensor<7xui64>
   check.expect_eq_const %r1, dense<[0, 1, 2, 3, 127, 254, 255]> : tensor<7xui64>
+  func.return
+}
+
+// -----
+
+// convert ui8 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 127, 254, 255]> : tensor<7xui8>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui8>) -> tensor<7xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, -1, -2, -1]> : tensor<7xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui8 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 127, 254, 255]> : tensor<7xui8>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui8>) -> tensor<7xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 127, 254, 255]> : tensor<7xsi64>
   func.return
 }
 
@@ -3131,6 +3331,26 @@ func.func @main() {
 
 // -----
 
+// convert ui16 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 32767, 65534, 65535]> : tensor<7xui16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui16>) -> tensor<7xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, -1, -2, -1]> : tensor<7xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui16 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 32767, 65534, 65535]> : tensor<7xui16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui16>) -> tensor<7xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 32767, 65534, 65535]> : tensor<7xsi64>
+  func.return
+}
+
+// -----
+
 // convert ui16 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3, 32767, 65534, 65535]> : tensor<7xui16>
@@ -3426,6 +3646,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3, 2147483647, 4294967294, 4294967295]> : tensor<7xui32>
   %r1 = "stablehlo.convert"(%c0) : (tensor<7xui32>) -> tensor<7xui64>
   check.expect_eq_const %r1, dense<[0, 1, 2, 3, 2147483647, 4294967294, 4294967295]> : tensor<7xui64>
+  func.return
+}
+
+// -----
+
+// convert ui32 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 2147483647, 4294967294, 4294967295]> : tensor<7xui32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui32>) -> tensor<7xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, -1, -2, -1]> : tensor<7xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui32 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 2147483647, 4294967294, 4294967295]> : tensor<7xui32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui32>) -> tensor<7xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 2147483647, 4294967294, 4294967295]> : tensor<7xsi64>
   func.return
 }
 
@@ -3731,6 +3971,26 @@ func.func @main() {
 
 // -----
 
+// convert ui64 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 9223372036854775807, 18446744073709551614, 18446744073709551615]> : tensor<7xui64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui64>) -> tensor<7xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, -1, -2, -1]> : tensor<7xsi4>
+  func.return
+}
+
+// -----
+
+// convert ui64 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0, 1, 2, 3, 9223372036854775807, 18446744073709551614, 18446744073709551615]> : tensor<7xui64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<7xui64>) -> tensor<7xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, 2, 3, 9223372036854775807, -2, -1]> : tensor<7xsi64>
+  func.return
+}
+
+// -----
+
 // convert ui64 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0, 1, 2, 3, 9223372036854775807, 18446744073709551614, 18446744073709551615]> : tensor<7xui64>
@@ -3901,6 +4161,646 @@ func.func @main() {
 
 // -----
 
+// convert si4 -> i1
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi1>
+  check.expect_eq_const %r1, dense<[true, true, true, true, true, false, true, true, true, true, true]> : tensor<11xi1>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi2>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, -2, -1, -2, -1]> : tensor<11xi2>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi4>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi4>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i8
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi8>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi8>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi16>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi16>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi32>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi32>
+  func.return
+}
+
+// -----
+
+// convert si4 -> i64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xi64>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xi64>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui2>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 2, 3, 0, 1, 2, 3, 2, 3]> : tensor<11xui2>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui4>
+  check.expect_eq_const %r1, dense<[8, 9, 12, 14, 15, 0, 1, 2, 3, 6, 7]> : tensor<11xui4>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui8
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui8>
+  check.expect_eq_const %r1, dense<[248, 249, 252, 254, 255, 0, 1, 2, 3, 6, 7]> : tensor<11xui8>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui16>
+  check.expect_eq_const %r1, dense<[65528, 65529, 65532, 65534, 65535, 0, 1, 2, 3, 6, 7]> : tensor<11xui16>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui32>
+  check.expect_eq_const %r1, dense<[4294967288, 4294967289, 4294967292, 4294967294, 4294967295, 0, 1, 2, 3, 6, 7]> : tensor<11xui32>
+  func.return
+}
+
+// -----
+
+// convert si4 -> ui64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xui64>
+  check.expect_eq_const %r1, dense<[18446744073709551608, 18446744073709551609, 18446744073709551612, 18446744073709551614, 18446744073709551615, 0, 1, 2, 3, 6, 7]> : tensor<11xui64>
+  func.return
+}
+
+// -----
+
+// convert si4 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xsi4>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  func.return
+}
+
+// -----
+
+// convert si4 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xsi64>
+  check.expect_eq_const %r1, dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi64>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf64>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf64>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf32>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf32>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf16>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf16>
+  func.return
+}
+
+// -----
+
+// convert si4 -> bf16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xbf16>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xbf16>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E4M3FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E4M3FN>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E4M3FN>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E5M2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E5M2>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E5M2>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E4M3FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E4M3FNUZ>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E4M3FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E5M2FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E5M2FNUZ>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E5M2FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E4M3B11FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E4M3B11FNUZ>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E4M3B11FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E3M4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E3M4>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E3M4>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E4M3
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E4M3>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf8E4M3>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f4E2M1FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf4E2M1FN>
+  check.expect_eq_const %r1, dense<[-6.0, -6.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 6.0]> : tensor<11xf4E2M1FN>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f6E2M3FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf6E2M3FN>
+  check.expect_eq_const %r1, dense<[-7.5, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf6E2M3FN>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f6E3M2FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf6E3M2FN>
+  check.expect_eq_const %r1, dense<[-8.0, -7.0, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 7.0]> : tensor<11xf6E3M2FN>
+  func.return
+}
+
+// -----
+
+// convert si4 -> f8E8M0FNU
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xf8E8M0FNU>
+  check.expect_eq_const %r1, dense<[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0x80, 0x81, 0x82, 0x82]> : tensor<11xf8E8M0FNU>
+  func.return
+}
+
+// -----
+
+// convert si4 -> complex<f32>
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xcomplex<f32>>
+  check.expect_eq_const %r1, dense<[(-8.0, 0.0), (-7.0, 0.0), (-4.0, 0.0), (-2.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (6.0, 0.0), (7.0, 0.0)]> : tensor<11xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+// convert si4 -> complex<f64>
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<11xsi4>) -> tensor<11xcomplex<f64>>
+  check.expect_eq_const %r1, dense<[(-8.0, 0.0), (-7.0, 0.0), (-4.0, 0.0), (-2.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (6.0, 0.0), (7.0, 0.0)]> : tensor<11xcomplex<f64>>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i1
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi1>
+  check.expect_eq_const %r1, dense<[true, true, true, true, true, false, true, true, true, true, true, true]> : tensor<12xi1>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi2>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, -2, -1, -1, -2, -1]> : tensor<12xi2>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xi4>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i8
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi8>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xi8>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi16>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xi16>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi32>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xi32>
+  func.return
+}
+
+// -----
+
+// convert si64 -> i64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xi64>
+  check.expect_eq_const %r1, dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xi64>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui2>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 2, 3, 0, 1, 2, 3, 3, 2, 3]> : tensor<12xui2>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 14, 15, 0, 1, 2, 3, 15, 14, 15]> : tensor<12xui4>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui8
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui8>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 254, 255, 0, 1, 2, 3, 255, 254, 255]> : tensor<12xui8>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui16>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 65534, 65535, 0, 1, 2, 3, 65535, 65534, 65535]> : tensor<12xui16>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui32>
+  check.expect_eq_const %r1, dense<[0, 1, 0, 4294967294, 4294967295, 0, 1, 2, 3, 4294967295, 4294967294, 4294967295]> : tensor<12xui32>
+  func.return
+}
+
+// -----
+
+// convert si64 -> ui64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xui64>
+  check.expect_eq_const %r1, dense<[9223372036854775808, 9223372036854775809, 13835058055282163712, 18446744073709551614, 18446744073709551615, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xui64>
+  func.return
+}
+
+// -----
+
+// convert si64 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, 0, -2, -1, 0, 1, 2, 3, -1, -2, -1]> : tensor<12xsi4>
+  func.return
+}
+
+// -----
+
+// convert si64 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf64>
+  check.expect_eq_const %r1, dense<[-9.223372036854776e+18, -9.223372036854776e+18, -4.611686018427388e+18, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.611686018427388e+18, 9.223372036854776e+18, 9.223372036854776e+18]> : tensor<12xf64>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f32
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf32>
+  check.expect_eq_const %r1, dense<[-9.223372036854776e+18, -9.223372036854776e+18, -4.611686018427388e+18, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.611686018427388e+18, 9.223372036854776e+18, 9.223372036854776e+18]> : tensor<12xf32>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf16>
+  check.expect_eq_const %r1, dense<[0xFC00, 0xFC00, 0xFC00, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x7C00, 0x7C00, 0x7C00]> : tensor<12xf16>
+  func.return
+}
+
+// -----
+
+// convert si64 -> bf16
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xbf16>
+  check.expect_eq_const %r1, dense<[-9.223372036854776e+18, -9.223372036854776e+18, -4.611686018427388e+18, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.611686018427388e+18, 9.223372036854776e+18, 9.223372036854776e+18]> : tensor<12xbf16>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E4M3FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E4M3FN>
+  check.expect_eq_const %r1, dense<[0xFF, 0xFF, 0xFF, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x7F, 0x7F, 0x7F]> : tensor<12xf8E4M3FN>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E5M2
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E5M2>
+  check.expect_eq_const %r1, dense<[0xFC, 0xFC, 0xFC, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x7C, 0x7C, 0x7C]> : tensor<12xf8E5M2>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E4M3FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E4M3FNUZ>
+  check.expect_eq_const %r1, dense<[0x80, 0x80, 0x80, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x80, 0x80, 0x80]> : tensor<12xf8E4M3FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E5M2FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E5M2FNUZ>
+  check.expect_eq_const %r1, dense<[0x80, 0x80, 0x80, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x80, 0x80, 0x80]> : tensor<12xf8E5M2FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E4M3B11FNUZ
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E4M3B11FNUZ>
+  check.expect_eq_const %r1, dense<[0x80, 0x80, 0x80, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x80, 0x80, 0x80]> : tensor<12xf8E4M3B11FNUZ>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E3M4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E3M4>
+  check.expect_eq_const %r1, dense<[0xF0, 0xF0, 0xF0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x70, 0x70, 0x70]> : tensor<12xf8E3M4>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E4M3
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E4M3>
+  check.expect_eq_const %r1, dense<[0xF8, 0xF8, 0xF8, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 0x78, 0x78, 0x78]> : tensor<12xf8E4M3>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f4E2M1FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf4E2M1FN>
+  check.expect_eq_const %r1, dense<[-6.0, -6.0, -6.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 6.0, 6.0]> : tensor<12xf4E2M1FN>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f6E2M3FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf6E2M3FN>
+  check.expect_eq_const %r1, dense<[-7.5, -7.5, -7.5, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 7.5, 7.5, 7.5]> : tensor<12xf6E2M3FN>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f6E3M2FN
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf6E3M2FN>
+  check.expect_eq_const %r1, dense<[-28.0, -28.0, -28.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 28.0, 28.0, 28.0]> : tensor<12xf6E3M2FN>
+  func.return
+}
+
+// -----
+
+// convert si64 -> f8E8M0FNU
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xf8E8M0FNU>
+  check.expect_eq_const %r1, dense<[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0x80, 0x81, 0xBD, 0xBE, 0xBE]> : tensor<12xf8E8M0FNU>
+  func.return
+}
+
+// -----
+
+// convert si64 -> complex<f32>
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xcomplex<f32>>
+  check.expect_eq_const %r1, dense<[(-9.223372036854776e+18, 0.0), (-9.223372036854776e+18, 0.0), (-4.611686018427388e+18, 0.0), (-2.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.611686018427388e+18, 0.0), (9.223372036854776e+18, 0.0), (9.223372036854776e+18, 0.0)]> : tensor<12xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+// convert si64 -> complex<f64>
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<12xsi64>) -> tensor<12xcomplex<f64>>
+  check.expect_eq_const %r1, dense<[(-9.223372036854776e+18, 0.0), (-9.223372036854776e+18, 0.0), (-4.611686018427388e+18, 0.0), (-2.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.611686018427388e+18, 0.0), (9.223372036854776e+18, 0.0), (9.223372036854776e+18, 0.0)]> : tensor<12xcomplex<f64>>
+  func.return
+}
+
+// -----
+
 // convert f64 -> i1
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1.7976931348623157e+308, -1.7976931348623157e+308, 2.2250738585072014e-308, -2.2250738585072014e-308, 1.5, -0.75, 5.0e-324, -5.0e-324, -0.0, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 2.5, -3.5, 100.7, -10000000000.0, 10000000000.0, 65504.0, 0.001]> : tensor<25xf64>
@@ -4026,6 +4926,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1.7976931348623157e+308, -1.7976931348623157e+308, 2.2250738585072014e-308, -2.2250738585072014e-308, 1.5, -0.75, 5.0e-324, -5.0e-324, -0.0, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 2.5, -3.5, 100.7, -10000000000.0, 10000000000.0, 65504.0, 0.001]> : tensor<25xf64>
   %r1 = "stablehlo.convert"(%c0) : (tensor<25xf64>) -> tensor<25xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 18446744073709551615, 0, 0, 0, 1, 0, 0, 0, 0, 18446744073709551615, 0, 0, 2, 0, 100, 0, 10000000000, 65504, 0]> : tensor<25xui64>
+  func.return
+}
+
+// -----
+
+// convert f64 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1.7976931348623157e+308, -1.7976931348623157e+308, 2.2250738585072014e-308, -2.2250738585072014e-308, 1.5, -0.75, 5.0e-324, -5.0e-324, -0.0, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 2.5, -3.5, 100.7, -10000000000.0, 10000000000.0, 65504.0, 0.001]> : tensor<25xf64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf64>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f64 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1.7976931348623157e+308, -1.7976931348623157e+308, 2.2250738585072014e-308, -2.2250738585072014e-308, 1.5, -0.75, 5.0e-324, -5.0e-324, -0.0, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 2.5, -3.5, 100.7, -10000000000.0, 10000000000.0, 65504.0, 0.001]> : tensor<25xf64>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf64>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 9223372036854775807, -9223372036854775808, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 100, -10000000000, 10000000000, 65504, 0]> : tensor<25xsi64>
   func.return
 }
 
@@ -4331,6 +5251,26 @@ func.func @main() {
 
 // -----
 
+// convert f32 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 1.401298464324817e-45, -1.401298464324817e-45, -0.0, 0x7F800000, 0xFF800000, 0x7FC00000, 2.5, -3.5, 100.69999694824219, -10000000000.0, 10000000000.0, 65504.0, 0.0010000000474974513]> : tensor<25xf32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf32>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f32 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 1.401298464324817e-45, -1.401298464324817e-45, -0.0, 0x7F800000, 0xFF800000, 0x7FC00000, 2.5, -3.5, 100.69999694824219, -10000000000.0, 10000000000.0, 65504.0, 0.0010000000474974513]> : tensor<25xf32>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf32>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 9223372036854775807, -9223372036854775808, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 100, -10000000000, 10000000000, 65504, 0]> : tensor<25xsi64>
+  func.return
+}
+
+// -----
+
 // convert f32 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 1.401298464324817e-45, -1.401298464324817e-45, -0.0, 0x7F800000, 0xFF800000, 0x7FC00000, 2.5, -3.5, 100.69999694824219, -10000000000.0, 10000000000.0, 65504.0, 0.0010000000474974513]> : tensor<25xf32>
@@ -4626,6 +5566,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 65504.0, -65504.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 5.960464477539063e-08, -5.960464477539063e-08, -0.0, 0x7C00, 0xFC00, 0x7E00, 2.5, -3.5, 100.6875, 0xFC00, 0x7C00, 65504.0, 0.0010004043579101562]> : tensor<25xf16>
   %r1 = "stablehlo.convert"(%c0) : (tensor<25xf16>) -> tensor<25xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 65504, 0, 0, 0, 1, 0, 0, 0, 0, 18446744073709551615, 0, 0, 2, 0, 100, 0, 18446744073709551615, 65504, 0]> : tensor<25xui64>
+  func.return
+}
+
+// -----
+
+// convert f16 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 65504.0, -65504.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 5.960464477539063e-08, -5.960464477539063e-08, -0.0, 0x7C00, 0xFC00, 0x7E00, 2.5, -3.5, 100.6875, 0xFC00, 0x7C00, 65504.0, 0.0010004043579101562]> : tensor<25xf16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf16>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f16 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 65504.0, -65504.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 5.960464477539063e-08, -5.960464477539063e-08, -0.0, 0x7C00, 0xFC00, 0x7E00, 2.5, -3.5, 100.6875, 0xFC00, 0x7C00, 65504.0, 0.0010004043579101562]> : tensor<25xf16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf16>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 65504, -65504, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 100, -9223372036854775808, 9223372036854775807, 65504, 0]> : tensor<25xsi64>
   func.return
 }
 
@@ -4931,6 +5891,26 @@ func.func @main() {
 
 // -----
 
+// convert bf16 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 0x7F80, 0xFF80, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 9.183549615799121e-41, -9.183549615799121e-41, -0.0, 0x7F80, 0xFF80, 0x7FC0, 2.5, -3.5, 100.5, -9999220736.0, 9999220736.0, 65536.0, 0.00099945068359375]> : tensor<25xbf16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xbf16>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert bf16 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 0x7F80, 0xFF80, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 9.183549615799121e-41, -9.183549615799121e-41, -0.0, 0x7F80, 0xFF80, 0x7FC0, 2.5, -3.5, 100.5, -9999220736.0, 9999220736.0, 65536.0, 0.00099945068359375]> : tensor<25xbf16>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xbf16>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 9223372036854775807, -9223372036854775808, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 100, -9999220736, 9999220736, 65536, 0]> : tensor<25xsi64>
+  func.return
+}
+
+// -----
+
 // convert bf16 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 0x7F80, 0xFF80, 1.1754943508222875e-38, -1.1754943508222875e-38, 1.5, -0.75, 9.183549615799121e-41, -9.183549615799121e-41, -0.0, 0x7F80, 0xFF80, 0x7FC0, 2.5, -3.5, 100.5, -9999220736.0, 9999220736.0, 65536.0, 0.00099945068359375]> : tensor<25xbf16>
@@ -5226,6 +6206,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 448.0, -448.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x7F, 2.5, -3.5, 104.0, 0xFF, 0x7F, 0x7F, 0.001953125]> : tensor<23xf8E4M3FN>
   %r1 = "stablehlo.convert"(%c0) : (tensor<23xf8E4M3FN>) -> tensor<23xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 448, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 104, 0, 0, 0, 0]> : tensor<23xui64>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3FN -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 448.0, -448.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x7F, 2.5, -3.5, 104.0, 0xFF, 0x7F, 0x7F, 0.001953125]> : tensor<23xf8E4M3FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<23xf8E4M3FN>) -> tensor<23xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 0, 2, -3, 7, 0, 0, 0, 0]> : tensor<23xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3FN -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 448.0, -448.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x7F, 2.5, -3.5, 104.0, 0xFF, 0x7F, 0x7F, 0.001953125]> : tensor<23xf8E4M3FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<23xf8E4M3FN>) -> tensor<23xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 448, -448, 0, 0, 1, 0, 0, 0, 0, 0, 2, -3, 104, 0, 0, 0, 0]> : tensor<23xsi64>
   func.return
 }
 
@@ -5531,6 +6531,26 @@ func.func @main() {
 
 // -----
 
+// convert f8E5M2 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 1.52587890625e-05, -1.52587890625e-05, -0.0, 0x7C, 0xFC, 0x7E, 2.5, -3.5, 96.0, 0xFC, 0x7C, 0x7C, 0.0009765625]> : tensor<25xf8E5M2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E5M2>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E5M2 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 1.52587890625e-05, -1.52587890625e-05, -0.0, 0x7C, 0xFC, 0x7E, 2.5, -3.5, 96.0, 0xFC, 0x7C, 0x7C, 0.0009765625]> : tensor<25xf8E5M2>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E5M2>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 57344, -57344, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 96, -9223372036854775808, 9223372036854775807, 9223372036854775807, 0]> : tensor<25xsi64>
+  func.return
+}
+
+// -----
+
 // convert f8E5M2 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 6.103515625e-05, -6.103515625e-05, 1.5, -0.75, 1.52587890625e-05, -1.52587890625e-05, -0.0, 0x7C, 0xFC, 0x7E, 2.5, -3.5, 96.0, 0xFC, 0x7C, 0x7C, 0.0009765625]> : tensor<25xf8E5M2>
@@ -5826,6 +6846,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.0078125, -0.0078125, 1.5, -0.75, 0.0009765625, -0.0009765625, 0x80, 2.5, -3.5, 104.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3FNUZ>
   %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3FNUZ>) -> tensor<22xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 240, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 104, 0, 0, 0, 0]> : tensor<22xui64>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3FNUZ -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.0078125, -0.0078125, 1.5, -0.75, 0.0009765625, -0.0009765625, 0x80, 2.5, -3.5, 104.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3FNUZ>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 2, -3, 7, 0, 0, 0, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3FNUZ -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.0078125, -0.0078125, 1.5, -0.75, 0.0009765625, -0.0009765625, 0x80, 2.5, -3.5, 104.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3FNUZ>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 240, -240, 0, 0, 1, 0, 0, 0, 0, 2, -3, 104, 0, 0, 0, 0]> : tensor<22xsi64>
   func.return
 }
 
@@ -6131,6 +7171,26 @@ func.func @main() {
 
 // -----
 
+// convert f8E5M2FNUZ -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 3.0517578125e-05, -3.0517578125e-05, 1.5, -0.75, 7.62939453125e-06, -7.62939453125e-06, 0x80, 2.5, -3.5, 96.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E5M2FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E5M2FNUZ>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 2, -3, 7, 0, 0, 0, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E5M2FNUZ -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 3.0517578125e-05, -3.0517578125e-05, 1.5, -0.75, 7.62939453125e-06, -7.62939453125e-06, 0x80, 2.5, -3.5, 96.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E5M2FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E5M2FNUZ>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 57344, -57344, 0, 0, 1, 0, 0, 0, 0, 2, -3, 96, 0, 0, 0, 0]> : tensor<22xsi64>
+  func.return
+}
+
+// -----
+
 // convert f8E5M2FNUZ -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 57344.0, -57344.0, 3.0517578125e-05, -3.0517578125e-05, 1.5, -0.75, 7.62939453125e-06, -7.62939453125e-06, 0x80, 2.5, -3.5, 96.0, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E5M2FNUZ>
@@ -6426,6 +7486,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 30.0, -30.0, 0.0009765625, -0.0009765625, 1.5, -0.75, 0.0001220703125, -0.0001220703125, 0x80, 2.5, -3.5, 0x80, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3B11FNUZ>
   %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3B11FNUZ>) -> tensor<22xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 30, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]> : tensor<22xui64>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3B11FNUZ -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 30.0, -30.0, 0.0009765625, -0.0009765625, 1.5, -0.75, 0.0001220703125, -0.0001220703125, 0x80, 2.5, -3.5, 0x80, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3B11FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3B11FNUZ>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 2, -3, 0, 0, 0, 0, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3B11FNUZ -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 30.0, -30.0, 0.0009765625, -0.0009765625, 1.5, -0.75, 0.0001220703125, -0.0001220703125, 0x80, 2.5, -3.5, 0x80, 0x80, 0x80, 0x80, 0.0009765625]> : tensor<22xf8E4M3B11FNUZ>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf8E4M3B11FNUZ>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 30, -30, 0, 0, 1, 0, 0, 0, 0, 2, -3, 0, 0, 0, 0, 0]> : tensor<22xsi64>
   func.return
 }
 
@@ -6731,6 +7811,26 @@ func.func @main() {
 
 // -----
 
+// convert f8E3M4 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 15.5, -15.5, 0.25, -0.25, 1.5, -0.75, 0.015625, -0.015625, -0.0, 0x70, 0xF0, 0x78, 2.5, -3.5, 0x70, 0xF0, 0x70, 0x70, 0.0]> : tensor<25xf8E3M4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E3M4>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E3M4 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 15.5, -15.5, 0.25, -0.25, 1.5, -0.75, 0.015625, -0.015625, -0.0, 0x70, 0xF0, 0x78, 2.5, -3.5, 0x70, 0xF0, 0x70, 0x70, 0.0]> : tensor<25xf8E3M4>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E3M4>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 15, -15, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 9223372036854775807, -9223372036854775808, 9223372036854775807, 9223372036854775807, 0]> : tensor<25xsi64>
+  func.return
+}
+
+// -----
+
 // convert f8E3M4 -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 15.5, -15.5, 0.25, -0.25, 1.5, -0.75, 0.015625, -0.015625, -0.0, 0x70, 0xF0, 0x78, 2.5, -3.5, 0x70, 0xF0, 0x70, 0x70, 0.0]> : tensor<25xf8E3M4>
@@ -7026,6 +8126,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x78, 0xF8, 0x7C, 2.5, -3.5, 104.0, 0xF8, 0x78, 0x78, 0.001953125]> : tensor<25xf8E4M3>
   %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E4M3>) -> tensor<25xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 240, 0, 0, 0, 1, 0, 0, 0, 0, 18446744073709551615, 0, 0, 2, 0, 104, 0, 18446744073709551615, 18446744073709551615, 0]> : tensor<25xui64>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3 -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x78, 0xF8, 0x7C, 2.5, -3.5, 104.0, 0xF8, 0x78, 0x78, 0.001953125]> : tensor<25xf8E4M3>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E4M3>) -> tensor<25xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 7, -8, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<25xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E4M3 -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 240.0, -240.0, 0.015625, -0.015625, 1.5, -0.75, 0.001953125, -0.001953125, -0.0, 0x78, 0xF8, 0x7C, 2.5, -3.5, 104.0, 0xF8, 0x78, 0x78, 0.001953125]> : tensor<25xf8E4M3>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<25xf8E4M3>) -> tensor<25xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 240, -240, 0, 0, 1, 0, 0, 0, 0, 9223372036854775807, -9223372036854775808, 0, 2, -3, 104, -9223372036854775808, 9223372036854775807, 9223372036854775807, 0]> : tensor<25xsi64>
   func.return
 }
 
@@ -7331,6 +8451,26 @@ func.func @main() {
 
 // -----
 
+// convert f4E2M1FN -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.0, 3.0, 6.0, -6.0, 1.0, -1.0, 1.5, -1.0, 0.5, -0.5, -0.0, 2.0, -4.0, 6.0, -6.0, 6.0, 6.0, 0.0]> : tensor<22xf4E2M1FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf4E2M1FN>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 6, -6, 1, -1, 1, -1, 0, 0, 0, 2, -4, 6, -6, 6, 6, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f4E2M1FN -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.0, 3.0, 6.0, -6.0, 1.0, -1.0, 1.5, -1.0, 0.5, -0.5, -0.0, 2.0, -4.0, 6.0, -6.0, 6.0, 6.0, 0.0]> : tensor<22xf4E2M1FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf4E2M1FN>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 6, -6, 1, -1, 1, -1, 0, 0, 0, 2, -4, 6, -6, 6, 6, 0]> : tensor<22xsi64>
+  func.return
+}
+
+// -----
+
 // convert f4E2M1FN -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.0, 3.0, 6.0, -6.0, 1.0, -1.0, 1.5, -1.0, 0.5, -0.5, -0.0, 2.0, -4.0, 6.0, -6.0, 6.0, 6.0, 0.0]> : tensor<22xf4E2M1FN>
@@ -7626,6 +8766,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 7.5, -7.5, 1.0, -1.0, 1.5, -0.75, 0.125, -0.125, -0.0, 2.5, -3.5, 7.5, -7.5, 7.5, 7.5, 0.0]> : tensor<22xf6E2M3FN>
   %r1 = "stablehlo.convert"(%c0) : (tensor<22xf6E2M3FN>) -> tensor<22xui64>
   check.expect_eq_const %r1, dense<[0, 1, 0, 0, 0, 3, 7, 0, 1, 0, 1, 0, 0, 0, 0, 2, 0, 7, 0, 7, 7, 0]> : tensor<22xui64>
+  func.return
+}
+
+// -----
+
+// convert f6E2M3FN -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 7.5, -7.5, 1.0, -1.0, 1.5, -0.75, 0.125, -0.125, -0.0, 2.5, -3.5, 7.5, -7.5, 7.5, 7.5, 0.0]> : tensor<22xf6E2M3FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf6E2M3FN>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -7, 1, -1, 1, 0, 0, 0, 0, 2, -3, 7, -7, 7, 7, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f6E2M3FN -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 7.5, -7.5, 1.0, -1.0, 1.5, -0.75, 0.125, -0.125, -0.0, 2.5, -3.5, 7.5, -7.5, 7.5, 7.5, 0.0]> : tensor<22xf6E2M3FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf6E2M3FN>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -7, 1, -1, 1, 0, 0, 0, 0, 2, -3, 7, -7, 7, 7, 0]> : tensor<22xsi64>
   func.return
 }
 
@@ -7931,6 +9091,26 @@ func.func @main() {
 
 // -----
 
+// convert f6E3M2FN -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 28.0, -28.0, 0.25, -0.25, 1.5, -0.75, 0.0625, -0.0625, -0.0, 2.5, -3.5, 28.0, -28.0, 28.0, 28.0, 0.0]> : tensor<22xf6E3M2FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf6E3M2FN>) -> tensor<22xsi4>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 7, -8, 0, 0, 1, 0, 0, 0, 0, 2, -3, 7, -8, 7, 7, 0]> : tensor<22xsi4>
+  func.return
+}
+
+// -----
+
+// convert f6E3M2FN -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 28.0, -28.0, 0.25, -0.25, 1.5, -0.75, 0.0625, -0.0625, -0.0, 2.5, -3.5, 28.0, -28.0, 28.0, 28.0, 0.0]> : tensor<22xf6E3M2FN>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<22xf6E3M2FN>) -> tensor<22xsi64>
+  check.expect_eq_const %r1, dense<[0, 1, -1, 0, -2, 3, 28, -28, 0, 0, 1, 0, 0, 0, 0, 2, -3, 28, -28, 28, 28, 0]> : tensor<22xsi64>
+  func.return
+}
+
+// -----
+
 // convert f6E3M2FN -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 28.0, -28.0, 0.25, -0.25, 1.5, -0.75, 0.0625, -0.0625, -0.0, 2.5, -3.5, 28.0, -28.0, 28.0, 28.0, 0.0]> : tensor<22xf6E3M2FN>
@@ -8226,6 +9406,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[0x7F, 0x80, 0x7E, 0x81, 0x7D, 0xFE, 0x00, 0x89, 0xFF, 0x80, 0xFF, 0x86, 0xFF, 0xA0, 0x8F, 0x75]> : tensor<16xf8E8M0FNU>
   %r1 = "stablehlo.convert"(%c0) : (tensor<16xf8E8M0FNU>) -> tensor<16xui64>
   check.expect_eq_const %r1, dense<[1, 2, 0, 4, 0, 18446744073709551615, 0, 1024, 0, 2, 0, 128, 0, 8589934592, 65536, 0]> : tensor<16xui64>
+  func.return
+}
+
+// -----
+
+// convert f8E8M0FNU -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0x7F, 0x80, 0x7E, 0x81, 0x7D, 0xFE, 0x00, 0x89, 0xFF, 0x80, 0xFF, 0x86, 0xFF, 0xA0, 0x8F, 0x75]> : tensor<16xf8E8M0FNU>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<16xf8E8M0FNU>) -> tensor<16xsi4>
+  check.expect_eq_const %r1, dense<[1, 2, 0, 4, 0, 7, 0, 7, 0, 2, 0, 7, 0, 7, 7, 0]> : tensor<16xsi4>
+  func.return
+}
+
+// -----
+
+// convert f8E8M0FNU -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[0x7F, 0x80, 0x7E, 0x81, 0x7D, 0xFE, 0x00, 0x89, 0xFF, 0x80, 0xFF, 0x86, 0xFF, 0xA0, 0x8F, 0x75]> : tensor<16xf8E8M0FNU>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<16xf8E8M0FNU>) -> tensor<16xsi64>
+  check.expect_eq_const %r1, dense<[1, 2, 0, 4, 0, 9223372036854775807, 0, 1024, 0, 2, 0, 128, 0, 8589934592, 65536, 0]> : tensor<16xsi64>
   func.return
 }
 
@@ -8531,6 +9731,26 @@ func.func @main() {
 
 // -----
 
+// convert complex<f32> -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f32>>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<5xcomplex<f32>>) -> tensor<5xsi4>
+  check.expect_eq_const %r1, dense<[1, 0, 0, -3, 7]> : tensor<5xsi4>
+  func.return
+}
+
+// -----
+
+// convert complex<f32> -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f32>>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<5xcomplex<f32>>) -> tensor<5xsi64>
+  check.expect_eq_const %r1, dense<[1, 0, 0, -3, 10000000000]> : tensor<5xsi64>
+  func.return
+}
+
+// -----
+
 // convert complex<f32> -> f64
 func.func @main() {
   %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f32>>
@@ -8826,6 +10046,26 @@ func.func @main() {
   %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f64>>
   %r1 = "stablehlo.convert"(%c0) : (tensor<5xcomplex<f64>>) -> tensor<5xui64>
   check.expect_eq_const %r1, dense<[1, 0, 0, 0, 10000000000]> : tensor<5xui64>
+  func.return
+}
+
+// -----
+
+// convert complex<f64> -> si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f64>>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<5xcomplex<f64>>) -> tensor<5xsi4>
+  check.expect_eq_const %r1, dense<[1, 0, 0, -3, 7]> : tensor<5xsi4>
+  func.return
+}
+
+// -----
+
+// convert complex<f64> -> si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f64>>
+  %r1 = "stablehlo.convert"(%c0) : (tensor<5xcomplex<f64>>) -> tensor<5xsi64>
+  check.expect_eq_const %r1, dense<[1, 0, 0, -3, 10000000000]> : tensor<5xsi64>
   func.return
 }
 

@@ -301,6 +301,26 @@ func.func @main() {
 
 // -----
 
+// negate si4
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-8, -7, -4, -2, -1, 0, 1, 2, 3, 6, 7]> : tensor<11xsi4>
+  %r1 = "stablehlo.negate"(%c0) : (tensor<11xsi4>) -> tensor<11xsi4>
+  check.expect_eq_const %r1, dense<[-8, 7, 4, 2, 1, 0, -1, -2, -3, -6, -7]> : tensor<11xsi4>
+  func.return
+}
+
+// -----
+
+// negate si64
+func.func @main() {
+  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xsi64>
+  %r1 = "stablehlo.negate"(%c0) : (tensor<12xsi64>) -> tensor<12xsi64>
+  check.expect_eq_const %r1, dense<[-9223372036854775808, 9223372036854775807, 4611686018427387904, 2, 1, 0, -1, -2, -3, -4611686018427387903, -9223372036854775806, -9223372036854775807]> : tensor<12xsi64>
+  func.return
+}
+
+// -----
+
 // negate i32 shape []
 func.func @main() {
   %c0 = stablehlo.constant dense<-17> : tensor<i32>

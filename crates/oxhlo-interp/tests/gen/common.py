@@ -41,7 +41,7 @@ SUB8_FLOATS = ["f4E2M1FN", "f6E2M3FN", "f6E3M2FN"]
 INTS = {
     "i2": (2, True), "i4": (4, True), "i8": (8, True), "i16": (16, True), "i32": (32, True), "i64": (64, True),
     "ui2": (2, False), "ui4": (4, False), "ui8": (8, False), "ui16": (16, False), "ui32": (32, False),
-    "ui64": (64, False),
+    "ui64": (64, False), "si4": (4, True), "si64": (64, True),
 }
 COMPLEX = {"complex<f32>": "f32", "complex<f64>": "f64"}
 
