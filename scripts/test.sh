@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+# valgrind runs the C API leak check (1000 compile/execute/destroy cycles); it skips, saying so, without it.
+if ! command -v valgrind >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  (apt-get update -qq && apt-get install -y -qq valgrind) || echo "note: could not install valgrind"
+fi
 
 # Two cores: keep builds and test threads bounded so the whole run fits CI's budget.
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"
