@@ -398,15 +398,18 @@ pub fn parse_source(src: &str, filename: &str) -> Result<Module, String> {
     oxhlo_text::parse_module(src, filename).map_err(|d| d.to_string())
 }
 
-/// Parses and runs every case of a test file.
+/// Parses, verifies (the spec's constraints) and runs every case of a test file.
 pub fn run_test_source(src: &str, filename: &str) -> TestReport {
     let mut report = TestReport { file: filename.to_string(), cases: Vec::new() };
     for (index, (line, text)) in oxhlo_text::split_input(src).into_iter().enumerate() {
         if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//")) {
             continue;
         }
-        let (checks, outcome) = match oxhlo_text::parse_module_at(text, filename, line) {
-            Err(d) => (0, CaseOutcome::Error(format!("parse error: {d}"))),
+        let parsed = oxhlo_text::parse_module_at(text, filename, line)
+            .map_err(|d| format!("parse error: {d}"))
+            .and_then(|m| oxhlo_ir::verify_module(&m).map(|()| m).map_err(|d| format!("verification error: {d}")));
+        let (checks, outcome) = match parsed {
+            Err(e) => (0, CaseOutcome::Error(e)),
             Ok(module) => match run_case(&module) {
                 Err(e) => (0, CaseOutcome::Error(e)),
                 Ok((n, f)) if f.is_empty() => (n, CaseOutcome::Passed),

@@ -81,21 +81,11 @@ func.func @main() {
 
 // -----
 
-// bitcast_convert complex<f32> -> i64
+// bitcast_convert complex<f32> -> complex<f32>
 func.func @main() {
   %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f32>>
-  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<5xcomplex<f32>>) -> tensor<5xi64>
-  check.expect_eq_const %r1, dense<[-4611686017357840384, 0, 4575657221408423936, 4539628427615928320, 1343554297]> : tensor<5xi64>
-  func.return
-}
-
-// -----
-
-// bitcast_convert i64 -> complex<f32>
-func.func @main() {
-  %c0 = stablehlo.constant dense<[-9223372036854775808, -9223372036854775807, -4611686018427387904, -2, -1, 0, 1, 2, 3, 4611686018427387903, 9223372036854775806, 9223372036854775807]> : tensor<12xi64>
-  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<12xi64>) -> tensor<12xcomplex<f32>>
-  check.expect_eq_const %r1, dense<"0x0000000000000080010000000000008000000000000000C0FEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF0000000000000000010000000000000002000000000000000300000000000000FFFFFFFFFFFFFF3FFEFFFFFFFFFFFF7FFFFFFFFFFFFFFF7F"> : tensor<12xcomplex<f32>>
+  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<5xcomplex<f32>>) -> tensor<5xcomplex<f32>>
+  check.expect_eq_const %r1, dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f32>>
   func.return
 }
 
@@ -211,11 +201,11 @@ func.func @main() {
 
 // -----
 
-// bitcast_convert complex<f64> -> i64
+// bitcast_convert complex<f64> -> complex<f32>
 func.func @main() {
   %c0 = stablehlo.constant dense<[(1.5, -2.0), (0.0, 0.0), (0.0, 1.0), (-3.25, 0.5), (10000000000.0, 0.0)]> : tensor<5xcomplex<f64>>
-  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<5xcomplex<f64>>) -> tensor<5x2xi64>
-  check.expect_eq_const %r1, dense<[[4609434218613702656, -4611686018427387904], [0, 0], [0, 4607182418800017408], [-4608871268660281344, 4602678819172646912], [4756540486875873280, 0]]> : tensor<5x2xi64>
+  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<5xcomplex<f64>>) -> tensor<5x2xcomplex<f32>>
+  check.expect_eq_const %r1, dense<[[(0.0, 1.9375), (0.0, -2.0)], [(0.0, 0.0), (0.0, 0.0)], [(0.0, 0.0), (0.0, 1.875)], [(0.0, -2.15625), (0.0, 1.75)], [(1.0842021724855044e-19, 32.656612396240234), (0.0, 0.0)]]> : tensor<5x2xcomplex<f32>>
   func.return
 }
 
@@ -291,11 +281,11 @@ func.func @main() {
 
 // -----
 
-// bitcast_convert i64 -> complex<f64>
+// bitcast_convert complex<f32> -> complex<f64>
 func.func @main() {
-  %c0 = stablehlo.constant dense<[[-9223372036854775808, -9223372036854775807], [-4611686018427387904, -2], [-1, 0], [1, 2], [3, 4611686018427387903], [9223372036854775806, 9223372036854775807]]> : tensor<6x2xi64>
-  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<6x2xi64>) -> tensor<6xcomplex<f64>>
-  check.expect_eq_const %r1, dense<"0x0000000000000080010000000000008000000000000000C0FEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF0000000000000000010000000000000002000000000000000300000000000000FFFFFFFFFFFFFF3FFEFFFFFFFFFFFF7FFFFFFFFFFFFFFF7F"> : tensor<6xcomplex<f64>>
+  %c0 = stablehlo.constant dense<[[(1.5, -2.0), (0.0, 0.0)], [(0.0, 1.0), (-3.25, 0.5)]]> : tensor<2x2xcomplex<f32>>
+  %r1 = "stablehlo.bitcast_convert"(%c0) : (tensor<2x2xcomplex<f32>>) -> tensor<2xcomplex<f64>>
+  check.expect_eq_const %r1, dense<[(-2.000000474974513, 0.0), (0.0078125, 3.051759998839998e-05)]> : tensor<2xcomplex<f64>>
   func.return
 }
 

@@ -102,12 +102,12 @@ def from_bits(b, t):
 
 def bitcast_cases():
     pairs = [("f32", "i32"), ("f32", "ui32"), ("i32", "f32"), ("f16", "bf16"), ("bf16", "i16"), ("f16", "ui16"),
-             ("f64", "i64"), ("ui64", "f64"), ("complex<f32>", "i64"), ("i64", "complex<f32>"),
+             ("f64", "i64"), ("ui64", "f64"), ("complex<f32>", "complex<f32>"),
              ("f8E4M3FN", "i8"), ("f8E5M2", "ui8"), ("i8", "f8E4M3FNUZ"), ("f8E8M0FNU", "ui8"),
              ("f4E2M1FN", "ui4"), ("i4", "f4E2M1FN"),
-             ("f32", "f16"), ("f64", "f32"), ("f64", "i16"), ("f64", "ui8"), ("i32", "i8"), ("complex<f64>", "i64"),
+             ("f32", "f16"), ("f64", "f32"), ("f64", "i16"), ("f64", "ui8"), ("i32", "i8"), ("complex<f64>", "complex<f32>"),
              ("i8", "i4"), ("ui8", "i2"), ("i16", "f8E4M3FN"),
-             ("f16", "f32"), ("f32", "f64"), ("i8", "i32"), ("ui8", "f64"), ("i64", "complex<f64>"),
+             ("f16", "f32"), ("f32", "f64"), ("i8", "i32"), ("ui8", "f64"), ("complex<f32>", "complex<f64>"),
              ("i4", "i8"), ("i2", "ui8"), ("bf16", "i32")]
     cases = []
     for src, dst in pairs:
