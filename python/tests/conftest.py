@@ -16,6 +16,9 @@ if "oxhlo" not in _platforms:
 if "cpu" not in _platforms:
     _platforms.append("cpu")
 os.environ["JAX_PLATFORMS"] = ",".join(_platforms)
+# Several devices on both sides, for the shard_map tests.
+os.environ.setdefault("OXHLO_NUM_DEVICES", "4")
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", os.environ["OXHLO_NUM_DEVICES"])
 if os.environ.get("OXHLO_PLUGIN_PATH"):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

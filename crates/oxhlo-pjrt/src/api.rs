@@ -2,7 +2,7 @@
 //! `GetPjrtApi`, the symbol the framework looks up after `dlopen`. Every slot is filled: implemented
 //! entry points, or `stubs` answering UNIMPLEMENTED.
 
-use crate::abi::{ApiVersion, API_MAJOR, API_MINOR};
+use crate::abi::{ApiVersion, ExtensionBase, ShardingsExtension, API_MAJOR, API_MINOR, EXTENSION_SHARDINGS};
 use crate::{buffer as b, client as c, device as d, error as e, event as ev, execute as x, executable as ex, plugin as p};
 use crate::host_callbacks as hc;
 use crate::stubs as s;
@@ -36,10 +36,10 @@ macro_rules! api_table {
             $(pub $field: Slot,)*
         }
 
-        fn build() -> PjrtApi {
+        fn build(extension_start: *mut c_void) -> PjrtApi {
             PjrtApi {
                 struct_size: std::mem::size_of::<PjrtApi>(),
-                extension_start: std::ptr::null_mut(),
+                extension_start,
                 pjrt_api_version: ApiVersion {
                     struct_size: std::mem::size_of::<ApiVersion>(),
                     extension_start: std::ptr::null_mut(),
@@ -197,14 +197,37 @@ api_table! {
 }
 
 struct SyncApi(PjrtApi);
-// SAFETY: the table is immutable after construction; its only pointer field (extension_start) is null.
+// SAFETY: the table is immutable after construction; its pointer field points to the immutable
+// extension chain below, which lives for the whole process.
 unsafe impl Sync for SyncApi {}
 unsafe impl Send for SyncApi {}
+
+struct SyncExt(ShardingsExtension);
+// SAFETY: immutable after construction (its `next` pointer is null).
+unsafe impl Sync for SyncExt {}
+unsafe impl Send for SyncExt {}
+
+/// The extension chain: the shardings extension (parameter and output shardings of executables).
+fn extensions() -> *mut c_void {
+    static EXT: OnceLock<SyncExt> = OnceLock::new();
+    let e = EXT.get_or_init(|| {
+        SyncExt(ShardingsExtension {
+            base: ExtensionBase {
+                struct_size: std::mem::size_of::<ShardingsExtension>(),
+                kind: EXTENSION_SHARDINGS,
+                next: std::ptr::null_mut(),
+            },
+            parameter_shardings: Some(ex::executable_parameter_shardings),
+            output_shardings: Some(ex::executable_output_shardings),
+        })
+    });
+    &e.0 as *const ShardingsExtension as *mut c_void
+}
 
 /// The process-wide table.
 pub fn api() -> &'static PjrtApi {
     static API: OnceLock<SyncApi> = OnceLock::new();
-    &API.get_or_init(|| SyncApi(build())).0
+    &API.get_or_init(|| SyncApi(build(extensions()))).0
 }
 
 /// `GetPjrtApi`: the entry symbol of a PJRT plugin.

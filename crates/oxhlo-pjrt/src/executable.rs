@@ -33,6 +33,24 @@ pub struct Compiled {
     out_kind_sizes: Vec<usize>,
     in_kinds: Vec<*const c_char>,
     in_kind_sizes: Vec<usize>,
+    /// Serialized OpShardings of the inputs and outputs, with pointer/size arrays into them.
+    shardings: [OwnedList; 2],
+}
+
+/// Byte strings with the pointer and size arrays the C API hands out.
+#[derive(Default)]
+struct OwnedList {
+    items: Vec<Vec<u8>>,
+    ptrs: Vec<*const c_char>,
+    sizes: Vec<usize>,
+}
+
+impl OwnedList {
+    fn new(items: Vec<Vec<u8>>) -> OwnedList {
+        let ptrs = items.iter().map(|b| b.as_ptr() as *const c_char).collect();
+        let sizes = items.iter().map(Vec::len).collect();
+        OwnedList { items, ptrs, sizes }
+    }
 }
 
 // SAFETY: the raw pointers point to a `'static` string; everything else is immutable after creation.
@@ -57,6 +75,7 @@ impl Compiled {
         let n_in = program.inputs().len();
         let h1 = cache_key(format, code, options_raw);
         let h2 = fnv(h1 ^ 0x9e37_79b9_7f4a_7c15, env!("CARGO_PKG_VERSION").as_bytes());
+        let (ins, outs_sh) = program.shardings();
         Compiled {
             format: format.into(),
             code: code.to_vec(),
@@ -70,6 +89,7 @@ impl Compiled {
             out_kind_sizes: vec![kind.1; outs.len()],
             in_kinds: vec![kind.0; n_in],
             in_kind_sizes: vec![kind.1; n_in],
+            shardings: [OwnedList::new(ins), OwnedList::new(outs_sh)],
             program,
         }
     }
@@ -338,6 +358,24 @@ pub unsafe extern "C" fn executable_optimized_program(args: *mut OptimizedProgra
         p.code_size = e.code.len();
         Ok(())
     })
+}
+
+unsafe fn shardings(a: &mut crate::abi::ShardingsArgs, which: usize) -> Result<()> {
+    let l = &executable(a.executable)?.shardings[which];
+    a.num = l.items.len();
+    a.shardings = l.ptrs.as_ptr();
+    a.sharding_sizes = l.sizes.as_ptr();
+    Ok(())
+}
+
+/// `PJRT_Shardings_PJRT_Executable_ParameterShardings` (shardings extension).
+pub unsafe extern "C" fn executable_parameter_shardings(args: *mut crate::abi::ShardingsArgs) -> *mut c_void {
+    guard("PJRT_Shardings_PJRT_Executable_ParameterShardings", args, |a| shardings(a, 0))
+}
+
+/// `PJRT_Shardings_PJRT_Executable_OutputShardings` (shardings extension).
+pub unsafe extern "C" fn executable_output_shardings(args: *mut crate::abi::ShardingsArgs) -> *mut c_void {
+    guard("PJRT_Shardings_PJRT_Executable_OutputShardings", args, |a| shardings(a, 1))
 }
 
 unsafe extern "C" fn free_bytes(p: *mut c_void) {

@@ -42,6 +42,36 @@ pub fn has_field(struct_size: usize, offset: usize, size: usize) -> bool {
     struct_size >= offset + size
 }
 
+/// `PJRT_Extension_Base`: the header of every extension in the chain `PJRT_Api.extension_start`.
+#[repr(C)]
+pub struct ExtensionBase {
+    pub struct_size: usize,
+    pub kind: i32,
+    pub next: *mut ExtensionBase,
+}
+
+/// `PJRT_Extension_Type_Shardings`.
+pub const EXTENSION_SHARDINGS: i32 = 19;
+
+/// `PJRT_Shardings_PJRT_Executable_ParameterShardings_Args` / `..._OutputShardings_Args`.
+#[repr(C)]
+pub struct ShardingsArgs {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub executable: *mut c_void,
+    pub num: usize,
+    pub shardings: *const *const c_char,
+    pub sharding_sizes: *const usize,
+}
+
+/// `PJRT_Shardings_Extension`.
+#[repr(C)]
+pub struct ShardingsExtension {
+    pub base: ExtensionBase,
+    pub parameter_shardings: Option<unsafe extern "C" fn(*mut ShardingsArgs) -> *mut c_void>,
+    pub output_shardings: Option<unsafe extern "C" fn(*mut ShardingsArgs) -> *mut c_void>,
+}
+
 /// `PJRT_Api_Version`.
 #[repr(C)]
 pub struct ApiVersion {
@@ -209,5 +239,8 @@ mod tests {
         assert_eq!(size_of::<ErrorMessageArgs>(), 40);
         assert_eq!(size_of::<EventOnReadyArgs>(), 40);
         assert_eq!(size_of::<EventSetArgs>(), 48);
+        assert_eq!(size_of::<ExtensionBase>(), 24);
+        assert_eq!(size_of::<ShardingsExtension>(), 40);
+        assert_eq!(size_of::<ShardingsArgs>(), 48);
     }
 }

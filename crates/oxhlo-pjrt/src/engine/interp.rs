@@ -4,7 +4,7 @@
 //! interpreter's replicas x partitions runner (collectives meet in its rendezvous). Host arrays convert to
 //! interpreter tensors through the IR's dense storage, which has the same bytes as PJRT host buffers.
 
-use super::{host_transfer, ArraySpec, Backend, CompileRequest, Donation, HostArray, HostChannels, Launch, Program};
+use super::{host_transfer, ArraySpec, Shardings, Backend, CompileRequest, Donation, HostArray, HostChannels, Launch, Program};
 use crate::dtype::BufferType;
 use crate::error::{Error, Result};
 use oxhlo_interp::custom_call::CustomCallRegistry;
@@ -34,9 +34,27 @@ impl Backend for InterpBackend {
             )));
         }
         let module = read_module(req.code)?;
+        dump(&module, req.code);
         oxhlo_ir::verify::verify_module(&module)
             .map_err(|d| Error::invalid(format!("the program breaks the StableHLO spec:\n{d}")))?;
         Ok(Arc::new(InterpProgram::new(module, req.options.num_replicas, req.options.num_partitions)?))
+    }
+}
+
+/// With `OXHLO_DUMP=DIR`, writes each program compiled (the bytes received and oxhlo's reading of them
+/// as MLIR text) into DIR, named by the module name and a hash.
+fn dump(module: &Module, code: &[u8]) {
+    let Some(dir) = std::env::var_os("OXHLO_DUMP") else { return };
+    let dir = std::path::PathBuf::from(dir);
+    let name = module.name.clone().unwrap_or_else(|| "module".into());
+    let stem = format!("{name}.{:016x}", crate::executable::fnv(0xcbf2_9ce4_8422_2325, code));
+    let text = oxhlo_text::print_module(module, &oxhlo_text::PrintOptions::default());
+    let ext = if code.starts_with(BYTECODE_MAGIC) { "mlirbc" } else { "input.mlir" };
+    let res = std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(dir.join(format!("{stem}.{ext}")), code))
+        .and_then(|_| std::fs::write(dir.join(format!("{stem}.mlir")), text));
+    if let Err(e) = res {
+        crate::log::info(|| format!("OXHLO_DUMP: cannot write to {}: {e}", dir.display()));
     }
 }
 
@@ -65,6 +83,8 @@ pub struct InterpProgram {
     grid: (u32, u32),
     /// Whether the program talks to the host (then each execution binds its own callbacks).
     host_transfers: bool,
+    /// Serialized OpShardings of the inputs and outputs of a partitioned program.
+    shardings: Option<Shardings>,
     registry: Arc<CustomCallRegistry>,
 }
 
@@ -83,6 +103,22 @@ impl InterpProgram {
     /// Prepares `module` for a `replicas x partitions` grid (from the compile options).
     pub fn new(mut module: Module, replicas: i64, partitions: i64) -> Result<InterpProgram> {
         let host_transfers = host_transfer::rewrite(&mut module) > 0;
+        let shardings = if partitions > 1 {
+            let p = super::spmd::partition(&mut module)?.ok_or_else(|| {
+                Error::unimplemented(
+                    "oxhlo runs multi-partition programs only from shard_map with Shardy annotations \
+                     (jax_use_shardy_partitioner, the default)",
+                )
+            })?;
+            let ser = |v: &[super::spmd::Sharding]| v.iter().map(|s| p.op_sharding(s)).collect::<Result<Vec<_>>>();
+            let mut outs = ser(&p.results)?;
+            if outs.is_empty() {
+                outs.push(vec![8, 0]);
+            }
+            Some((ser(&p.args)?, outs))
+        } else {
+            None
+        };
         let main = module.entry().ok_or_else(|| Error::invalid("the program has no entry function (@main)"))?;
         let inputs =
             main.ty.inputs.iter().enumerate().map(|(i, t)| spec_of(t, &format!("argument {i}"))).collect::<Result<Vec<_>>>()?;
@@ -110,6 +146,7 @@ impl InterpProgram {
             donations,
             grid,
             host_transfers,
+            shardings,
             registry: Arc::new(registry(None)),
         })
     }
@@ -201,6 +238,12 @@ impl Program for InterpProgram {
     }
     fn text(&self) -> String {
         oxhlo_text::print_module(&self.module, &oxhlo_text::PrintOptions::default())
+    }
+    fn shardings(&self) -> Shardings {
+        match &self.shardings {
+            Some(s) => s.clone(),
+            None => super::replicated_shardings(self.inputs.len(), self.outputs.len()),
+        }
     }
     fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>> {
         let inputs: Vec<Vec<RtValue>> = args

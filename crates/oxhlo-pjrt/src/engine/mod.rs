@@ -5,6 +5,7 @@
 pub mod host_transfer;
 pub mod interp;
 pub mod linalg;
+pub mod spmd;
 
 use crate::dtype::BufferType;
 use crate::error::Result;
@@ -87,6 +88,16 @@ pub struct Donation {
     pub output: Option<usize>,
 }
 
+/// Serialized `xla.OpSharding`s of a program's inputs and outputs.
+pub type Shardings = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+/// Every input and output replicated. A program without outputs reports one sharding for its (empty
+/// tuple) result, as the framework expects.
+pub fn replicated_shardings(inputs: usize, outputs: usize) -> Shardings {
+    let replicated = vec![8u8, 0];
+    (vec![replicated.clone(); inputs], vec![replicated; outputs.max(1)])
+}
+
 /// A compiled program.
 pub trait Program: Send + Sync {
     /// The module name (`jit_f`), used as the executable name.
@@ -97,6 +108,11 @@ pub trait Program: Send + Sync {
     fn donations(&self) -> &[Donation];
     /// A human-readable form of the program as it will run (MLIR text).
     fn text(&self) -> String;
+    /// Serialized `xla.OpSharding`s of the inputs and outputs (how each is split across the devices of
+    /// a multi-partition program; replicated otherwise).
+    fn shardings(&self) -> Shardings {
+        replicated_shardings(self.inputs().len(), self.outputs().len())
+    }
     /// Runs once per device of `launch` (`args[d]` are device d's arguments, matching `inputs()`) and
     /// returns each device's outputs (matching `outputs()`).
     fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>>;
