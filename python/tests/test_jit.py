@@ -103,3 +103,39 @@ def test_runtime_error_message(oxhlo):
     y = jax.device_put(np.ones(4, np.float32), oxhlo)
     with pytest.raises(Exception):
         jax.jit(lambda a, b: a + b)(x, y)
+
+
+def test_donation_deletes_the_input(oxhlo):
+    x = jax.device_put(np.ones(4, np.float32), oxhlo)
+    y = jax.jit(lambda a: a * 2, donate_argnums=0)(x)
+    np.testing.assert_array_equal(np.asarray(y), np.full(4, 2, np.float32))
+    assert x.is_deleted()
+
+
+def test_serialize_and_deserialize(oxhlo):
+    from jax.experimental.serialize_executable import deserialize_and_load, serialize
+
+    x = jax.device_put(np.arange(3, dtype=np.float32), oxhlo)
+    compiled = jax.jit(lambda a: a + 1).lower(x).compile()
+    payload, in_tree, out_tree = serialize(compiled)
+    loaded = deserialize_and_load(payload, in_tree, out_tree, backend="oxhlo", execution_devices=[oxhlo])
+    np.testing.assert_array_equal(np.asarray(loaded(x)), [1, 2, 3])
+
+
+def test_memory_analysis(oxhlo):
+    x = jax.device_put(np.ones((4, 4), np.float32), oxhlo)
+    m = jax.jit(lambda a: a @ a).lower(x).compile().memory_analysis()
+    assert m.argument_size_in_bytes == 64 and m.output_size_in_bytes == 64
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16], ids=["f16", "bf16"])
+def test_low_precision_grad(dtype):
+    x = (rng.standard_normal((4, 3))).astype(dtype)
+    w = (rng.standard_normal((3,))).astype(dtype)
+    assert_same(jax.value_and_grad(lambda w, x: jnp.sum(jnp.tanh(x @ w) ** 2)), w, x, rtol=5e-2, atol=5e-2)
+
+
+def test_f64_grad():
+    with jax.enable_x64(True):
+        x = rng.standard_normal((5, 3))
+        assert_same(jax.grad(lambda w: jnp.sum(jnp.sin(x @ w) ** 2)), rng.standard_normal(3))

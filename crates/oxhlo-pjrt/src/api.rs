@@ -152,7 +152,7 @@ api_table! {
     client_create_view_of_device_buffer = s::client_create_view_of_device_buffer;
     executable_fingerprint = ex::executable_fingerprint;
     client_topology_description = s::client_topology_description;
-    executable_get_compiled_memory_stats = s::executable_compiled_memory_stats;
+    executable_get_compiled_memory_stats = ex::executable_compiled_memory_stats;
     memory_kind_id = d::memory_kind_id;
     execute_context_create = s::execute_context_create;
     execute_context_destroy = s::execute_context_destroy;

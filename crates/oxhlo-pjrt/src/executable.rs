@@ -4,7 +4,7 @@
 
 use crate::abi::client::{ClientCompileArgs, ClientLoadArgs};
 use crate::abi::exec::{
-    CostAnalysisArgs, DeserializeAndLoadArgs, ExecutableArgs, ExecutableI64Args, ExecutableSizeArgs, ExecutableStringArgs,
+    CompiledMemoryStatsArgs, CostAnalysisArgs, DeserializeAndLoadArgs, ExecutableArgs, ExecutableI64Args, ExecutableSizeArgs, ExecutableStringArgs,
     LoadedDevicesArgs, LoadedGetExecutableArgs, LoadedIsDeletedArgs, LoadedLogicalIdsArgs, LogicalDeviceIds,
     MemoryKindsArgs, OptimizedProgramArgs, OutputDimensionsArgs, OutputElementTypesArgs, SerializedBytesArgs,
 };
@@ -279,6 +279,40 @@ pub unsafe extern "C" fn executable_cost_analysis(args: *mut CostAnalysisArgs) -
         executable(a.executable)?;
         a.num_properties = 0;
         a.properties = std::ptr::null();
+        Ok(())
+    })
+}
+
+/// `PJRT_Executable_GetCompiledMemoryStats`: argument, output and aliased (donated) bytes; the
+/// interpreter allocates its temporaries as it goes, so they are not known ahead.
+pub unsafe extern "C" fn executable_compiled_memory_stats(args: *mut CompiledMemoryStatsArgs) -> *mut c_void {
+    guard("PJRT_Executable_GetCompiledMemoryStats", args, |a| {
+        let p = &executable(a.executable)?.program;
+        let args_bytes: usize = p.inputs().iter().map(|s| s.byte_size()).sum();
+        let out_bytes: usize = p.outputs().iter().map(|s| s.byte_size()).sum();
+        let alias: usize = p.donations().iter().filter_map(|d| p.inputs().get(d.input)).map(|s| s.byte_size()).sum();
+        let mut out: CompiledMemoryStatsArgs = std::ptr::read(a);
+        out.generated_code_size_in_bytes = executable(a.executable)?.code.len() as i64;
+        out.argument_size_in_bytes = args_bytes as i64;
+        out.output_size_in_bytes = out_bytes as i64;
+        out.alias_size_in_bytes = alias as i64;
+        out.temp_size_in_bytes = 0;
+        out.host_generated_code_size_in_bytes = 0;
+        out.host_argument_size_in_bytes = 0;
+        out.host_output_size_in_bytes = 0;
+        out.host_alias_size_in_bytes = 0;
+        out.host_temp_size_in_bytes = 0;
+        out.peak_memory_in_bytes = (args_bytes + out_bytes - alias.min(out_bytes)) as i64;
+        out.total_size_in_bytes = out.peak_memory_in_bytes;
+        out.total_allocation_bytes = out.peak_memory_in_bytes;
+        out.indefinite_allocations = 0;
+        out.peak_unpadded_heap_bytes = 0;
+        let start = std::mem::offset_of!(CompiledMemoryStatsArgs, generated_code_size_in_bytes);
+        let end = a.struct_size.min(std::mem::size_of::<CompiledMemoryStatsArgs>());
+        if end > start {
+            let src = (&out as *const CompiledMemoryStatsArgs as *const u8).add(start);
+            std::ptr::copy_nonoverlapping(src, (a as *mut CompiledMemoryStatsArgs as *mut u8).add(start), end - start);
+        }
         Ok(())
     })
 }

@@ -31,7 +31,6 @@ unimplemented_entries! {
     device_poison_execution => "PJRT_Device_PoisonExecution",
     device_create_async_tracking_event => "PJRT_Device_CreateAsyncTrackingEvent",
     async_tracking_event_destroy => "PJRT_AsyncTrackingEvent_Destroy",
-    executable_compiled_memory_stats => "PJRT_Executable_GetCompiledMemoryStats",
     execute_context_create => "PJRT_ExecuteContext_Create",
     execute_context_destroy => "PJRT_ExecuteContext_Destroy",
     buffer_copy_raw_to_host_future => "PJRT_Buffer_CopyRawToHostFuture",

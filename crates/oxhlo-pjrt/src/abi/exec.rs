@@ -222,6 +222,30 @@ pub struct CostAnalysisArgs {
     pub properties: *const NamedValue,
 }
 
+/// `PJRT_Executable_GetCompiledMemoryStats_Args`: byte counts, all written as i64.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CompiledMemoryStatsArgs {
+    pub struct_size: usize,
+    pub extension_start: ExtPtr,
+    pub executable: *mut c_void,
+    pub generated_code_size_in_bytes: i64,
+    pub argument_size_in_bytes: i64,
+    pub output_size_in_bytes: i64,
+    pub alias_size_in_bytes: i64,
+    pub temp_size_in_bytes: i64,
+    pub host_generated_code_size_in_bytes: i64,
+    pub host_argument_size_in_bytes: i64,
+    pub host_output_size_in_bytes: i64,
+    pub host_alias_size_in_bytes: i64,
+    pub host_temp_size_in_bytes: i64,
+    pub peak_memory_in_bytes: i64,
+    pub total_size_in_bytes: i64,
+    pub total_allocation_bytes: i64,
+    pub indefinite_allocations: i64,
+    pub peak_unpadded_heap_bytes: i64,
+}
+
 /// `PJRT_Executable_OutputElementTypes_Args`.
 #[repr(C)]
 pub struct OutputElementTypesArgs {

@@ -366,4 +366,38 @@ mod tests {
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0])], vec![f32s(&[10.0, 20.0])]], &launch).unwrap();
         assert_eq!(out, vec![vec![f32s(&[11.0, 22.0])], vec![f32s(&[11.0, 22.0])]]);
     }
+
+    #[test]
+    fn shard_map_programs_run_partitioned() {
+        // What jax.jit(shard_map(psum, in_specs=P("x"), out_specs=P())) gives on 2 devices.
+        let src = r#"module @jit_f attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  "sdy.mesh"() {mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"} : () -> ()
+  func.func @main(%arg0: tensor<8xf32>) -> tensor<4xf32> {
+    %0 = "sdy.manual_computation"(%arg0) ({
+    ^bb0(%arg1: tensor<4xf32>):
+      %1 = "stablehlo.all_reduce"(%arg1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %2 = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %2 : tensor<f32>
+      }) : (tensor<4xf32>) -> tensor<4xf32>
+      "sdy.return"(%1) : (tensor<4xf32>) -> ()
+    }) {in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<8xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}"#;
+        let opts = CompileOptions { num_partitions: 2, ..CompileOptions::default() };
+        let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
+        assert_eq!(p.inputs(), &[ArraySpec::new(BufferType::F32, &[4])]);
+        let (ins, outs) = p.shardings();
+        assert_eq!(outs, vec![vec![8, 0]]);
+        assert_eq!(ins[0][..2], [8, 3]);
+        let launch = Launch { logical_ids: vec![(0, 0), (0, 1)], num_replicas: 1, num_partitions: 2, host: vec![] };
+        let out = p.execute(vec![vec![f32s(&[1.0, 2.0, 3.0, 4.0])], vec![f32s(&[10.0, 20.0, 30.0, 40.0])]], &launch).unwrap();
+        assert_eq!(out[0][0], f32s(&[11.0, 22.0, 33.0, 44.0]));
+        assert_eq!(out[1][0], out[0][0]);
+        // Work on a split value outside shard_map is refused with a clear message.
+        let bad = src.replace("return %0 : tensor<4xf32>", "%9 = stablehlo.negate %arg0 : tensor<8xf32>\n    return %0 : tensor<4xf32>");
+        let e = InterpBackend.compile(&CompileRequest { format: "mlir", code: bad.as_bytes(), options: &opts }).err().unwrap();
+        assert!(e.message.contains("outside shard_map"), "{}", e.message);
+    }
 }
