@@ -34,7 +34,9 @@ def convert_value(v, src, dst):
     """One element converted from src to dst (spec rules, XLA where the spec says TBD)."""
     if dst == "i1":
         if is_complex(src):
-            return v.real != 0 or v.imag != 0
+            # complex -> non-complex drops the imaginary part first (the spec's rule for complex ->
+            # int/float, and the reference interpreter's), so (0, 1) is false.
+            return v.real != 0
         return v != 0 if not (isinstance(v, float) and math.isnan(v)) else True
     if src == "i1":
         v = int(v)
@@ -150,11 +152,13 @@ IEEE = {"f64": (11, 52), "f32": (8, 23), "f16": (5, 10), "bf16": (8, 7)}
 
 
 def reduce_precision_ref(v, t, eb, mb):
-    """XLA's reduce_precision on the bit pattern of type t (NaN kept as is)."""
+    """XLA's reduce_precision on the bit pattern of type t."""
     se, sm = IEEE[t]
     width = 1 + se + sm
     if math.isnan(v):
-        return v
+        # With no mantissa bit left a NaN becomes the infinity of its sign (the StableHLO reference
+        # interpreter's rule; XLA on CPU keeps the NaN).
+        return math.copysign(math.inf, v) if mb == 0 else v
     b = float_bits(v, t)
     if mb < sm:
         shift = sm - mb
