@@ -1,5 +1,5 @@
-//! Loading a program for a command: read the bytes, parse them (text now; bytecode once the reader maps to
-//! the IR), verify, and render diagnostics.
+//! Loading a program for a command: read the bytes, parse them (MLIR text, or MLIR bytecode told apart by
+//! its magic), verify, and render diagnostics.
 
 use oxhlo_ir::Module;
 
@@ -9,7 +9,9 @@ pub const BYTECODE_MAGIC: &[u8] = b"ML\xEFR";
 /// Parses and verifies a program; on failure returns every diagnostic, one per line.
 pub fn load_module(name: &str, bytes: &[u8]) -> Result<Module, String> {
     if bytes.starts_with(BYTECODE_MAGIC) {
-        return Err(format!("{name}: MLIR bytecode is read by `oxhlo convert` once the bytecode reader maps to the IR; pass MLIR text here"));
+        let module = oxhlo_bytecode::read_module(bytes).map_err(|e| format!("{name}: {e}"))?;
+        oxhlo_ir::verify_module(&module).map_err(|d| d.to_string())?;
+        return Ok(module);
     }
     let src = std::str::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8 text (byte {}): {e}", e.valid_up_to()))?;
     parse_and_verify(src, name, 1)

@@ -2,6 +2,7 @@
 //! done by the library crates (text parser/printer, verifier, bytecode reader, interpreter).
 
 mod args;
+mod cmd_convert;
 mod cmd_parse;
 mod cmd_run;
 mod cmd_test;
@@ -16,6 +17,8 @@ usage: oxhlo <command> [options]
 commands:
   parse [--generic] [--debug-info] [--split-input-file] FILE|-
         read a StableHLO program (MLIR text), verify it, print it in canonical form
+  convert FILE.mlirbc|- [--generic] [--debug-info] [--no-verify]
+        read MLIR bytecode (a VHLO portable artifact or plain bytecode) and print it as text
   run PROG.mlir [--input x.npy]... [--output-dir DIR] [--backend interp]
         execute @main (or the only public function); print the results or write them as .npy
   test FILE.mlir|DIR...
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "parse" => cmd_parse::run(rest),
         "run" => cmd_run::run(rest),
+        "convert" => cmd_convert::run(rest),
         "test" => cmd_test::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -55,3 +55,25 @@ fn unknown_command_is_an_error() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown command"), "got: {err}");
 }
+
+#[test]
+fn convert_prints_a_vhlo_artifact_as_text() {
+    // The fixture is jaxlib's portable artifact (VHLO 1.13.7) of a small MLP; its source names @relu and dot_general.
+    let (code, out, err) = oxhlo(&["convert", "crates/oxhlo-bytecode/tests/fixtures/mlp.vhlo_1.13.7.mlirbc"], None);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(out.contains("func.func @main("), "got: {out}");
+    assert!(out.contains("stablehlo.dot_general"), "got: {out}");
+}
+
+#[test]
+fn convert_reports_the_byte_offset_of_truncated_bytecode() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../oxhlo-bytecode/tests/fixtures/mlp.vhlo_1.13.7.mlirbc"))
+        .expect("fixture");
+    let dir = std::env::temp_dir().join(format!("oxhlo-cli-trunc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let path = dir.join("trunc.mlirbc");
+    std::fs::write(&path, &bytes[..100]).expect("write");
+    let (code, _out, err) = oxhlo(&["convert", path.to_str().expect("utf8 path")], None);
+    assert_eq!(code, 1);
+    assert!(err.contains(": byte ") && err.contains("error:"), "got: {err}");
+}
