@@ -26,6 +26,10 @@ fn options(replicas: i64, partitions: i64) -> Vec<u8> {
 }
 
 fn compile(c: *mut c_void, code: &str, opts: &[u8]) -> Result<*mut c_void, (i32, String)> {
+    compile_bytes(c, code.as_bytes(), opts)
+}
+
+fn compile_bytes(c: *mut c_void, code: &[u8], opts: &[u8]) -> Result<*mut c_void, (i32, String)> {
     let fmt = "mlir";
     let p = Program {
         struct_size: std::mem::size_of::<Program>(),
@@ -354,5 +358,30 @@ fn bad_programs_and_options_are_errors() {
     if !e.is_null() {
         take_error(e);
     }
+    destroy_client(c);
+}
+
+#[test]
+fn jax_0_11_shard_map_with_mesh_axes_replica_groups() {
+    // jax 0.11.2: shard_map(lambda a: (psum(a, "x"), pmean(2 * a, "x")), in_specs=P("x"), out_specs=P())
+    // on 4 devices; its collectives name their groups by mesh axes.
+    let code = include_bytes!("data/jax_0_11_2_shard_map_psum_pmean.mlirbc");
+    let c = oxhlo_pjrt::client::create_raw(4, oxhlo_pjrt::engine::default_backend()).unwrap();
+    let d = devices(c);
+    let loaded = compile_bytes(c, code, &options(1, 4)).unwrap();
+    let bufs: Vec<*mut c_void> = (0..4).map(|i| f32_buffer(c, d[i], &[i as f32, 10.0 * i as f32])).collect();
+    let lists: Vec<Vec<*mut c_void>> = bufs.iter().map(|&b| vec![b]).collect();
+    let outs = execute(loaded, &lists, 2, &[]).unwrap();
+    for o in &outs {
+        assert_eq!(read_f32(o[0]), vec![6.0, 60.0]);
+        assert_eq!(read_f32(o[1]), vec![3.0, 30.0]);
+        destroy_buffer(o[0]);
+        destroy_buffer(o[1]);
+    }
+    for b in bufs {
+        destroy_buffer(b);
+    }
+    let exe = get_executable(loaded);
+    destroy_executables(loaded, exe);
     destroy_client(c);
 }

@@ -33,8 +33,9 @@ impl Backend for InterpBackend {
                 req.format
             )));
         }
-        let module = read_module(req.code)?;
+        let mut module = read_module(req.code)?;
         dump(&module, req.code);
+        super::spmd::resolve_mesh_axes(&mut module)?;
         oxhlo_ir::verify::verify_module(&module)
             .map_err(|d| Error::invalid(format!("the program breaks the StableHLO spec:\n{d}")))?;
         Ok(Arc::new(InterpProgram::new(module, req.options.num_replicas, req.options.num_partitions)?))

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::proto::Writer;
-use oxhlo_ir::{Attr, Module, Op, OpKind, Region, Type, Value};
+use oxhlo_ir::{Attr, DenseElements, ElementType, Module, Op, OpKind, Region, TensorType, Type, Value};
 use std::collections::HashMap;
 
 /// A device mesh: named axes with sizes, and the device (partition) order.
@@ -303,6 +303,74 @@ impl Partitioned {
     }
 }
 
+/// The explicit groups of mesh-axes replica groups (`replica_group_mesh_axes<"mesh", ["x", ...]>`, which
+/// jaxlib 0.11 writes for shard_map collectives): devices that differ only along the named axes form a
+/// group, ordered along those axes; entries are the devices' ids.
+pub fn mesh_axes_groups(mesh: &Mesh, axes: &[String]) -> Result<Vec<Vec<i64>>> {
+    for a in axes {
+        if !mesh.axes.iter().any(|(n, _)| n == a) {
+            return Err(Error::invalid(format!("replica groups name axis \"{a}\", which the mesh does not have")));
+        }
+    }
+    // (coordinates along the other axes, [(position along the named axes, device id)]).
+    type Group = (Vec<i64>, Vec<(i64, i64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for (k, &dev) in mesh.device_ids.iter().enumerate() {
+        let mut rest = k as i64;
+        let mut coord: HashMap<&str, i64> = HashMap::new();
+        for (n, z) in mesh.axes.iter().rev() {
+            coord.insert(n, rest % z);
+            rest /= z;
+        }
+        let key: Vec<i64> = mesh.axes.iter().filter(|(n, _)| !axes.contains(n)).map(|(n, _)| coord[n.as_str()]).collect();
+        let size = |a: &str| mesh.axes.iter().find(|(n, _)| n == a).map(|(_, z)| *z).unwrap_or(1);
+        let pos = axes.iter().fold(0i64, |acc, a| acc * size(a) + coord[a.as_str()]);
+        match groups.iter_mut().find(|(k2, _)| *k2 == key) {
+            Some((_, members)) => members.push((pos, dev)),
+            None => groups.push((key, vec![(pos, dev)])),
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(_, mut m)| {
+            m.sort();
+            m.into_iter().map(|(_, d)| d).collect()
+        })
+        .collect())
+}
+
+/// The quoted names in an attribute's text, in order (`"mesh_0"`, `"x"`, ...).
+fn quoted(text: &str) -> Vec<String> {
+    text.split('"').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// Replaces mesh-axes replica groups by explicit `dense<...> : tensor<GxSxi64>` groups.
+fn resolve_replica_groups(r: &mut Region, meshes: &HashMap<String, Mesh>) -> Result<()> {
+    for b in &mut r.blocks {
+        for op in &mut b.ops {
+            for inner in &mut op.regions {
+                resolve_replica_groups(inner, meshes)?;
+            }
+            let Some(Attr::Opaque(text)) = op.attr("replica_groups") else { continue };
+            if !text.contains("mesh_axes") {
+                continue;
+            }
+            if text.contains("sub_axis") {
+                return Err(Error::unimplemented(format!("{}: replica groups over sub-axes are not supported", op.name())));
+            }
+            let names = quoted(text);
+            let (mesh_name, axes) = names.split_first().ok_or_else(|| Error::invalid(format!("cannot read replica groups {text}")))?;
+            let mesh = meshes.get(mesh_name).ok_or_else(|| Error::invalid(format!("replica groups name unknown mesh @{mesh_name}")))?;
+            let groups = mesh_axes_groups(mesh, axes)?;
+            let (g, s) = (groups.len() as i64, groups.first().map_or(0, Vec::len) as i64);
+            let bytes = groups.iter().flatten().flat_map(|d| d.to_le_bytes()).collect();
+            let dense = DenseElements::from_raw(TensorType::new(vec![g, s], ElementType::I64), bytes).map_err(Error::internal)?;
+            op.set_attr("replica_groups", Attr::Dense(dense));
+        }
+    }
+    Ok(())
+}
+
 fn is_op(op: &Op, name: &str) -> bool {
     op.kind == OpKind::Unregistered && op.unregistered_name.as_deref() == Some(name)
 }
@@ -326,9 +394,8 @@ fn substitute(r: &mut Region, subst: &HashMap<Value, Value>) {
     }
 }
 
-/// Partitions `m` in place for `partitions` devices (see the module docs). Returns None for a program
-/// without Shardy meshes (nothing to partition).
-pub fn partition(m: &mut Module) -> Result<Option<Partitioned>> {
+/// The module's Shardy meshes by name.
+pub fn meshes(m: &Module) -> Result<HashMap<String, Mesh>> {
     let mut meshes = HashMap::new();
     for op in &m.other_ops {
         if is_op(op, "sdy.mesh") {
@@ -336,9 +403,30 @@ pub fn partition(m: &mut Module) -> Result<Option<Partitioned>> {
             meshes.insert(name, parse_mesh(opaque(op, "mesh")?)?);
         }
     }
+    Ok(meshes)
+}
+
+/// Rewrites every mesh-axes replica group of the module into explicit groups (before verification,
+/// which knows only explicit groups).
+pub fn resolve_mesh_axes(m: &mut Module) -> Result<()> {
+    let meshes = meshes(m)?;
+    if meshes.is_empty() {
+        return Ok(());
+    }
+    for f in &mut m.funcs {
+        resolve_replica_groups(&mut f.body, &meshes)?;
+    }
+    Ok(())
+}
+
+/// Partitions `m` in place for `partitions` devices (see the module docs). Returns None for a program
+/// without Shardy meshes (nothing to partition).
+pub fn partition(m: &mut Module) -> Result<Option<Partitioned>> {
+    let meshes = meshes(m)?;
     if meshes.is_empty() {
         return Ok(None);
     }
+    resolve_mesh_axes(m)?;
     let entry = m.entry().map(|f| f.name.clone()).ok_or_else(|| Error::invalid("the program has no entry function"))?;
     for f in &m.funcs {
         if f.name != entry && contains_manual(&f.body) {
@@ -487,5 +575,16 @@ mod tests {
         w.int(6, 1);
         assert_eq!(p.op_sharding(&s).unwrap(), w.buf);
         assert_eq!(p.op_sharding(&Sharding::default()).unwrap(), vec![8, 0]);
+    }
+
+    #[test]
+    fn mesh_axes_groups_are_explicit() {
+        let mesh = Mesh { axes: vec![("x".into(), 2), ("y".into(), 3)], device_ids: (0..6).collect() };
+        assert_eq!(mesh_axes_groups(&mesh, &["y".into()]).unwrap(), vec![vec![0, 1, 2], vec![3, 4, 5]]);
+        assert_eq!(mesh_axes_groups(&mesh, &["x".into()]).unwrap(), vec![vec![0, 3], vec![1, 4], vec![2, 5]]);
+        assert_eq!(mesh_axes_groups(&mesh, &["y".into(), "x".into()]).unwrap(), vec![vec![0, 3, 1, 4, 2, 5]]);
+        assert!(mesh_axes_groups(&mesh, &["z".into()]).is_err());
+        let text = r#"#vhlo.replica_group_mesh_axes_v1<#vhlo.string_v1<"mesh_0">, #vhlo.array_v1<[#vhlo.axis_ref_v1<#vhlo.string_v1<"x">>]>>"#;
+        assert_eq!(quoted(text), vec!["mesh_0", "x"]);
     }
 }
