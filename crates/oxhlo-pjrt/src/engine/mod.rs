@@ -2,6 +2,7 @@
 //! that runs on host arrays. The PJRT layer knows nothing else about oxhlo, so switching from the
 //! interpreter to the public `oxhlo` API (or a fast backend) means writing one more implementation.
 
+pub mod api;
 pub mod host_transfer;
 pub mod interp;
 pub mod linalg;
@@ -125,7 +126,14 @@ pub trait Backend: Send + Sync {
     fn compile(&self, req: &CompileRequest) -> Result<Arc<dyn Program>>;
 }
 
-/// The backend the plugin uses by default.
+/// The backend a new client uses: `OXHLO_ENGINE=api` selects the `oxhlo` public API, anything else
+/// (the default) the interpreter backend.
 pub fn default_backend() -> Box<dyn Backend> {
+    if std::env::var("OXHLO_ENGINE").is_ok_and(|v| v.eq_ignore_ascii_case("api")) {
+        match api::ApiBackend::new() {
+            Ok(b) => return Box::new(b),
+            Err(e) => crate::log::info(|| format!("OXHLO_ENGINE=api unavailable ({}); using the interpreter", e.message)),
+        }
+    }
     Box::new(interp::InterpBackend)
 }
