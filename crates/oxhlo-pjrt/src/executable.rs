@@ -57,6 +57,9 @@ impl OwnedList {
 unsafe impl Send for Compiled {}
 unsafe impl Sync for Compiled {}
 
+/// Programs the compile cache holds before it starts over.
+pub const CACHE_CAPACITY: usize = 512;
+
 /// 64-bit FNV-1a.
 pub fn fnv(seed: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
@@ -136,7 +139,11 @@ pub fn compile(c: &ClientInner, format: &str, code: &[u8], options_raw: &[u8]) -
         )
     });
     let compiled = Arc::new(Compiled::new(program, format, code, options_raw, options));
-    c.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(key, compiled.clone());
+    let mut cache = c.cache.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= CACHE_CAPACITY {
+        cache.clear();
+    }
+    cache.insert(key, compiled.clone());
     Ok(compiled)
 }
 
