@@ -79,12 +79,19 @@ def tolerance(dtype) -> dict:
     return dict(rtol=1e-5, atol=1e-6)
 
 
+def to_numpy(x):
+    """A JAX array as numpy (typed PRNG keys as their key data)."""
+    if hasattr(x, "dtype") and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key):
+        x = jax.random.key_data(x)
+    return np.asarray(x)
+
+
 def run_on(device, f, *args, jit=True):
     """Runs f on `device` (its arguments placed there) and returns the outputs as numpy values."""
     placed = jax.device_put(args, device)
     with jax.default_device(device):
         out = (jax.jit(f) if jit else f)(*placed)
-    return jax.tree.map(np.asarray, out)
+    return jax.tree.map(to_numpy, out)
 
 
 def assert_same(f, *args, jit=True, **tol):

@@ -150,3 +150,55 @@ def test_nnx_layers():
 
     assert_same(fwd, state, x, **TOL)
     assert_same(jax.grad(lambda s, x: (fwd(s, x)[0] ** 2).sum()), state, x, **TOL)
+
+
+def _nnx_case(name):
+    from flax import nnx
+
+    r = nnx.Rngs(0, dropout=1)
+    return {
+        "linear": (lambda: nnx.Linear(5, 3, rngs=r), (4, 5)),
+        "conv1d": (lambda: nnx.Conv(3, 4, (3,), rngs=r), (2, 7, 3)),
+        "conv_transpose": (lambda: nnx.ConvTranspose(3, 4, (3, 3), strides=(2, 2), rngs=r), (2, 4, 4, 3)),
+        "depthwise": (lambda: nnx.Conv(4, 8, (3, 3), feature_group_count=4, rngs=r), (2, 5, 5, 4)),
+        "rmsnorm": (lambda: nnx.RMSNorm(6, rngs=r), (3, 6)),
+        "groupnorm": (lambda: nnx.GroupNorm(6, num_groups=3, rngs=r), (2, 4, 6)),
+        "dropout": (lambda: nnx.Dropout(0.5, rngs=r), (4, 8)),
+        "attention": (lambda: nnx.MultiHeadAttention(num_heads=2, in_features=8, decode=False, rngs=r), (2, 5, 8)),
+        "embed": (lambda: nnx.Embed(10, 4, rngs=r), None),
+    }[name]
+
+
+@pytest.mark.parametrize("name", ["linear", "conv1d", "conv_transpose", "depthwise", "rmsnorm", "groupnorm",
+                                  "dropout", "attention", "embed"])
+def test_nnx_layer(name):
+    from flax import nnx
+
+    make, shape = _nnx_case(name)
+    with jax.default_device(jax.devices("cpu")[0]):
+        layer = make()
+    graphdef, state = nnx.split(layer)
+    x = np.arange(7, dtype=np.int32) % 10 if shape is None else f32(*shape)
+
+    def fwd(state, x):
+        m = nnx.merge(graphdef, state)
+        return m(x), nnx.state(m)
+
+    assert_same(fwd, state, x, **TOL)
+    if name == "dropout":  # the state holds RNG keys: differentiate with respect to the input
+        assert_same(jax.grad(lambda x, s: (fwd(s, x)[0] ** 2).sum()), x, state, **TOL)
+    elif shape is not None:
+        assert_same(jax.grad(lambda s, x: (fwd(s, x)[0] ** 2).sum()), state, x, **TOL)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_nnx_recurrent_cells(cell):
+    from flax import nnx
+
+    with jax.default_device(jax.devices("cpu")[0]):
+        r = nnx.Rngs(0)
+        c = nnx.LSTMCell(5, 8, rngs=r) if cell == "lstm" else nnx.GRUCell(5, 8, rngs=r)
+        carry = c.initialize_carry((3, 5), r)
+    graphdef, state = nnx.split(c)
+    x = f32(3, 5)
+    assert_same(lambda s, carry, x: nnx.merge(graphdef, s)(carry, x), state, carry, x, **TOL)

@@ -84,6 +84,8 @@ def test_sort_argsort_topk():
     x = f32(4, 9)
     assert_same(lambda a: (jnp.sort(a, axis=1), jnp.argsort(a, axis=0), jax.lax.top_k(a, 3)), x)
     assert_same(lambda a: (jnp.argmax(a, axis=1), jnp.argmin(a, axis=0)), x)
+    keys = (np.array([3, 1, 3, 2, 1], np.int32), np.array([0.5, 2.0, -1.0, 0.0, 1.0], np.float32))
+    assert_same(lambda a, b: jnp.lexsort((a, b)), *keys)
 
 
 def test_cumulative():
