@@ -94,3 +94,12 @@ def test_errors_for_automatic_partitioning():
     x = jax.device_put(x8, sharding)
     with pytest.raises(Exception, match="shard_map"):
         jax.jit(lambda a: jnp.sin(a) * 2)(x).block_until_ready()
+
+
+def test_pmap():
+    need(4)
+    f = lambda a: jax.lax.psum(a, "i") + a
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    ref = np.asarray(jax.pmap(f, axis_name="i", devices=jax.devices("cpu")[:4])(x))
+    got = np.asarray(jax.pmap(f, axis_name="i", devices=jax.devices("oxhlo")[:4])(x))
+    np.testing.assert_allclose(got, ref)
