@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SRC = str(Path(__file__).resolve().parent.parent)
 
 
@@ -18,10 +20,17 @@ def run(code, **env):
     return p.returncode, p.stdout.strip(), p.stderr
 
 
+PLATFORMS = "import jax; print(jax.default_backend(), sorted({d.platform for d in jax.devices()} | " \
+            "{p for p in ('oxhlo', 'cpu', 'gpu', 'cuda', 'tpu') if p in jax._src.xla_bridge.backends()}))"
+
+
 def test_oxhlo_is_the_default_backend_by_priority():
-    rc, out, err = run("import jax; print(jax.default_backend(), len(jax.devices()))")
+    rc, out, err = run(PLATFORMS)
     assert rc == 0, err
-    assert out.splitlines()[-1] == "oxhlo 1"
+    default, platforms = out.splitlines()[-1].split(" ", 1)
+    if any(p in platforms for p in ("gpu", "cuda", "tpu")):
+        pytest.skip(f"an accelerator backend is installed too: {platforms}")
+    assert default == "oxhlo", out
 
 
 def test_num_devices_option_and_environment():
@@ -34,9 +43,9 @@ def test_num_devices_option_and_environment():
 
 
 def test_missing_plugin_library_is_a_warning_not_a_crash():
-    rc, out, err = run("import jax; print(jax.default_backend())", OXHLO_PLUGIN_PATH="/nonexistent/liboxhlo_pjrt.so")
+    rc, out, err = run(PLATFORMS, OXHLO_PLUGIN_PATH="/nonexistent/liboxhlo_pjrt.so")
     assert rc == 0, err
-    assert out.splitlines()[-1] == "cpu"
+    assert "oxhlo" not in out.splitlines()[-1]
     assert "OXHLO_PLUGIN_PATH" in err
 
 
