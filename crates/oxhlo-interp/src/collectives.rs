@@ -11,7 +11,7 @@
 //!   e.g. two processes running different collectives) and, finding one, poisons the run.
 
 use crate::tensor::RtValue;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// A process of the grid: (replica_id, partition_id).
@@ -31,9 +31,23 @@ struct State {
     seq: HashMap<(ProcessId, String, Vec<ProcessId>), u64>,
     /// Which slot each blocked process waits on.
     waiting: HashMap<ProcessId, SlotKey>,
+    /// Processes blocked in a `recv`, with the channel they wait on.
+    recv_waiting: HashMap<ProcessId, i64>,
+    /// Values sent (and not yet received) per channel id, shared by every process of the run.
+    channels: HashMap<i64, VecDeque<Vec<RtValue>>>,
     finished: HashSet<ProcessId>,
     failed: HashSet<ProcessId>,
     poisoned: Option<String>,
+}
+
+impl State {
+    /// Every live process is blocked on something that cannot happen: a collective slot still missing
+    /// members or a channel with nothing in it.
+    fn all_stuck(&self, live: usize) -> bool {
+        self.waiting.len() + self.recv_waiting.len() >= live
+            && self.waiting.values().all(|k| self.slots.get(k).map(|s| s.values.len() < k.1.len()).unwrap_or(false))
+            && self.recv_waiting.values().all(|c| self.channels.get(c).map(|q| q.is_empty()).unwrap_or(true))
+    }
 }
 
 /// The meeting point shared by all processes of one parallel run.
@@ -43,12 +57,31 @@ pub struct Rendezvous {
     pub num_partitions: u32,
     state: Mutex<State>,
     cv: Condvar,
+    /// `interpreter.run_parallel`'s `infeed = [@f, ...]`: functions whose results feed the next
+    /// `infeed` of any process (one queue shared by the whole run, as in the StableHLO interpreter).
+    infeed: Mutex<VecDeque<String>>,
 }
 
 impl Rendezvous {
     /// A rendezvous for a `num_replicas` x `num_partitions` grid.
     pub fn new(num_replicas: u32, num_partitions: u32) -> Rendezvous {
-        Rendezvous { num_replicas, num_partitions, state: Mutex::new(State::default()), cv: Condvar::new() }
+        Rendezvous {
+            num_replicas,
+            num_partitions,
+            state: Mutex::new(State::default()),
+            cv: Condvar::new(),
+            infeed: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// Queues the functions whose results the run's `infeed` ops take, in order.
+    pub fn set_infeed(&self, funcs: Vec<String>) {
+        *self.infeed.lock().unwrap_or_else(|e| e.into_inner()) = funcs.into();
+    }
+
+    /// The next infeed function of the run, if any is left.
+    pub fn pop_infeed(&self) -> Option<String> {
+        self.infeed.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -129,12 +162,42 @@ impl Rendezvous {
             }
             st.waiting.insert(me, key.clone());
             // Deadlock: every live process waits on a slot that cannot complete.
-            let all_stuck = st.waiting.len() >= self.live(&st)
-                && st.waiting.values().all(|k| st.slots.get(k).map(|s| s.values.len() < k.1.len()).unwrap_or(false));
-            if all_stuck {
+            if st.all_stuck(self.live(&st)) {
                 let msg = format!("deadlock: every process waits in a collective ({tag} of group {group:?} waits for {missing:?})");
                 st.poisoned.get_or_insert(msg.clone());
                 st.waiting.remove(&me);
+                self.cv.notify_all();
+                return Err(msg);
+            }
+            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// `send` on channel `channel`: queues `values` for a later `recv` of any process of the run.
+    pub fn send(&self, channel: i64, values: Vec<RtValue>) {
+        self.lock().channels.entry(channel).or_default().push_back(values);
+        self.cv.notify_all();
+    }
+
+    /// `recv` on channel `channel` by process `me`: takes the oldest value sent on it, waiting for a
+    /// `send` of another process if there is none yet. Fails (instead of hanging) when the run is
+    /// poisoned or every live process is blocked.
+    pub fn recv(&self, me: ProcessId, channel: i64) -> Result<Vec<RtValue>, String> {
+        let mut st = self.lock();
+        loop {
+            if let Some(v) = st.channels.get_mut(&channel).and_then(|q| q.pop_front()) {
+                st.recv_waiting.remove(&me);
+                return Ok(v);
+            }
+            if let Some(p) = st.poisoned.clone() {
+                st.recv_waiting.remove(&me);
+                return Err(format!("collective aborted: {p}"));
+            }
+            st.recv_waiting.insert(me, channel);
+            if st.all_stuck(self.live(&st)) {
+                let msg = format!("deadlock: recv on channel {channel} waits for a send that no process can make");
+                st.poisoned.get_or_insert(msg.clone());
+                st.recv_waiting.remove(&me);
                 self.cv.notify_all();
                 return Err(msg);
             }

@@ -49,7 +49,7 @@ pub fn dispatch(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
         K::ChloCosh => un(ctx, args, Un::Cosh),
         K::ChloSinh => un(ctx, args, Un::Sinh),
         K::ChloConj => un(ctx, args, Un::Conj),
-        K::ChloSquare => un(ctx, args, Un::Square),
+        K::ChloSquare | K::Square => un(ctx, args, Un::Square),
         K::ChloErf => un(ctx, args, Un::Erf),
         K::ChloErfc => un(ctx, args, Un::Erfc),
         K::ChloErfInv => un(ctx, args, Un::ErfInv),
@@ -152,6 +152,7 @@ pub fn dispatch(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
         K::BatchNormGrad => reduce::eval_batch_norm_grad(ctx, args),
         K::Sort => sort::eval_sort(ctx, args),
         K::ChloTopK => sort::eval_top_k(ctx, args),
+        K::ChloMulhi => chlo::eval_mulhi(ctx, args),
         K::Fft => fft::eval_fft(ctx, args),
         K::Cholesky => linalg::eval_cholesky(ctx, args),
         K::TriangularSolve => linalg::eval_triangular_solve(ctx, args),
@@ -167,7 +168,8 @@ pub fn dispatch(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
         K::AllToAll => coll::eval_all_to_all(ctx, args),
         K::CollectivePermute => coll::eval_collective_permute(ctx, args),
         K::CollectiveBroadcast => coll::eval_collective_broadcast(ctx, args),
-        K::CollectiveReduce | K::AsyncStart | K::AsyncDone | K::ChloRaggedDot => {
+        K::CollectiveReduce => coll::eval_collective_reduce(ctx, args),
+        K::AsyncStart | K::AsyncDone | K::ChloRaggedDot => {
             Err(format!("{} is not implemented yet", ctx.op.name()))
         }
         K::Unregistered => Err(format!("op {} of an unknown dialect cannot be evaluated", ctx.op.name())),

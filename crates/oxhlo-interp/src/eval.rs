@@ -29,6 +29,9 @@ pub struct HostQueues {
     pub outfeed: Vec<Vec<RtValue>>,
     /// Per channel id, values sent and not yet received.
     pub channels: HashMap<i64, VecDeque<Vec<RtValue>>>,
+    /// Per `probe_id`, the values `interpreter.probe` recorded, one per execution (iteration 0, 1, ...);
+    /// `check.expect_serialized_eq` compares against them (upstream serializes them to files instead).
+    pub probes: HashMap<String, Vec<RtValue>>,
 }
 
 /// Which operands of an op may be moved out of the frame, and which values die after it.
@@ -326,7 +329,11 @@ impl<'i, 'm> Frame<'i, 'm> {
             OpKind::OptimizationBarrier => Ok(args),
             OpKind::AfterAll | OpKind::CreateToken => Ok(vec![RtValue::Token]),
             OpKind::Infeed => {
-                let mut vals = self.it.host.infeed.pop_front().ok_or("the infeed queue is empty")?;
+                let from_run = self.it.rendezvous.as_ref().and_then(|rv| rv.pop_infeed());
+                let mut vals = match from_run {
+                    Some(func) => self.call_named(&func, Vec::new())?,
+                    None => self.it.host.infeed.pop_front().ok_or("the infeed queue is empty")?,
+                };
                 vals.push(RtValue::Token);
                 Ok(vals)
             }
@@ -338,18 +345,29 @@ impl<'i, 'm> Frame<'i, 'm> {
             OpKind::Send => {
                 let ch = channel_id(op);
                 let vals: Vec<RtValue> = args.into_iter().filter(|v| !matches!(v, RtValue::Token)).collect();
-                self.it.host.channels.entry(ch).or_default().push_back(vals);
+                // In a parallel run the channels are shared by all processes (a recv may wait for
+                // another process's send); on one process they are this interpreter's host queues.
+                match &self.it.rendezvous {
+                    Some(rv) => rv.send(ch, vals),
+                    None => self.it.host.channels.entry(ch).or_default().push_back(vals),
+                }
                 Ok(vec![RtValue::Token])
             }
             OpKind::Recv => {
                 let ch = channel_id(op);
-                let mut vals = self
-                    .it
-                    .host
-                    .channels
-                    .get_mut(&ch)
-                    .and_then(|q| q.pop_front())
-                    .ok_or_else(|| format!("nothing was sent on channel {ch}"))?;
+                let mut vals = match self.it.rendezvous.clone() {
+                    Some(rv) => {
+                        let me = (self.it.process.replica_id, self.it.process.partition_id);
+                        rv.recv(me, ch)?
+                    }
+                    None => self
+                        .it
+                        .host
+                        .channels
+                        .get_mut(&ch)
+                        .and_then(|q| q.pop_front())
+                        .ok_or_else(|| format!("nothing was sent on channel {ch}"))?,
+                };
                 vals.push(RtValue::Token);
                 Ok(vals)
             }
@@ -360,12 +378,22 @@ impl<'i, 'm> Frame<'i, 'm> {
             | OpKind::CheckExpectClose
             | OpKind::CheckExpectSerializedEq => {
                 self.it.checks_run += 1;
-                if let Some(f) = crate::testing::eval_check_op(op, &args)? {
+                let failure = if op.kind == OpKind::CheckExpectSerializedEq {
+                    crate::testing::eval_serialized_eq(op, &args, &self.it.host.probes)?
+                } else {
+                    crate::testing::eval_check_op(op, &args)?
+                };
+                if let Some(f) = failure {
                     self.it.check_failures.push(f);
                 }
                 Ok(Vec::new())
             }
-            OpKind::InterpreterProbe => Ok(args.into_iter().take(1).collect()),
+            OpKind::InterpreterProbe => {
+                if let (Some(Attr::Str(id)), Some(v)) = (op.attr("probe_id"), args.first()) {
+                    self.it.host.probes.entry(id.clone()).or_default().push(v.clone());
+                }
+                Ok(args.into_iter().take(1).collect())
+            }
             // Shardy annotations: identities on a single process.
             OpKind::Unregistered
                 if matches!(op.name(), "sdy.sharding_constraint" | "sdy.reshard") && args.len() == op.results.len() =>

@@ -5,6 +5,8 @@
 //! `programs = [[@f00, @f01], [@f10, @f11]]` is indexed `[replica][partition]`; the op's operands are the
 //! processes' arguments concatenated in row-major (replica, partition) order, each process taking as many
 //! as its function has parameters; the op's results are the processes' results concatenated the same way.
+//! `infeed = [@f, ...]` gives the run one infeed queue: each `infeed` op (of any process) takes the
+//! results of the next function of the list, evaluated when the op runs.
 //! A process that fails poisons the rendezvous, so the others fail instead of waiting; the first failure
 //! (in process order) is the run's error.
 
@@ -59,6 +61,18 @@ pub fn run_grid(
     inputs: Vec<RtValue>,
     registry: Option<Arc<CustomCallRegistry>>,
 ) -> Result<ParallelOutcome, InterpError> {
+    run_grid_with_infeed(module, programs, inputs, registry, Vec::new())
+}
+
+/// [`run_grid`] with `infeed = [@f, ...]`: each `infeed` op of any process takes the results of the next
+/// function of the list (one queue for the whole run).
+pub fn run_grid_with_infeed(
+    module: &Module,
+    programs: &[Vec<String>],
+    inputs: Vec<RtValue>,
+    registry: Option<Arc<CustomCallRegistry>>,
+    infeed: Vec<String>,
+) -> Result<ParallelOutcome, InterpError> {
     let nr = programs.len();
     let np = programs.first().map(|r| r.len()).unwrap_or(0);
     if nr == 0 || np == 0 {
@@ -80,7 +94,15 @@ pub fn run_grid(
     if it.next().is_some() {
         return Err(InterpError::new("run_parallel: more operands than the programs take"));
     }
-    let rv = Arc::new(Rendezvous::new(nr as u32, np as u32));
+    for name in &infeed {
+        let f = module.func(name).ok_or_else(|| InterpError::new(format!("run_parallel: no infeed function named @{name}")))?;
+        if !f.ty.inputs.is_empty() {
+            return Err(InterpError::new(format!("run_parallel: infeed function @{name} must take no arguments")));
+        }
+    }
+    let rv = Rendezvous::new(nr as u32, np as u32);
+    rv.set_infeed(infeed);
+    let rv = Arc::new(rv);
     type ProcResult = Result<(Vec<RtValue>, Vec<CheckFailure>, usize), InterpError>;
     let outcomes: Vec<ProcResult> = std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(nr * np);
@@ -143,7 +165,15 @@ pub fn run_grid(
 /// `interpreter.run_parallel` as an op: its results, or the first process error as a message.
 pub fn eval_run_parallel(module: &Module, op: &Op, args: Vec<RtValue>, registry: Option<Arc<CustomCallRegistry>>) -> Result<ParallelOutcome, String> {
     let programs = programs_of(op)?;
-    run_grid(module, &programs, args, registry).map_err(|e| e.to_string())
+    let infeed = match op.attr("infeed") {
+        None => Vec::new(),
+        Some(Attr::Array(items)) => items
+            .iter()
+            .map(|a| a.as_symbol().map(str::to_string).ok_or_else(|| "infeed must hold function symbols".to_string()))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("interpreter.run_parallel: `infeed` must be an array of function symbols".into()),
+    };
+    run_grid_with_infeed(module, &programs, args, registry, infeed).map_err(|e| e.to_string())
 }
 
 /// Runs `func` on every process of a `num_replicas` x `num_partitions` grid, every process taking the

@@ -6,8 +6,10 @@
 //! format between `min_ulp_difference` and `max_ulp_difference`, the reference interpreter's measure), and
 //! the JAX-style custom calls `@check.eq` (integers exact, floats almost-equal; returns a `tensor<i1>` if
 //! declared), `@check.expect_eq`, `@check.expect_almost_eq`, `@check.expect_close` (3 ULPs unless
-//! `max_ulp_difference` is given). `check.expect_serialized_eq` needs probe files and reports itself as
-//! unsupported.
+//! `max_ulp_difference` is given). `check.expect_serialized_eq %x, probe_id = "p", iter = N`
+//! compares `%x` exactly with what `interpreter.probe ..., probe_id = "p"` recorded on its N-th execution
+//! (default 0) in the same run (upstream writes probes to `--probe-output-dir` and reads them back; here
+//! they stay in memory).
 //!
 //! A failing check does not stop its case: every failure is recorded with the check's name, location,
 //! expected vs actual value and the first differing index.
@@ -282,6 +284,33 @@ pub fn eval_check_op(op: &Op, args: &[RtValue]) -> Result<Option<CheckFailure>, 
         }),
         _ => return Err(format!("{name} is not a check op")),
     })
+}
+
+/// `check.expect_serialized_eq`: exact comparison with the value `interpreter.probe` recorded for
+/// `probe_id` on execution `iteration` (default 0).
+pub fn eval_serialized_eq(
+    op: &Op,
+    args: &[RtValue],
+    probes: &std::collections::HashMap<String, Vec<RtValue>>,
+) -> Result<Option<CheckFailure>, String> {
+    let name = op.name().to_string();
+    let actual = tensor_of(args, 0)?;
+    let id = match op.attr("probe_id") {
+        Some(Attr::Str(s)) => s.clone(),
+        _ => return Err("check.expect_serialized_eq without a `probe_id`".into()),
+    };
+    let iteration = op.attr("iteration").and_then(Attr::as_int).unwrap_or(0).max(0) as usize;
+    let fail = |message: String| CheckFailure { check: name.clone(), loc: op.loc.clone(), message, index: None, expected: None, actual: None };
+    let Some(recorded) = probes.get(&id) else {
+        return Ok(Some(fail(format!("no interpreter.probe with probe_id \"{id}\" ran"))));
+    };
+    let Some(RtValue::Tensor(expected)) = recorded.get(iteration) else {
+        return Ok(Some(fail(format!("probe \"{id}\" has {} recorded values, none for iteration {iteration}", recorded.len()))));
+    };
+    if expected.ty != actual.ty {
+        return Ok(Some(fail(format!("probe \"{id}\" recorded a different type than the checked value"))));
+    }
+    Ok(compare_tensors(&name, &op.loc, actual, expected, Compare::Exact))
 }
 
 /// The built-in `@check.*` custom call targets.

@@ -51,8 +51,9 @@ pub enum Attr {
     Opaque(String),
 }
 
-/// A dense array attribute's payload.
-#[derive(Clone, Debug, PartialEq)]
+/// A dense array attribute's payload. Equality compares float elements bit for bit (a NaN equals the
+/// same NaN), as attribute equality in MLIR does.
+#[derive(Clone, Debug)]
 pub enum DenseArray {
     Bool(Vec<bool>),
     I8(Vec<i64>),
@@ -61,6 +62,19 @@ pub enum DenseArray {
     I64(Vec<i64>),
     F32(Vec<f64>),
     F64(Vec<f64>),
+}
+
+impl PartialEq for DenseArray {
+    fn eq(&self, other: &DenseArray) -> bool {
+        use DenseArray as D;
+        let bits = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        match (self, other) {
+            (D::Bool(a), D::Bool(b)) => a == b,
+            (D::I8(a), D::I8(b)) | (D::I16(a), D::I16(b)) | (D::I32(a), D::I32(b)) | (D::I64(a), D::I64(b)) => a == b,
+            (D::F32(a), D::F32(b)) | (D::F64(a), D::F64(b)) => bits(a, b),
+            _ => false,
+        }
+    }
 }
 
 impl Attr {
@@ -149,8 +163,16 @@ ir_enum!(
     ComparisonDirection { Eq = "EQ", Ne = "NE", Ge = "GE", Gt = "GT", Le = "LE", Lt = "LT" }
 );
 ir_enum!(
-    /// `#stablehlo<comparison_type TOTALORDER>`
-    ComparisonType { NotType = "NOTYPE", Float = "FLOAT", TotalOrder = "TOTALORDER", Signed = "SIGNED", Unsigned = "UNSIGNED" }
+    /// `#stablehlo<comparison_type TOTALORDER>`; `WEAKORDER` (floats: all NaNs equal and greater than
+    /// every number, `-0 == +0`) is the newer upstream spelling used by StableHLO's interpreter tests.
+    ComparisonType {
+        NotType = "NOTYPE",
+        Float = "FLOAT",
+        TotalOrder = "TOTALORDER",
+        WeakOrder = "WEAKORDER",
+        Signed = "SIGNED",
+        Unsigned = "UNSIGNED",
+    }
 );
 ir_enum!(
     /// `#stablehlo<precision HIGHEST>`

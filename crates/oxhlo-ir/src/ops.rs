@@ -114,7 +114,8 @@ op_table! {
     Ceil = "stablehlo.ceil", Operands, (1, 1), (1, 1), 0;
     Cholesky = "stablehlo.cholesky", Custom, (1, 1), (1, 1), 0;
     Clamp = "stablehlo.clamp", Operands, (3, 3), (1, 1), 0;
-    CollectiveBroadcast = "stablehlo.collective_broadcast", Generic, (1, 1), (1, 1), 0;
+    // variadic with `has_dynamic_root` (data operands, then the root indices), as upstream now has
+    CollectiveBroadcast = "stablehlo.collective_broadcast", Generic, (1, MANY), (1, MANY), 0;
     CollectivePermute = "stablehlo.collective_permute", Generic, (1, 1), (1, 1), 0;
     CollectiveReduce = "stablehlo.collective_reduce", Generic, (1, MANY), (1, MANY), 1;
     Compare = "stablehlo.compare", Custom, (2, 2), (1, 1), 0;
@@ -130,6 +131,7 @@ op_table! {
     Divide = "stablehlo.divide", Operands, (2, 2), (1, 1), 0;
     DotGeneral = "stablehlo.dot_general", Custom, (2, 2), (1, 1), 0;
     DynamicBroadcastInDim = "stablehlo.dynamic_broadcast_in_dim", Custom, (2, 2), (1, 1), 0;
+    // printed generic (MLIR of the installed jaxlib has no pretty form); the newer pretty form parses
     DynamicConv = "stablehlo.dynamic_conv", Generic, (3, 3), (1, 1), 0;
     DynamicGather = "stablehlo.dynamic_gather", Generic, (3, 3), (1, 1), 0;
     DynamicIota = "stablehlo.dynamic_iota", Custom, (1, 1), (1, 1), 0;
@@ -192,6 +194,8 @@ op_table! {
     Slice = "stablehlo.slice", Custom, (1, 1), (1, 1), 0;
     Sort = "stablehlo.sort", Generic, (1, MANY), (1, MANY), 1;
     Sqrt = "stablehlo.sqrt", Operands, (1, 1), (1, 1), 0;
+    // newer upstream op (stablehlo/tests/interpret/square.mlir): elementwise x * x
+    Square = "stablehlo.square", Operands, (1, 1), (1, 1), 0;
     Subtract = "stablehlo.subtract", Operands, (2, 2), (1, 1), 0;
     Tan = "stablehlo.tan", Operands, (1, 1), (1, 1), 0;
     Tanh = "stablehlo.tanh", Operands, (1, 1), (1, 1), 0;
@@ -264,6 +268,8 @@ op_table! {
     ChloBroadcastXor = "chlo.broadcast_xor", Functional, (2, 2), (1, 1), 0;
     ChloBroadcastZeta = "chlo.broadcast_zeta", Functional, (2, 2), (1, 1), 0;
     ChloRaggedDot = "chlo.ragged_dot", Generic, (3, 3), (1, 1), 0;
+    // newer upstream op (stablehlo/tests/interpret/chlo/mulhi.mlir): high half of the double-width product
+    ChloMulhi = "chlo.mulhi", Generic, (2, 2), (1, 1), 0;
     // ---- the `check` test dialect ----
     CheckExpectEq = "check.expect_eq", Custom, (2, 2), (0, 0), 0;
     CheckExpectEqConst = "check.expect_eq_const", Custom, (1, 1), (0, 0), 0;
@@ -273,7 +279,7 @@ op_table! {
     CheckExpectSerializedEq = "check.expect_serialized_eq", Custom, (1, MANY), (0, 0), 0;
     // ---- the StableHLO interpreter's own ops ----
     InterpreterRunParallel = "interpreter.run_parallel", Generic, (0, MANY), (0, MANY), 0;
-    InterpreterProbe = "interpreter.probe", Generic, (1, 1), (1, 1), 0;
+    InterpreterProbe = "interpreter.probe", Custom, (1, 1), (1, 1), 0;
 }
 
 /// Marker for ops with a variable number of regions (`case`): the table stores this in `regions`.

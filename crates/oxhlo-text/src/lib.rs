@@ -29,24 +29,42 @@ pub fn parse_module_at(src: &str, filename: &str, first_line: usize) -> Result<M
     parser::parse_text(src, filename, first).map_err(Diagnostics::from)
 }
 
-/// Splits a file at lines consisting of `// -----` (MLIR's `--split-input-file`), returning each chunk
+/// Splits a file like MLIR's `--split-input-file` (`mlir::splitAndProcessBuffer`), returning each chunk
 /// with the 1-based line number of its first line.
+///
+/// MLIR splits on the *substring* `// -----` wherever it occurs (not only on lines consisting of it),
+/// provided the character after it exists and is not another `-` (otherwise it is a "near miss" that
+/// MLIR warns about and does not split on). So a commented-out marker `// // -----` splits too. The text
+/// before the marker on its line stays at the end of the previous chunk; the rest of the marker's line
+/// starts the next chunk (dropped here when it is only whitespace, so the chunk starts on the next line).
 pub fn split_input(src: &str) -> Vec<(usize, &str)> {
+    const MARKER: &str = "// -----";
     let mut out = Vec::new();
     let mut chunk_start = 0usize;
     let mut chunk_line = 1usize;
-    let mut line_no = 1usize;
-    let mut pos = 0usize;
-    while pos < src.len() {
-        let end = src[pos..].find('\n').map(|i| pos + i + 1).unwrap_or(src.len());
-        let line = src[pos..end].trim_end_matches(['\n', '\r']);
-        if line.trim_end() == "// -----" {
-            out.push((chunk_line, &src[chunk_start..pos]));
-            chunk_start = end;
-            chunk_line = line_no + 1;
+    let mut search = 0usize;
+    while let Some(i) = src[search..].find(MARKER) {
+        let at = search + i;
+        let after = at + MARKER.len();
+        match src.as_bytes().get(after) {
+            Some(b'-') | None => {
+                // near miss (or marker at the very end): MLIR keeps it inside the chunk
+                search = after;
+                continue;
+            }
+            Some(_) => {}
         }
-        pos = end;
-        line_no += 1;
+        out.push((chunk_line, &src[chunk_start..at]));
+        let marker_line = 1 + src[..at].matches('\n').count();
+        let line_end = src[after..].find('\n').map(|j| after + j + 1).unwrap_or(src.len());
+        if src[after..line_end].trim().is_empty() {
+            chunk_start = line_end;
+            chunk_line = marker_line + 1;
+        } else {
+            chunk_start = after;
+            chunk_line = marker_line;
+        }
+        search = chunk_start;
     }
     out.push((chunk_line, &src[chunk_start..]));
     out
@@ -66,5 +84,18 @@ mod tests {
         let src = "a\n// -----\nb\nc\n// -----\n";
         let chunks = split_input(src);
         assert_eq!(chunks, vec![(1, "a\n"), (3, "b\nc\n"), (6, "")]);
+    }
+
+    #[test]
+    fn split_matches_mlir_substring_marker() {
+        // a commented-out marker still splits (MLIR matches the substring); the prefix stays behind
+        let src = "a\n// // -----\nb\n";
+        assert_eq!(split_input(src), vec![(1, "a\n// "), (3, "b\n")]);
+        // a longer dash run is a near miss: no split
+        let src = "a\n// ------\nb\n";
+        assert_eq!(split_input(src), vec![(1, src)]);
+        // trailing text on the marker line begins the next chunk
+        let src = "a\n// ----- x\nb\n";
+        assert_eq!(split_input(src), vec![(1, "a\n"), (2, " x\nb\n")]);
     }
 }

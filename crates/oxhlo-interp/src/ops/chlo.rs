@@ -3,7 +3,7 @@
 //! `chlo.constant_like`; and `stablehlo.map`, which runs its region once per element.
 
 use super::compare::{compare_attrs, compare_data};
-use super::elementwise::{arg, eval_binary, out, result_elem, scalar_at, Bin};
+use super::elementwise::{arg, eval_binary, int_bits, mask, out, result_elem, scalar_at, sx, Bin};
 use crate::ops::OpCtx;
 use crate::tensor::{strides, Data, RtValue, Tensor};
 use oxhlo_ir::{Attr, DenseElements, ElementType, TensorType};
@@ -173,4 +173,24 @@ fn concat(elem: &ElementType, parts: Vec<Data>) -> Result<Data, String> {
         }
         Ok(acc)
     })
+}
+
+/// `chlo.mulhi`: the high `N` bits of the `2N`-bit product of two `N`-bit integers (signed operands
+/// multiply as signed, unsigned as unsigned), e.g. `mulhi(64, 4) = 1` on i8 (64 * 4 = 0x0100).
+pub fn eval_mulhi(_ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
+    let (a, b) = (arg(args, 0)?, arg(args, 1)?);
+    if a.ty != b.ty {
+        return Err("chlo.mulhi: operands must have the same type".into());
+    }
+    let bits = int_bits(&a.ty.elem);
+    let data = match (&a.data, &b.data) {
+        (Data::Int(x), Data::Int(y)) => Data::Int(
+            x.iter().zip(y).map(|(&p, &q)| sx(((i128::from(p) * i128::from(q)) >> bits) as i64, bits)).collect(),
+        ),
+        (Data::UInt(x), Data::UInt(y)) => Data::UInt(
+            x.iter().zip(y).map(|(&p, &q)| mask(((u128::from(p) * u128::from(q)) >> bits) as u64, bits)).collect(),
+        ),
+        _ => return Err("chlo.mulhi needs integer operands".into()),
+    };
+    Ok(vec![out(&a.ty.shape, a.ty.elem.clone(), data)])
 }

@@ -1,5 +1,5 @@
 //! The collectives: all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute,
-//! collective_broadcast and the old cross-replica-sum, with the spec's process-group rules:
+//! collective_broadcast, collective_reduce and the old cross-replica-sum, with the spec's process-group rules:
 //! - all_reduce / all_gather / reduce_scatter: no channel (handle <= 0) -> cross_replica(replica_groups);
 //!   a channel without use_global_device_ids -> cross_replica_and_partition; with it -> flattened_ids.
 //! - all_to_all / collective_permute / collective_broadcast: no channel -> cross_replica, a channel ->
@@ -40,6 +40,11 @@ fn channel_id(ctx: &OpCtx) -> i64 {
 /// A 2-D integer attribute as rows (`-1` padding dropped).
 fn groups_attr(ctx: &OpCtx, name: &str) -> Result<Vec<Vec<i64>>, String> {
     let Some(a) = ctx.op.attr(name) else { return Ok(Vec::new()) };
+    if let Attr::Opaque(text) = a {
+        if text.starts_with("#stablehlo.replica_group_mesh_axes") {
+            return mesh_axes_groups(text);
+        }
+    }
     let flat = a.as_i64_list().ok_or_else(|| format!("`{name}` must be a 2-D integer tensor"))?;
     let cols = match a {
         Attr::Dense(d) if d.ty.shape.len() == 2 => d.ty.shape[1].max(0) as usize,
@@ -50,6 +55,99 @@ fn groups_attr(ctx: &OpCtx, name: &str) -> Result<Vec<Vec<i64>>, String> {
         return Ok(Vec::new());
     }
     Ok(flat.chunks(cols).map(|r| r.iter().copied().filter(|&x| x >= 0).collect()).collect())
+}
+
+/// One `#stablehlo.mesh_axis<name = "x", size = 2>` or `#stablehlo.axis_ref<name = "y"[, sub_axis_info = (p)s]>`.
+fn mesh_items<'t>(text: &'t str, tag: &str) -> Vec<&'t str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(tag) {
+        let body = &rest[i + tag.len()..];
+        let end = body.find('>').unwrap_or(body.len());
+        out.push(&body[..end]);
+        rest = &body[end..];
+    }
+    out
+}
+
+fn quoted_name(item: &str) -> Option<&str> {
+    let i = item.find("name = \"")? + "name = \"".len();
+    let j = item[i..].find('"')?;
+    Some(&item[i..i + j])
+}
+
+fn number_after<'t>(item: &'t str, key: &str) -> Option<&'t str> {
+    let i = item.find(key)? + key.len();
+    let tail = item[i..].trim_start();
+    let end = tail.find(|c: char| !c.is_ascii_digit()).unwrap_or(tail.len());
+    Some(&tail[..end])
+}
+
+/// `replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [...]>, axes = [...]>`:
+/// the devices of the mesh, numbered row-major over its axes, fall into groups that differ only along
+/// the listed axes (or sub-axes `(pre_size)size`, Shardy's notation: `pre_size` is the product of the
+/// sub-axes more major than it); a group lists its members in row-major order of the listed axes.
+fn mesh_axes_groups(text: &str) -> Result<Vec<Vec<i64>>, String> {
+    let bad = || format!("cannot read replica_groups {text}");
+    let mesh: Vec<(String, i64)> = mesh_items(text, "mesh_axis<")
+        .into_iter()
+        .map(|it| Some((quoted_name(it)?.to_string(), number_after(it, "size =")?.parse::<i64>().ok()?)))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    if mesh.is_empty() || mesh.iter().any(|(_, n)| *n <= 0) {
+        return Err(format!("replica_groups {text}: the mesh must be given inline with positive axis sizes"));
+    }
+    // Each selected (sub-)axis as (mesh axis index, minor stride within the axis coordinate, size).
+    let mut selected = Vec::new();
+    for it in mesh_items(text, "axis_ref<") {
+        let name = quoted_name(it).ok_or_else(bad)?;
+        let k = mesh.iter().position(|(n, _)| n == name).ok_or_else(|| format!("replica_groups: no mesh axis named {name}"))?;
+        let axis = mesh[k].1;
+        let (minor, size) = match it.find("sub_axis_info") {
+            None => (1, axis),
+            Some(i) => {
+                let info = &it[i..];
+                let pre: i64 = number_after(info, "(").and_then(|v| v.parse().ok()).ok_or_else(bad)?;
+                let size: i64 = number_after(info, ")").and_then(|v| v.parse().ok()).ok_or_else(bad)?;
+                if pre <= 0 || size <= 0 || axis % (pre * size) != 0 {
+                    return Err(format!("replica_groups: sub-axis ({pre}){size} does not divide axis {name} of size {axis}"));
+                }
+                (axis / (pre * size), size)
+            }
+        };
+        selected.push((k, minor, size));
+    }
+    let total: i64 = mesh.iter().map(|(_, n)| n).product();
+    // (coordinates with the listed axes zeroed, members as (position along the listed axes, device))
+    type Group = (Vec<i64>, Vec<(i64, i64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for d in 0..total {
+        // coordinates, row-major (first axis most major)
+        let mut coords = vec![0i64; mesh.len()];
+        let mut r = d;
+        for (k, (_, n)) in mesh.iter().enumerate().rev() {
+            coords[k] = r % n;
+            r /= n;
+        }
+        let mut key = coords.clone();
+        let mut pos = 0i64;
+        for &(k, minor, size) in &selected {
+            let v = (coords[k] / minor) % size;
+            key[k] -= v * minor;
+            pos = pos * size + v;
+        }
+        match groups.iter_mut().find(|(kk, _)| *kk == key) {
+            Some((_, members)) => members.push((pos, d)),
+            None => groups.push((key, vec![(pos, d)])),
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(_, mut m)| {
+            m.sort();
+            m.into_iter().map(|(_, d)| d).collect()
+        })
+        .collect())
 }
 
 /// The process group of this process under `mode`.
@@ -336,15 +434,50 @@ pub fn eval_collective_permute(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<
 }
 
 pub fn eval_collective_broadcast(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
-    let x = tensor_arg(args, 0)?;
+    // With `has_dynamic_root` the last operand holds, per data operand, the index within the process
+    // group of the process whose value is broadcast; otherwise the source is the group's first process.
+    let dynamic_root = flag(ctx, "has_dynamic_root");
+    let n = if dynamic_root { args.len().checked_sub(1).filter(|&n| n > 0).ok_or("has_dynamic_root needs data operands and a root operand")? } else { args.len() };
+    let data = &args[..n];
+    let roots: Vec<usize> = if dynamic_root {
+        let r = tensor_arg(args, n)?;
+        let idx: Vec<i64> = match &r.data {
+            Data::Int(v) => v.clone(),
+            Data::UInt(v) => v.iter().map(|&x| x as i64).collect(),
+            _ => return Err("the root operand must be an integer tensor".into()),
+        };
+        (0..n)
+            .map(|i| idx.get(i).or(idx.first()).copied().ok_or_else(|| "empty root operand".to_string()))
+            .map(|v| v.and_then(|v| usize::try_from(v).map_err(|_| format!("negative root index {v}"))))
+            .collect::<Result<_, _>>()?
+    } else {
+        vec![0; n]
+    };
+    let xs = tensors(data)?;
     let mode = move_mode(ctx);
     let groups = groups_attr(ctx, "replica_groups")?;
     let group = match my_group(ctx, mode, &groups) {
         Ok(g) => g,
-        Err(_) if !groups.is_empty() => return finish(ctx, vec![zeros_like(x)?]),
+        Err(_) if !groups.is_empty() => return finish(ctx, xs.into_iter().map(zeros_like).collect::<Result<_, _>>()?),
         Err(e) => return Err(e),
     };
-    let got = exchange(ctx, "collective_broadcast", &group, vec![args[0].clone()])?;
-    let out = as_tensor(&got[0][0])?.clone();
-    finish(ctx, vec![out])
+    let got = exchange(ctx, "collective_broadcast", &group, data.to_vec())?;
+    let mut outs = Vec::with_capacity(n);
+    for (i, &root) in roots.iter().enumerate() {
+        let from = got.get(root).ok_or_else(|| format!("root index {root} is outside the process group of {}", group.len()))?;
+        outs.push(as_tensor(from.get(i).ok_or("contribution count differs")?)?.clone());
+    }
+    finish(ctx, outs)
+}
+
+/// `stablehlo.collective_reduce` (newer upstream op, stablehlo/tests/interpret/collective_reduce.mlir):
+/// reduces like all_reduce within each process group (same group rules), but only the group's root,
+/// its first process, receives the reduction; every other member gets zeros.
+pub fn eval_collective_reduce(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, String> {
+    tensors(args)?;
+    let groups = groups_attr(ctx, "replica_groups")?;
+    let group = my_group(ctx, reduce_mode(ctx), &groups)?;
+    let outs = all_reduce_impl(ctx, args, "collective_reduce")?;
+    let outs = if group.first() == Some(&me(ctx)) { outs } else { outs.iter().map(zeros_like).collect::<Result<_, _>>()? };
+    finish(ctx, outs)
 }

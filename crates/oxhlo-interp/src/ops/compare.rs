@@ -1,4 +1,4 @@
-//! `compare` (every direction and comparison type, TOTALORDER included), `select` and `clamp` (with
+//! `compare` (every direction and comparison type, TOTALORDER and WEAKORDER included), `select` and `clamp` (with
 //! rank-0 bounds broadcast), on every element type; quantized operands are dequantized as the spec's
 //! `dequantize_compare` / `dequantize_select_quantize` say.
 
@@ -44,6 +44,17 @@ fn cmp_vec<T: Copy>(a: &[T], b: &[T], dir: Dir, f: impl Fn(T, T) -> Option<Order
     Data::Bool(a.iter().zip(b).map(|(&x, &y)| holds(dir, f(x, y))).collect())
 }
 
+/// WEAKORDER on floats: a weak order where every NaN (of either sign or payload) is equal to every
+/// other NaN and greater than every number, and `-0.0 == +0.0`.
+fn weak_cmp(p: f64, q: f64) -> Ordering {
+    match (p.is_nan(), q.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => p.partial_cmp(&q).unwrap_or(Ordering::Equal),
+    }
+}
+
 /// Compares two storages elementwise.
 pub(crate) fn compare_data(dir: Dir, ty: Option<CmpTy>, elem: &ElementType, a: &Data, b: &Data) -> Result<Data, String> {
     if a.len() != b.len() {
@@ -69,6 +80,8 @@ pub(crate) fn compare_data(dir: Dir, ty: Option<CmpTy>, elem: &ElementType, a: &
         (Data::Float(x), Data::Float(y)) => {
             if ty == Some(CmpTy::TotalOrder) {
                 cmp_vec(x, y, dir, |p: f64, q: f64| Some(p.total_cmp(&q)))
+            } else if ty == Some(CmpTy::WeakOrder) {
+                cmp_vec(x, y, dir, |p: f64, q: f64| Some(weak_cmp(p, q)))
             } else {
                 cmp_vec(x, y, dir, |p: f64, q: f64| p.partial_cmp(&q))
             }

@@ -279,10 +279,19 @@ pub fn unary(op: Un, ft: FloatType, v: &[(f64, f64)], _res: &ElementType) -> Opt
         Un::Asinh => map_c(v, ft, C::asinh),
         Un::Acosh => map_c(v, ft, C::acosh),
         Un::Atanh => map_c(v, ft, C::atanh),
-        Un::Square => map_c(v, ft, |z| z * z),
+        Un::Square => map_c(v, ft, csquare),
         Un::IsFinite => Data::Bool(v.iter().map(|&(a, b)| a.is_finite() && b.is_finite()).collect()),
         _ => return None,
     })
+}
+
+/// `square(x + iy) = (x - y)(x + y) + 2xy i`: the factored real part does not overflow to `inf - inf`
+/// (NaN) for large `|x| == |y|`, where it is exactly 0 (the formula of StableHLO's `square`, as in
+/// JAX/XLA; `z * z` would give NaN for `(1e308, 1e308)`). Infinite parts keep the IEEE results.
+fn csquare(z: C) -> C {
+    let (x, y) = (z.0, z.1);
+    let re = if x.is_finite() && x.abs() == y.abs() { 0.0 } else { (x - y) * (x + y) };
+    C(re, 2.0 * x * y)
 }
 
 /// Binary complex ops.

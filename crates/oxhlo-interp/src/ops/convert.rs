@@ -62,7 +62,9 @@ pub(crate) fn convert_data(data: &Data, from: &ElementType, to: &ElementType) ->
             Data::Int(v) => v.iter().map(|&x| x != 0).collect(),
             Data::UInt(v) => v.iter().map(|&x| x != 0).collect(),
             Data::Float(v) => v.iter().map(|&x| x != 0.0).collect(),
-            Data::Complex(v) => v.iter().map(|&(a, b)| a != 0.0 || b != 0.0).collect(),
+            // complex -> non-complex drops the imaginary part first (as for complex -> int/float),
+            // so (0, 1) converts to false (see NOTES.md)
+            Data::Complex(v) => v.iter().map(|&(a, _)| a != 0.0).collect(),
         }),
         ElementType::Int { .. } | ElementType::Index if !to.is_unsigned_integer() => {
             let bits = int_bits(to);
@@ -230,7 +232,14 @@ pub fn eval_reduce_precision(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<Rt
     let (eb, mb) = (eb as i32, mb as i32);
     let data = v
         .iter()
-        .map(|&y| oxhlo_dtype::decode(fmt, oxhlo_dtype::reduce_precision(fmt, oxhlo_dtype::encode(fmt, y), eb, mb)))
+        .map(|&y| {
+            // With no mantissa bit left a NaN cannot stay a NaN: like XLA (and the StableHLO interpreter)
+            // it becomes the infinity of its sign, where the type has one (see NOTES.md).
+            if y.is_nan() && mb == 0 && fmt.has_inf() {
+                return f64::INFINITY.copysign(y);
+            }
+            oxhlo_dtype::decode(fmt, oxhlo_dtype::reduce_precision(fmt, oxhlo_dtype::encode(fmt, y), eb, mb))
+        })
         .collect();
     let res = match ctx.result_types.first() {
         Some(Type::Tensor(t)) => t.elem.clone(),

@@ -32,6 +32,7 @@ pub(crate) fn check<'a>(cx: &mut Cx<'a>, op: &'a Op) {
         K::ChloIsInf | K::ChloIsNegInf | K::ChloIsPosInf => elementwise::is_finite(cx, op),
         K::ChloNextAfter | K::ChloPolygamma | K::ChloZeta => elementwise::binary(cx, op, FLOAT),
         K::ChloTopK => top_k(cx, op),
+        K::ChloMulhi => elementwise::binary(cx, op, INT),
         K::ChloConstantLike => constant_like(cx, op),
         K::ChloBroadcastAdd
         | K::ChloBroadcastAnd

@@ -81,7 +81,7 @@ enum Strategy {
 /// Reads and checks the replica groups of all_gather / all_reduce / reduce_scatter; returns the size of one
 /// process group when known.
 fn grouped<'a>(cx: &mut Cx<'a>, op: &'a Op, required: bool) -> Option<i64> {
-    let groups = cx.attr_matrix(op, "replica_groups", required);
+    let groups = replica_groups(cx, op, required);
     let global = cx.attr_bool(op, "use_global_device_ids", false).unwrap_or(false);
     let ch = channel_id(op);
     if global && ch <= 0 {
@@ -101,7 +101,12 @@ fn grouped<'a>(cx: &mut Cx<'a>, op: &'a Op, required: bool) -> Option<i64> {
     let m = groups?;
     check_groups(cx, op, "replica_groups", &m, expected);
     let cols = if m.rows.saturating_mul(m.cols) == 0 { expected? } else { m.cols as i64 };
-    Some(if strategy == Strategy::CrossReplicaAndPartition { cols.saturating_mul(partitions.unwrap_or(1)) } else { cols })
+    // cross_replica_and_partition groups hold every partition of the listed replicas: their size is only
+    // known when the module declares its partition count (a run_parallel grid may have several).
+    if strategy == Strategy::CrossReplicaAndPartition {
+        return partitions.map(|p| cols.saturating_mul(p));
+    }
+    Some(cols)
 }
 
 fn same_types(cx: &mut Cx, op: &Op, ins: &[&TensorType], outs: &[&TensorType]) {
@@ -128,6 +133,17 @@ fn computation<'a>(cx: &mut Cx<'a>, op: &'a Op, ins: &[&TensorType]) {
             return;
         }
     }
+}
+
+/// `replica_groups` as a matrix; None without a report for the mesh-axes form
+/// (`#stablehlo.replica_group_mesh_axes<...>`, kept opaque: its groups are worked out by the interpreter).
+fn replica_groups<'a>(cx: &mut Cx<'a>, op: &'a Op, required: bool) -> Option<crate::verify::cx::Matrix> {
+    if let Some(crate::attr::Attr::Opaque(t)) = op.attr("replica_groups") {
+        if t.starts_with("#stablehlo.replica_group_mesh_axes") {
+            return None;
+        }
+    }
+    cx.attr_matrix(op, "replica_groups", required)
 }
 
 fn operands_results<'a>(cx: &mut Cx<'a>, op: &'a Op) -> Option<(Vec<&'a TensorType>, Vec<&'a TensorType>)> {
@@ -217,7 +233,7 @@ pub(crate) fn all_to_all<'a>(cx: &mut Cx<'a>, op: &'a Op) {
     let split = cx.attr_int(op, "split_dimension", true);
     let concat = cx.attr_int(op, "concat_dimension", true);
     let count = cx.attr_int(op, "split_count", true);
-    let groups = cx.attr_matrix(op, "replica_groups", true);
+    let groups = replica_groups(cx, op, true);
     let expected = if channel_id(op) > 0 { module_count(cx, "mhlo.num_partitions") } else { module_count(cx, "mhlo.num_replicas") };
     if let Some(m) = &groups {
         check_groups(cx, op, "replica_groups", m, expected);
@@ -275,7 +291,7 @@ pub(crate) fn collective_permute<'a>(cx: &mut Cx<'a>, op: &'a Op) {
 }
 
 pub(crate) fn collective_broadcast<'a>(cx: &mut Cx<'a>, op: &'a Op) {
-    let groups = cx.attr_matrix(op, "replica_groups", true);
+    let groups = replica_groups(cx, op, true);
     if let Some(m) = groups {
         let ids: Vec<i64> = m.data.iter().copied().filter(|&v| v != -1).collect();
         let n = if channel_id(op) > 0 { module_count(cx, "mhlo.num_partitions") } else { module_count(cx, "mhlo.num_replicas") };
@@ -285,7 +301,11 @@ pub(crate) fn collective_broadcast<'a>(cx: &mut Cx<'a>, op: &'a Op) {
             cx.fail(op, GROUPS_RANGE, format!("replica_groups value {bad} is out of range"));
         }
     }
-    let Some((ins, outs)) = operands_results(cx, op) else { return };
+    // `has_dynamic_root` (newer upstream form): the last operand is the root index tensor, one index per
+    // data operand; the data operands and the results pair up as usual.
+    let dynamic_root = op.attr("has_dynamic_root").is_some_and(|a| !matches!(a, crate::attr::Attr::Bool(false)));
+    let n = op.operands.len().saturating_sub(usize::from(dynamic_root));
+    let (Some(ins), Some(outs)) = (cx.tensor_opds(op, 0..n), cx.tensor_results(op)) else { return };
     same_types(cx, op, &ins, &outs);
 }
 

@@ -16,7 +16,7 @@ rules! {
     IS_FINITE_SHAPE = "is_finite.shape": "is_finite's operand and result have the same shape (C1)";
     COMPARE_ELEM = "compare.element_types": "compare's lhs and rhs have the same element type (C1)";
     COMPARE_SHAPES = "compare.shapes": "compare's lhs, rhs and result have the same shape (C2)";
-    COMPARE_TYPE = "compare.compare_type": "compare_type suits the element type: SIGNED, UNSIGNED, FLOAT/TOTALORDER (C3)";
+    COMPARE_TYPE = "compare.compare_type": "compare_type suits the element type: SIGNED, UNSIGNED, FLOAT/TOTALORDER/WEAKORDER (C3)";
     COMPLEX_OPERANDS = "complex.operands": "complex's lhs and rhs have the same type (C1)";
     COMPLEX_RESULT = "complex.result": "complex's result has lhs's shape and the complex type of its element type (C2, C3)";
     SELECT_PRED = "select.pred_shape": "select's pred is 0-dimensional or has on_true's shape (C1)";
@@ -126,7 +126,7 @@ pub(crate) fn compare<'a>(cx: &mut Cx<'a>, op: &'a Op) {
         _ if ct == C::NotType => true,
         e if elem_in(e, class::SINT) => ct == C::Signed,
         e if elem_in(e, class::UINT | class::BOOL) => ct == C::Unsigned,
-        e if e.is_float() => matches!(ct, C::Float | C::TotalOrder),
+        e if e.is_float() => matches!(ct, C::Float | C::TotalOrder | C::WeakOrder),
         e if e.is_complex() => ct == C::Float,
         _ => true,
     };

@@ -332,6 +332,7 @@ fn dispatch<'a>(cx: &mut Cx<'a>, op: &'a Op) {
         K::Negate => elementwise::unary(cx, op, INT | FLOAT | COMPLEX | QUANT),
         K::Sign => elementwise::unary(cx, op, SINT | FLOAT | COMPLEX | QUANT),
         K::Abs => elementwise::abs(cx, op),
+        K::Square => elementwise::unary(cx, op, INT | FLOAT | COMPLEX),
         K::Real | K::Imag => elementwise::real_imag(cx, op),
         K::IsFinite => elementwise::is_finite(cx, op),
         K::Add | K::Multiply | K::Maximum | K::Minimum => elementwise::binary(cx, op, ANY),

@@ -1,7 +1,8 @@
 //! Pretty syntax of the `check` test dialect (`check.expect_eq_const %x, dense<..> : T`,
 //! `check.expect_almost_eq_const %x, dense<..> : T, tolerance = 1.0e-3`, `check.expect_eq %a, %b : T`,
 //! `check.expect_almost_eq`, `check.expect_close %a, %b, max_ulp_difference = 3 : T, T`,
-//! `check.expect_serialized_eq %x, probe_id = "p", iter = 1 : T`) and of `chlo.top_k(%x, k = 2) : T -> (R, I)`.
+//! `check.expect_serialized_eq %x, probe_id = "p", iter = 1 : T`), of `chlo.top_k(%x, k = 2) : T -> (R, I)` and of
+//! `interpreter.probe %x, probe_id = "p" : T`.
 
 use super::{i64_attr, op_with, Parsed};
 use crate::lexer::Tok;
@@ -106,6 +107,19 @@ pub fn parse<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>, kind: OpKind) -> PRe
             let operands = p.check_uses(ctx, &[a, b], &[ta, tb], at)?;
             Ok((op_with(kind, operands, attrs), Vec::new()))
         }
+        K::InterpreterProbe => {
+            // interpreter.probe %x, probe_id = "p" attr-dict : T  (result type = operand type)
+            let u = p.parse_use(ctx)?;
+            p.expect(Tok::Comma, "','")?;
+            p.kw_eq("probe_id")?;
+            let mut attrs = vec![("probe_id".to_string(), Attr::Str(p.parse_string()?))];
+            attrs.extend(p.opt_attr_dict()?);
+            p.expect(Tok::Colon, "':' and the operand type")?;
+            let at = p.tok.pos;
+            let t = p.parse_type()?;
+            let operands = p.check_uses(ctx, &[u], std::slice::from_ref(&t), at)?;
+            Ok((op_with(kind, operands, attrs), vec![t]))
+        }
         _ => {
             // check.expect_serialized_eq
             let u = p.parse_use(ctx)?;
@@ -143,11 +157,24 @@ fn uint_attr(op: &Op, name: &str, bits: u32) -> Option<Option<i64>> {
 
 pub fn print(pr: &mut Printer<'_>, op: &Op) -> bool {
     use OpKind as K;
-    if !op.results.is_empty() && op.kind != K::ChloTopK {
+    if !op.results.is_empty() && !matches!(op.kind, K::ChloTopK | K::InterpreterProbe) {
         return false;
     }
     let tys: Vec<Type> = op.operands.iter().map(|v| pr.type_of(*v)).collect();
     match op.kind {
+        K::InterpreterProbe => {
+            let Some(Attr::Str(probe)) = op.attr("probe_id") else { return false };
+            if op.operands.len() != 1 || op.results.len() != 1 || pr.type_of(op.results[0]) != tys[0] {
+                return false;
+            }
+            pr.w("interpreter.probe ");
+            pr.val(op.operands[0]);
+            pr.w(", probe_id = ");
+            write_string(&mut pr.out, probe);
+            pr.attr_dict_except(op, &["probe_id"]);
+            pr.w(" : ");
+            pr.ty(&tys[0]);
+        }
         K::ChloTopK => {
             let Some(k) = i64_attr(op, "k") else { return false };
             if op.operands.len() != 1 {

@@ -1,7 +1,7 @@
 //! Pretty syntax of the contraction ops: `dot_general %a, %b, batching_dims = [0] x [0], contracting_dims =
 //! [2] x [1], precision = [DEFAULT, DEFAULT], algorithm = <...>`, `dot %a, %b, precision = [...]`, and
 //! `convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [..],
-//! pad = [[..]], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]}`.
+//! pad = [[..]], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]}`; `dynamic_conv(%a, %b, %padding)` likewise.
 
 use super::{i64_array, op_with, Parsed};
 use crate::lexer::Tok;
@@ -13,8 +13,8 @@ use oxhlo_ir::attr::{DenseArray, DotDims, Precision};
 use oxhlo_ir::{Attr, DenseElements, ElementType, Op, OpKind, TensorType};
 
 pub fn parse<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>, kind: OpKind) -> PResult<Parsed> {
-    if kind == OpKind::Convolution {
-        return parse_conv(p, ctx);
+    if matches!(kind, OpKind::Convolution | OpKind::DynamicConv) {
+        return parse_conv(p, ctx, kind);
     }
     let uses = p.parse_uses(ctx)?;
     let mut attrs = Vec::new();
@@ -75,7 +75,7 @@ fn precision_text(a: &Attr) -> Option<String> {
 }
 
 pub fn print(pr: &mut Printer<'_>, op: &Op) -> bool {
-    if op.kind == OpKind::Convolution {
+    if matches!(op.kind, OpKind::Convolution | OpKind::DynamicConv) {
         return print_conv(pr, op);
     }
     if op.operands.len() != 2 {
@@ -129,7 +129,7 @@ const WINDOW: [(&str, &str); 5] = [
     ("reverse", "window_reversal"),
 ];
 
-fn parse_conv<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>) -> PResult<Parsed> {
+fn parse_conv<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>, kind: OpKind) -> PResult<Parsed> {
     p.expect(Tok::LParen, "'(' and the operands")?;
     let uses = p.parse_uses(ctx)?;
     p.expect(Tok::RParen, "')'")?;
@@ -187,7 +187,7 @@ fn parse_conv<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>) -> PResult<Parsed> 
     }
     attrs.extend(p.opt_attr_dict()?);
     let (operands, results) = p.colon_functional(ctx, &uses)?;
-    Ok((op_with(OpKind::Convolution, operands, attrs), results))
+    Ok((op_with(kind, operands, attrs), results))
 }
 
 fn print_conv(pr: &mut Printer<'_>, op: &Op) -> bool {
@@ -217,10 +217,12 @@ fn print_conv(pr: &mut Printer<'_>, op: &Op) -> bool {
         };
         parts.push(format!("{kw} = {text}"));
     }
-    if op.operands.len() != 2 {
+    let want = if op.kind == OpKind::DynamicConv { 3 } else { 2 };
+    if op.operands.len() != want {
         return false;
     }
-    pr.w("stablehlo.convolution(");
+    pr.w(op.name());
+    pr.w("(");
     pr.vals(&op.operands);
     pr.w(") dim_numbers = ");
     write_conv_dims(&mut pr.out, d);

@@ -50,6 +50,8 @@ pub fn parse_pretty<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>, kind: OpKind)
             Ok((op_with(kind, operands, attrs), results))
         }
         Syntax::Custom => parse_custom(p, ctx, kind),
+        // Newer StableHLO gives dynamic_conv convolution's pretty form; accepted, printed generic.
+        Syntax::Generic if kind == OpKind::DynamicConv => dot_conv::parse(p, ctx, kind),
         Syntax::Generic => Err(p.err(format!("'{}' has no pretty form; write it in the generic form \"{}\"(...)", kind.name(), kind.name()))),
     }
 }
@@ -76,7 +78,8 @@ fn parse_custom<'a>(p: &mut Parser<'a>, ctx: &mut FuncCtx<'a>, kind: OpKind) -> 
         | K::CheckExpectAlmostEq
         | K::CheckExpectAlmostEqConst
         | K::CheckExpectClose
-        | K::CheckExpectSerializedEq => check_chlo::parse(p, ctx, kind),
+        | K::CheckExpectSerializedEq
+        | K::InterpreterProbe => check_chlo::parse(p, ctx, kind),
         _ => shape::parse_functional_with_attrs(p, ctx, kind),
     }
 }
@@ -137,7 +140,8 @@ pub fn print_pretty(pr: &mut Printer<'_>, op: &Op) -> bool {
             | K::CheckExpectAlmostEq
             | K::CheckExpectAlmostEqConst
             | K::CheckExpectClose
-            | K::CheckExpectSerializedEq => check_chlo::print(pr, op),
+            | K::CheckExpectSerializedEq
+            | K::InterpreterProbe => check_chlo::print(pr, op),
             _ => shape::print_functional_with_attrs(pr, op),
         },
     }

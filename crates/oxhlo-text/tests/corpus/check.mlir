@@ -1,5 +1,5 @@
 // The `check` test dialect and the interpreter's ops, as the StableHLO test suite writes them; several
-// cases separated by `// -----`.
+// cases separated by split markers (a `//` comment of five dashes).
 func.func @main() {
   %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
   check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi32>
@@ -33,7 +33,8 @@ func.func @main() {
 
 func.func @worker(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = "interpreter.probe"(%x) <{probe_id = "w"}> : (tensor<2xf32>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
+  %1 = interpreter.probe %0, probe_id = "w2" : tensor<2xf32>
+  return %1 : tensor<2xf32>
 }
 
 func.func @main() {
@@ -76,4 +77,11 @@ func.func @async_and_collective_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 func.func private @async_body(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
+}
+// Newer upstream ops (not in every MLIR build, so kept out of the MLIR-checked corpus files).
+func.func @newer_ops(%x: tensor<4xi32>, %f: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xi32>) {
+  %0 = stablehlo.square %x : tensor<4xi32>
+  %1 = "stablehlo.square"(%f) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "chlo.mulhi"(%x, %0) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xf32>, tensor<4xi32>
 }
