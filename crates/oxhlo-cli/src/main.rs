@@ -2,6 +2,7 @@
 //! done by the library crates (text parser/printer, verifier, bytecode reader, interpreter).
 
 mod args;
+mod cmd_bench;
 mod cmd_convert;
 mod cmd_parse;
 mod cmd_run;
@@ -23,6 +24,8 @@ commands:
         execute @main (or the only public function); print the results or write them as .npy
   test FILE.mlir|DIR...
         run StableHLO-style test files (`// -----` cases, check.* ops); prints `N passed, M failed`
+  bench PROG [--input x.npy]... [--runs N] [--warmup K]
+        time loading and running a program (zero-filled inputs where none are given)
   help  print this message
 ";
 
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         "parse" => cmd_parse::run(rest),
         "run" => cmd_run::run(rest),
         "convert" => cmd_convert::run(rest),
+        "bench" => cmd_bench::run(rest),
         "test" => cmd_test::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

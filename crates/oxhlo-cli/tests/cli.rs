@@ -77,3 +77,13 @@ fn convert_reports_the_byte_offset_of_truncated_bytecode() {
     assert_eq!(code, 1);
     assert!(err.contains(": byte ") && err.contains("error:"), "got: {err}");
 }
+
+#[test]
+fn bench_prints_a_timing_table() {
+    let (code, out, err) = oxhlo(&["bench", "examples/mlp.mlir", "--runs", "3", "--warmup", "0"], None);
+    assert_eq!(code, 0, "stderr: {err}");
+    for row in ["load (parse+verify)", "runs", "median", "mean"] {
+        assert!(out.contains(row), "missing {row}: {out}");
+    }
+    assert!(out.lines().any(|l| l.starts_with("runs") && l.trim_end().ends_with('3')), "got: {out}");
+}
