@@ -126,9 +126,29 @@ pub struct Interpreter<'m> {
     pub check_failures: Vec<CheckFailure>,
     /// Number of checks evaluated (passed or failed).
     pub checks_run: usize,
+    /// Per-op times, collected when set to `Some` before running (see [`OpProfile`]).
+    pub profile: Option<OpProfile>,
     plans: HashMap<usize, Arc<BlockPlan>>,
     inner_error: Option<InterpError>,
     depth: usize,
+}
+
+/// Times of the ops an interpreter ran, in order. An op with regions (while, reduce, call, ...) counts the
+/// time of its regions too (inclusive times); an op inside a loop body appears once per iteration.
+#[derive(Debug, Default)]
+pub struct OpProfile {
+    /// (op identity, time) for every op run; the identity is the op's address in the module.
+    pub runs: Vec<(usize, std::time::Duration)>,
+    /// Name and location of each op identity seen.
+    pub ops: HashMap<usize, (String, oxhlo_ir::Location)>,
+}
+
+impl OpProfile {
+    fn record(&mut self, op: &Op, time: std::time::Duration) {
+        let key = op as *const Op as usize;
+        self.ops.entry(key).or_insert_with(|| (op.name().to_string(), op.loc.clone()));
+        self.runs.push((key, time));
+    }
 }
 
 impl<'m> Interpreter<'m> {
@@ -143,6 +163,7 @@ impl<'m> Interpreter<'m> {
             host: HostQueues::default(),
             check_failures: Vec::new(),
             checks_run: 0,
+            profile: None,
             plans: HashMap::new(),
             inner_error: None,
             depth: 0,
@@ -239,10 +260,14 @@ impl<'i, 'm> Frame<'i, 'm> {
                 self.free(op_plan);
                 return Ok(args);
             }
+            let started = self.it.profile.is_some().then(std::time::Instant::now);
             let results = match self.exec(op, args) {
                 Ok(r) => r,
                 Err(m) => return Err(self.it.inner_error.take().unwrap_or_else(|| op_error(op, m))),
             };
+            if let (Some(t), Some(p)) = (started, self.it.profile.as_mut()) {
+                p.record(op, t.elapsed());
+            }
             self.it.inner_error = None;
             if results.len() != op.results.len() {
                 return Err(op_error(

@@ -13,6 +13,6 @@ pub mod tensor;
 pub mod testing;
 
 pub use error::InterpError;
-pub use eval::{run_main, Interpreter};
+pub use eval::{run_main, Interpreter, OpProfile};
 pub use testing::{run_test_source, TestReport};
 pub use tensor::{Data, RtValue, Tensor};

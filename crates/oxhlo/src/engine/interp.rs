@@ -6,7 +6,7 @@
 use super::{Profile, Program};
 use crate::buffer::Buffer;
 use crate::error::{Diagnostic, Error, ErrorKind, Result};
-use oxhlo_interp::eval::check_inputs;
+use oxhlo_interp::eval::{check_inputs, OpProfile};
 use oxhlo_interp::{InterpError, Interpreter, RtValue};
 use oxhlo_ir::Module;
 use std::sync::Arc;
@@ -35,16 +35,19 @@ fn runtime(e: InterpError) -> Error {
 }
 
 /// `oxhlo_interp::run_main` on the current thread (which must have the interpreter's big stack), timed.
-fn run_entry(module: &Module, args: Vec<RtValue>) -> Result<(Vec<RtValue>, Duration), InterpError> {
+fn run_entry(module: &Module, args: Vec<RtValue>, profile: bool) -> Result<(Vec<RtValue>, Duration, Option<OpProfile>), InterpError> {
     let func = module.entry().ok_or_else(|| InterpError::new("the module has no entry function"))?;
     if module.num_replicas().saturating_mul(module.num_partitions()) != 1 {
         // Several processes: run_main runs each on its own thread.
         let start = Instant::now();
-        return oxhlo_interp::run_main(module, args).map(|r| (r, start.elapsed()));
+        return oxhlo_interp::run_main(module, args).map(|r| (r, start.elapsed(), None));
     }
     let args = check_inputs(func, args)?;
     let start = Instant::now();
     let mut it = Interpreter::new(module);
+    if profile {
+        it.profile = Some(OpProfile::default());
+    }
     let results = it.run_func(&func.name, args)?;
     let elapsed = start.elapsed();
     if let Some(f) = it.check_failures.first() {
@@ -54,17 +57,29 @@ fn run_entry(module: &Module, args: Vec<RtValue>) -> Result<(Vec<RtValue>, Durat
             message: format!("{} ({} failed check(s))", f.message, it.check_failures.len()),
         });
     }
-    Ok((results, elapsed))
+    Ok((results, elapsed, it.profile.take()))
 }
 
 impl Program for InterpProgram {
     fn execute(&self, inputs: &[&Buffer], profile: Option<&mut Profile>) -> Result<Vec<Buffer>> {
         let args = inputs.iter().map(|b| b.to_tensor().map(RtValue::Tensor)).collect::<Result<Vec<_>>>()?;
         let module = Arc::clone(&self.module);
-        let (results, elapsed) = super::worker::run(move || run_entry(&module, args).map_err(runtime))?;
+        let want = profile.is_some();
+        let (results, elapsed, ops) = super::worker::run(move || run_entry(&module, args, want).map_err(runtime))?;
         if let Some(p) = profile {
-            // The interpreter has no per-op hook yet, so the entry function is the one kernel.
-            p.record(0, elapsed, || (format!("@{}", self.entry), self.entry_loc.clone()));
+            match ops {
+                // On the interpreter every op is a kernel (ops with regions count their bodies too).
+                Some(ops) => {
+                    for (key, time) in ops.runs {
+                        p.record(key, time, || match ops.ops.get(&key) {
+                            Some((name, loc)) => (name.clone(), loc.to_string()),
+                            None => (String::from("?"), String::new()),
+                        });
+                    }
+                }
+                // Several processes: each runs on its own thread, so the entry function is the one kernel.
+                None => p.record(0, elapsed, || (format!("@{}", self.entry), self.entry_loc.clone())),
+            }
         }
         results
             .iter()
