@@ -17,7 +17,7 @@
 use crate::custom_call::CustomCallCtx;
 use crate::eval::{on_big_stack, Interpreter};
 use crate::tensor::{Data, RtValue, Tensor};
-use oxhlo_ir::{Attr, ElementType, Location, Module, Op, OpKind, Signedness, TensorType};
+use oxhlo_ir::{Attr, ElementType, Location, Module, Op, OpKind, TensorType};
 use std::fmt;
 
 /// One failed check.
@@ -51,25 +51,9 @@ pub enum Compare {
     Ulps { min: u64, max: u64 },
 }
 
-/// Spells an element type as MLIR does.
+/// Spells an element type as MLIR does (the IR's spelling).
 pub fn elem_string(e: &ElementType) -> String {
-    match e {
-        ElementType::Bool => "i1".into(),
-        ElementType::Int { bits, signedness } => match signedness {
-            Signedness::Signless => format!("i{bits}"),
-            Signedness::Signed => format!("si{bits}"),
-            Signedness::Unsigned => format!("ui{bits}"),
-        },
-        ElementType::Float(f) => f.name().into(),
-        ElementType::Complex(f) => format!("complex<{}>", f.name()),
-        ElementType::Index => "index".into(),
-        ElementType::Quant(q) => {
-            let params: Vec<String> = q.scales.iter().zip(&q.zero_points).map(|(s, z)| format!("{s}:{z}")).collect();
-            let axis = q.quantized_dimension.map(|d| format!(":{d}")).unwrap_or_default();
-            let p = if params.len() == 1 { params[0].clone() } else { format!("{{{}}}", params.join(",")) };
-            format!("!quant.uniform<{}:{}{axis}, {p}>", elem_string(&q.storage), elem_string(&q.expressed))
-        }
-    }
+    e.to_string()
 }
 
 /// Spells a tensor type as MLIR does (`tensor<2x?xf32>`).

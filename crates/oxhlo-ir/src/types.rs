@@ -333,3 +333,10 @@ impl Type {
         }
     }
 }
+
+/// The MLIR spelling (`f32`, `si8`, `complex<f64>`, `!quant.uniform<i8:f32, 0.5:3>`).
+impl std::fmt::Display for ElementType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::verify::fmt::elem(self))
+    }
+}

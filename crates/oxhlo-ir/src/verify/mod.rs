@@ -34,7 +34,7 @@ mod chlo;
 mod collectives;
 mod cx;
 mod elementwise;
-mod fmt;
+pub(crate) mod fmt;
 mod indexing;
 mod linalg;
 mod misc;
