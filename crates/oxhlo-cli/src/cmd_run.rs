@@ -1,15 +1,17 @@
-//! `oxhlo run PROG.mlir [--input x.npy]... [--output-dir DIR]`: execute the entry function (`@main` or the
-//! only public function) and print the results, or write them as `result0.npy`, `result1.npy`, ...
+//! `oxhlo run PROG.mlir [--input x.npy|xs.npz]... [--output-dir DIR] [--output FILE.npz]`: execute the entry
+//! function (`@main` or the only public function) and print the results, or write them as `result0.npy`,
+//! `result1.npy`, ... (or as the members `result0`, ... of one .npz). An .npz input gives its arrays, in
+//! archive order, to consecutive parameters.
 
 use crate::args::{read_input, Args};
 use crate::format::format_value;
 use crate::load::load_module;
-use oxhlo_interp::{npy, RtValue};
+use oxhlo_interp::{npy, npz, RtValue};
 use oxhlo_ir::Type;
 use std::path::Path;
 
 pub fn run(argv: &[String]) -> Result<bool, String> {
-    let args = Args::parse(argv, &[], &["input", "output-dir", "backend"])?;
+    let args = Args::parse(argv, &[], &["input", "output-dir", "output", "backend"])?;
     if let Some(b) = args.value("backend") {
         if b != "interp" && b != "cpu" {
             return Err(format!("run: unknown backend `{b}` (available: interp; cpu runs on the interpreter for now)"));
@@ -24,17 +26,34 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
         }
     };
     let entry = module.entry().ok_or("the program has no @main and no single public function")?;
+    // Each --input is one .npy array, or every array of an .npz: (where it came from, its npy bytes).
     let paths = args.values("input");
-    if paths.len() != entry.ty.inputs.len() {
+    if !paths.iter().any(|p| p.ends_with(".npz")) && paths.len() != entry.ty.inputs.len() {
         return Err(format!("@{} takes {} input(s), {} given with --input", entry.name, entry.ty.inputs.len(), paths.len()));
     }
+    let mut arrays: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in paths {
+        let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+        if p.ends_with(".npz") {
+            for (name, member) in npz::read_npz(&bytes).map_err(|e| format!("{p}: {e}"))? {
+                arrays.push((format!("{p}:{name}"), member));
+            }
+        } else {
+            arrays.push((p.to_string(), bytes));
+        }
+    }
+    if arrays.len() != entry.ty.inputs.len() {
+        return Err(format!("@{} takes {} input(s), {} given with --input", entry.name, entry.ty.inputs.len(), arrays.len()));
+    }
     let mut inputs = Vec::new();
-    for (i, (p, ty)) in paths.iter().zip(&entry.ty.inputs).enumerate() {
+    for (i, ((p, bytes), ty)) in arrays.iter().zip(&entry.ty.inputs).enumerate() {
         let expected = match ty {
             Type::Tensor(t) => Some(t),
             _ => None,
         };
-        let t = npy::read_npy(Path::new(p), expected).map_err(|e| format!("input #{i} ({p}): {e}"))?;
+        let t = npy::parse_npy(bytes)
+            .and_then(|a| npy::npy_to_tensor(&a, expected))
+            .map_err(|e| format!("input #{i} ({p}): {e}"))?;
         inputs.push(RtValue::Tensor(t));
     }
     let results = match oxhlo_interp::run_main(&module, inputs) {
@@ -44,6 +63,16 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
             return Ok(false);
         }
     };
+    if let Some(file) = args.value("output") {
+        let mut members = Vec::new();
+        for (i, r) in results.iter().enumerate() {
+            let RtValue::Tensor(t) = r else { return Err(format!("result #{i} is not a tensor; cannot write .npz")) };
+            members.push((format!("result{i}"), npy::write_npy_bytes(t)));
+        }
+        std::fs::write(file, npz::write_npz(&members)?).map_err(|e| format!("{file}: {e}"))?;
+        println!("wrote {file}");
+        return Ok(true);
+    }
     match args.value("output-dir") {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;

@@ -20,7 +20,7 @@ commands:
         read a StableHLO program (MLIR text), verify it, print it in canonical form
   convert FILE.mlirbc|- [--generic] [--debug-info] [--no-verify]
         read MLIR bytecode (a VHLO portable artifact or plain bytecode) and print it as text
-  run PROG.mlir [--input x.npy]... [--output-dir DIR] [--backend interp]
+  run PROG.mlir [--input x.npy|xs.npz]... [--output-dir DIR | --output FILE.npz] [--backend interp]
         execute @main (or the only public function); print the results or write them as .npy
   test FILE.mlir|DIR...
         run StableHLO-style test files (`// -----` cases, check.* ops); prints `N passed, M failed`

@@ -87,3 +87,36 @@ fn bench_prints_a_timing_table() {
     }
     assert!(out.lines().any(|l| l.starts_with("runs") && l.trim_end().ends_with('3')), "got: {out}");
 }
+
+#[test]
+fn run_reads_and_writes_npz_as_numpy_does() {
+    // NumPy writes the inputs (np.savez) and reads the results back (np.load); the expected sum is NumPy's.
+    let dir = std::env::temp_dir().join(format!("oxhlo-cli-npz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let d = dir.to_str().expect("utf8 path");
+    let make = format!(
+        "import numpy as np; np.savez('{d}/in.npz', np.arange(6, dtype=np.float32).reshape(2, 3), np.full((2, 3), 0.5, np.float32))"
+    );
+    match Command::new("python3").args(["-c", &make]).status() {
+        Ok(s) if s.success() => {}
+        _ => {
+            eprintln!("SKIPPED: python3 with numpy is not available to write the .npz input");
+            return;
+        }
+    }
+    let prog = dir.join("add.mlir");
+    std::fs::write(
+        &prog,
+        "func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {\n  %0 = stablehlo.add %a, %b : tensor<2x3xf32>\n  return %0 : tensor<2x3xf32>\n}\n",
+    )
+    .expect("write program");
+    let out = format!("{d}/out.npz");
+    let (code, _o, err) = oxhlo(&["run", prog.to_str().expect("utf8"), "--input", &format!("{d}/in.npz"), "--output", &out], None);
+    assert_eq!(code, 0, "stderr: {err}");
+    let check = format!(
+        "import numpy as np; r = np.load('{out}')['result0']; e = np.arange(6, dtype=np.float32).reshape(2, 3) + np.float32(0.5); \
+         assert r.dtype == np.float32 and r.shape == (2, 3) and (r == e).all(), r"
+    );
+    let status = Command::new("python3").args(["-c", &check]).status().expect("python3 ran before");
+    assert!(status.success(), "numpy could not read the result or it differs");
+}

@@ -7,6 +7,7 @@ pub mod dispatch;
 pub mod error;
 pub mod eval;
 pub mod npy;
+pub mod npz;
 pub mod ops;
 pub mod parallel;
 pub mod tensor;
