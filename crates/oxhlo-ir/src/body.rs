@@ -18,7 +18,7 @@ pub struct Op {
     pub unregistered_name: Option<String>,
     pub operands: Vec<Value>,
     pub results: Vec<Value>,
-    /// Attributes and properties, in the order written.
+    /// Attributes and properties, sorted by name as MLIR keeps them (the parsers sort; builders may push).
     pub attrs: Vec<NamedAttr>,
     pub regions: Vec<Region>,
     pub loc: Location,

@@ -59,26 +59,9 @@ impl FloatType {
         FloatType::F64,
     ];
 
-    /// The MLIR spelling (`f8E4M3FN`, `bf16`, ...).
+    /// The MLIR spelling (`f8E4M3FN`, `bf16`, ...), as the format defines it.
     pub fn name(self) -> &'static str {
-        match self {
-            FloatType::F4E2M1FN => "f4E2M1FN",
-            FloatType::F6E2M3FN => "f6E2M3FN",
-            FloatType::F6E3M2FN => "f6E3M2FN",
-            FloatType::F8E3M4 => "f8E3M4",
-            FloatType::F8E4M3 => "f8E4M3",
-            FloatType::F8E4M3FN => "f8E4M3FN",
-            FloatType::F8E4M3FNUZ => "f8E4M3FNUZ",
-            FloatType::F8E4M3B11FNUZ => "f8E4M3B11FNUZ",
-            FloatType::F8E5M2 => "f8E5M2",
-            FloatType::F8E5M2FNUZ => "f8E5M2FNUZ",
-            FloatType::F8E8M0FNU => "f8E8M0FNU",
-            FloatType::BF16 => "bf16",
-            FloatType::F16 => "f16",
-            FloatType::TF32 => "tf32",
-            FloatType::F32 => "f32",
-            FloatType::F64 => "f64",
-        }
+        self.format().name()
     }
 
     /// Parses an MLIR float type keyword.
@@ -88,15 +71,7 @@ impl FloatType {
 
     /// Width of the format in bits.
     pub fn bits(self) -> u32 {
-        match self {
-            FloatType::F4E2M1FN => 4,
-            FloatType::F6E2M3FN | FloatType::F6E3M2FN => 6,
-            FloatType::BF16 | FloatType::F16 => 16,
-            FloatType::TF32 => 19,
-            FloatType::F32 => 32,
-            FloatType::F64 => 64,
-            _ => 8,
-        }
+        self.format().total_bits()
     }
 
     /// The exact numeric format, for encoding and decoding values.
