@@ -188,6 +188,30 @@ impl<'m> Interpreter<'m> {
         self.call(func, args)
     }
 
+    /// Evaluates one op of `func` (any op, regions included) on `args`, outside a full function run: the
+    /// fallback fast backends use for ops they have no kernel for. `captured` binds the values defined
+    /// outside the op that its regions read (StableHLO regions may use enclosing values).
+    pub fn eval_op(
+        &mut self,
+        func: &'m Func,
+        op: &Op,
+        args: Vec<RtValue>,
+        captured: Vec<(Value, RtValue)>,
+    ) -> Result<Vec<RtValue>, InterpError> {
+        let mut frame = Frame { it: self, func, env: vec![None; func.values.len()] };
+        for (v, x) in captured {
+            frame.bind(v, x).map_err(|m| op_error(op, m))?;
+        }
+        let results = match frame.exec(op, args) {
+            Ok(r) => r,
+            Err(m) => return Err(frame.it.inner_error.take().unwrap_or_else(|| op_error(op, m))),
+        };
+        if results.len() != op.results.len() {
+            return Err(op_error(op, format!("produced {} results, the op declares {}", results.len(), op.results.len())));
+        }
+        Ok(results)
+    }
+
     fn call(&mut self, func: &'m Func, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
         let body = func.body.entry().ok_or_else(|| InterpError {
             loc: func.loc.clone(),
