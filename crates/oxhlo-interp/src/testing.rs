@@ -413,6 +413,16 @@ pub fn parse_source(src: &str, filename: &str) -> Result<Module, String> {
 
 /// Parses, verifies (the spec's constraints) and runs every case of a test file.
 pub fn run_test_source(src: &str, filename: &str) -> TestReport {
+    run_test_source_with(src, filename, &run_case)
+}
+
+/// Runs every case of a test file with another case runner (a fast backend, an optimization level):
+/// `run` gets each parsed, verified case and returns the number of checks evaluated and the failures.
+pub fn run_test_source_with(
+    src: &str,
+    filename: &str,
+    run: &dyn Fn(&Module) -> Result<(usize, Vec<CheckFailure>), String>,
+) -> TestReport {
     let mut report = TestReport { file: filename.to_string(), cases: Vec::new() };
     for (index, (line, text)) in oxhlo_text::split_input(src).into_iter().enumerate() {
         if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//")) {
@@ -423,7 +433,7 @@ pub fn run_test_source(src: &str, filename: &str) -> TestReport {
             .and_then(|m| oxhlo_ir::verify_module(&m).map(|()| m).map_err(|d| format!("verification error: {d}")));
         let (checks, outcome) = match parsed {
             Err(e) => (0, CaseOutcome::Error(e)),
-            Ok(module) => match run_case(&module) {
+            Ok(module) => match run(&module) {
                 Err(e) => (0, CaseOutcome::Error(e)),
                 Ok((n, f)) if f.is_empty() => (n, CaseOutcome::Passed),
                 Ok((n, f)) => (n, CaseOutcome::Failed(f)),

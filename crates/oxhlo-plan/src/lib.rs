@@ -1,0 +1,6 @@
+//! The plan every fast backend executes, computed once from an optimized module: which ops fuse into one
+//! kernel (`fusion`), the parsed dimension numbers of library ops (`dims`), and when each value dies.
+//! The CPU backend (`oxhlo-cpu`) evaluates it; the CUDA backend renders the same kernels as CUDA C.
+
+pub mod dims;
+pub mod fusion;
