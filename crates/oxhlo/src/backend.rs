@@ -17,7 +17,7 @@ pub const BACKEND_ENV: &str = "OXHLO_BACKEND";
 /// | requested | runs on today |
 /// |---|---|
 /// | [`Interpreter`](Backend::Interpreter) | the reference interpreter (exact, every op and element type; slow) |
-/// | [`Cpu`](Backend::Cpu) (the default) | the reference interpreter, until the compiled CPU backend lands |
+/// | [`Cpu`](Backend::Cpu) (the default) | the CPU backend (`oxhlo-cpu`: native kernels, fusion; ops without a kernel run on the interpreter); multi-process programs on the interpreter's process grid |
 /// | [`Cuda`](Backend::Cuda) | error: "CUDA backend not built yet" |
 ///
 /// New backends are added as variants; match with a wildcard arm.
@@ -26,7 +26,7 @@ pub const BACKEND_ENV: &str = "OXHLO_BACKEND";
 pub enum Backend {
     /// The reference interpreter: the oracle every other backend is checked against.
     Interpreter,
-    /// The host CPU (today: the reference interpreter).
+    /// The host CPU: the fast CPU backend.
     #[default]
     Cpu,
     /// NVIDIA GPUs through CUDA (not built yet).
@@ -51,12 +51,13 @@ impl Backend {
     ///
     /// ```
     /// use oxhlo::Backend;
-    /// assert_eq!(Backend::Cpu.resolve().unwrap(), Backend::Interpreter);
+    /// assert_eq!(Backend::Cpu.resolve().unwrap(), Backend::Cpu);
     /// assert!(Backend::Cuda.resolve().unwrap_err().to_string().contains("CUDA backend not built yet"));
     /// ```
     pub fn resolve(self) -> Result<Backend> {
         match self {
-            Backend::Interpreter | Backend::Cpu => Ok(Backend::Interpreter),
+            Backend::Interpreter => Ok(Backend::Interpreter),
+            Backend::Cpu => Ok(Backend::Cpu),
             Backend::Cuda => Err(Error::new(
                 ErrorKind::Unsupported,
                 "CUDA backend not built yet (use Backend::Cpu or Backend::Interpreter)",

@@ -28,7 +28,8 @@
 //!
 //! ## Backends
 //! [`Backend::Interpreter`] is the reference interpreter: exact and complete, not fast. [`Backend::Cpu`]
-//! (the default) runs on the interpreter until the compiled CPU backend lands; [`Backend::Cuda`] is not
+//! (the default) is the fast CPU backend (native kernels and fusion; any op without a kernel runs on the
+//! interpreter, so results always follow its semantics); [`Backend::Cuda`] is not
 //! built yet and fails with a clear error. Programs, buffers and results are the same on every backend.
 //!
 //! ## Element types

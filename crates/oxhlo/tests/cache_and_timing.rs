@@ -28,10 +28,11 @@ fn options_are_part_of_the_key() {
     c.compile(SQUARE).unwrap();
     c.compile_with_options(SQUARE, &CompileOptions::new().opt_level(OptLevel::O0)).unwrap();
     c.compile_with_options(SQUARE, &CompileOptions::new().source_name("sq.mlir")).unwrap();
-    // Cpu resolves to the interpreter: the same executable.
+    // The client compiles for the interpreter; the CPU backend is another executable.
     c.compile_with_options(SQUARE, &CompileOptions::new().backend(Backend::Cpu)).unwrap();
+    c.compile_with_options(SQUARE, &CompileOptions::new().backend(Backend::Interpreter)).unwrap();
     let s = c.cache_stats();
-    assert_eq!((s.hits, s.misses, s.entries), (1, 3, 3));
+    assert_eq!((s.hits, s.misses, s.entries), (1, 4, 4));
 }
 
 #[test]

@@ -203,9 +203,9 @@ fn signature_is_reported() {
 }
 
 #[test]
-fn cpu_backend_runs_on_the_interpreter() {
+fn cpu_backend_is_its_own() {
     let c = Client::builder().backend(Backend::Cpu).build().unwrap();
     let exe = c.compile("func.func @main(%x: tensor<i32>) -> tensor<i32> { return %x : tensor<i32> }").unwrap();
-    assert_eq!(exe.backend(), Backend::Interpreter);
+    assert_eq!(exe.backend(), Backend::Cpu);
     assert_eq!(exe.execute(&[&Buffer::scalar(9i32)]).unwrap()[0].to_vec::<i32>().unwrap(), vec![9]);
 }

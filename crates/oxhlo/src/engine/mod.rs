@@ -2,6 +2,7 @@
 //! which executes checked inputs and may record per-kernel times into a [`Profile`]. Adding a backend means
 //! one module here and one arm in [`compile`].
 
+mod cpu;
 mod interp;
 mod worker;
 
@@ -21,9 +22,14 @@ pub(crate) trait Program: Send + Sync {
 
 /// Compiles a verified module for a resolved backend.
 pub(crate) fn compile(backend: Backend, module: Module, opt_level: OptLevel) -> Result<Box<dyn Program>> {
-    let _ = opt_level; // The interpreter runs the program as written at every level.
     match backend {
+        // The interpreter runs the program as written at every level.
         Backend::Interpreter => Ok(Box::new(interp::InterpProgram::new(module)?)),
+        // Multi-process programs (replicas x partitions) run on the interpreter's process grid.
+        Backend::Cpu if module.num_replicas().saturating_mul(module.num_partitions()) != 1 => {
+            Ok(Box::new(interp::InterpProgram::new(module)?))
+        }
+        Backend::Cpu => Ok(Box::new(cpu::CpuBackendProgram::new(module, opt_level)?)),
         other => Err(Error::unsupported(format!("the {other} backend is not built into this copy of oxhlo"))),
     }
 }

@@ -1,0 +1,84 @@
+//! The CPU backend behind the facade: the verified module is compiled by `oxhlo_cpu::CpuProgram` (fusion
+//! from the optimization level) and run on the calling thread's big-stack worker; buffers cross as
+//! native tensors (bytes copied once, no conversion through the interpreter's representation), and
+//! element types without a native layout go through the interpreter's tensors.
+
+use super::{Profile, Program};
+use crate::backend::OptLevel;
+use crate::buffer::Buffer;
+use crate::dtype::DType;
+use crate::error::{Diagnostic, Error, ErrorKind, Result};
+use oxhlo_cpu::{Buf, CpuOptions, CpuProgram, Kind, NTensor, Val};
+use oxhlo_interp::{InterpError, RtValue};
+use oxhlo_ir::{Module, TensorType};
+use oxhlo_plan::fusion::FusionOptions;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A module compiled for the CPU backend.
+pub(crate) struct CpuBackendProgram {
+    program: Arc<CpuProgram>,
+    entry: String,
+    entry_loc: String,
+}
+
+/// The CPU backend's options at an optimization level: fusion from O2, aggressive fusion at O3.
+pub(crate) fn cpu_options(level: OptLevel) -> CpuOptions {
+    CpuOptions {
+        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3 },
+        ..CpuOptions::default()
+    }
+}
+
+impl CpuBackendProgram {
+    pub(crate) fn new(module: Module, level: OptLevel) -> Result<CpuBackendProgram> {
+        let f = module.entry().ok_or_else(|| Error::invalid("the module has no entry function"))?;
+        let (entry, entry_loc) = (f.name.clone(), f.loc.to_string());
+        let program = CpuProgram::compile(module, &cpu_options(level))
+            .map_err(|m| Error::new(ErrorKind::Internal, format!("CPU backend: {m}")))?;
+        Ok(CpuBackendProgram { program: Arc::new(program), entry, entry_loc })
+    }
+}
+
+fn runtime(e: InterpError) -> Error {
+    let what = if e.op.is_empty() { e.message.clone() } else { format!("{}: {}", e.op, e.message) };
+    Error::with_diagnostics(ErrorKind::Runtime, what.clone(), vec![Diagnostic::from_ir(&e.loc, what)])
+}
+
+/// A buffer as a CPU-backend value: native when its element type has a native layout.
+fn to_val(b: &Buffer) -> Result<Val> {
+    let elem = b.element_type().to_ir();
+    let ty = TensorType::new(b.shape().iter().map(|&d| d as i64).collect(), elem.clone());
+    match Kind::of(&elem) {
+        Some(kind) => {
+            let buf = Buf::from_le_bytes(kind, b.as_bytes()).map_err(Error::invalid)?;
+            Ok(Val::Native(NTensor::new(ty, buf)))
+        }
+        None => Ok(Val::Other(RtValue::Tensor(b.to_tensor()?))),
+    }
+}
+
+fn from_val(v: &Val, i: usize, entry: &str) -> Result<Buffer> {
+    match v {
+        Val::Native(n) => {
+            let dtype = DType::from_ir(&n.ty.elem)?;
+            let shape: Vec<usize> = n.dims();
+            Buffer::from_bytes(dtype, &shape, &n.buf.to_le_bytes())
+        }
+        Val::Other(RtValue::Tensor(t)) => Buffer::from_tensor(t),
+        Val::Other(_) => Err(Error::unsupported(format!("result {i} of @{entry} is not a tensor"))),
+    }
+}
+
+impl Program for CpuBackendProgram {
+    fn execute(&self, inputs: &[&Buffer], profile: Option<&mut Profile>) -> Result<Vec<Buffer>> {
+        let args = inputs.iter().map(|b| to_val(b)).collect::<Result<Vec<_>>>()?;
+        let program = Arc::clone(&self.program);
+        let start = Instant::now();
+        let results = super::worker::run(move || program.run(args).map_err(runtime))?;
+        if let Some(p) = profile {
+            p.record(0, start.elapsed(), || (format!("@{} (cpu)", self.entry), self.entry_loc.clone()));
+        }
+        results.iter().enumerate().map(|(i, v)| from_val(v, i, &self.entry)).collect()
+    }
+}
