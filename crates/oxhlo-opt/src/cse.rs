@@ -1,0 +1,209 @@
+//! Common subexpression elimination: a pure op without regions that repeats an earlier op (same kind,
+//! attributes, operands and result types) visible from it — in the same block before it, or in an
+//! enclosing block — is replaced by the earlier op's results. Scopes follow regions: an op inside a loop
+//! body may reuse one defined before the loop, never the other way round. Attributes are compared with
+//! `PartialEq` after a hash (float attributes holding NaN never match: conservative).
+
+use crate::util::{for_each_func, is_simple_pure, resolve};
+use crate::Pass;
+use oxhlo_ir::{Attr, Func, Module, Op, OpKind, Region, Type, Value};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+    fn run(&self, m: &mut Module) -> Result<bool, String> {
+        for_each_func(m, |f| Ok(cse_func(f)))
+    }
+}
+
+struct Entry {
+    kind: OpKind,
+    name: Option<String>,
+    operands: Vec<Value>,
+    attrs: Vec<(String, Attr)>,
+    types: Vec<Type>,
+    results: Vec<Value>,
+}
+
+struct CseState<'f> {
+    func: &'f Func,
+    table: HashMap<u64, Vec<Entry>>,
+    /// keys inserted per open scope, removed when the scope closes
+    scopes: Vec<Vec<u64>>,
+    subst: HashMap<Value, Value>,
+    changed: bool,
+}
+
+/// Eliminates the common subexpressions of one function.
+pub fn cse_func(f: &mut Func) -> bool {
+    let mut body = std::mem::take(&mut f.body);
+    let mut s = CseState { func: f, table: HashMap::new(), scopes: Vec::new(), subst: HashMap::new(), changed: false };
+    s.region(&mut body);
+    let changed = s.changed;
+    f.body = body;
+    changed
+}
+
+fn hash_attr(a: &Attr, h: &mut DefaultHasher) {
+    match a {
+        Attr::Dense(d) => {
+            "dense".hash(h);
+            format!("{:?}", d.ty).hash(h);
+            d.splat.hash(h);
+            d.data.hash(h);
+        }
+        Attr::Array(items) => {
+            "array".hash(h);
+            items.len().hash(h);
+            for x in items {
+                hash_attr(x, h);
+            }
+        }
+        other => format!("{other:?}").hash(h),
+    }
+}
+
+impl CseState<'_> {
+    fn key(&self, op: &Op, types: &[Type]) -> u64 {
+        let mut h = DefaultHasher::new();
+        op.kind.hash(&mut h);
+        op.unregistered_name.hash(&mut h);
+        op.operands.hash(&mut h);
+        for (n, a) in &op.attrs {
+            n.hash(&mut h);
+            hash_attr(a, &mut h);
+        }
+        format!("{types:?}").hash(&mut h);
+        h.finish()
+    }
+
+    fn region(&mut self, r: &mut Region) {
+        self.scopes.push(Vec::new());
+        for b in &mut r.blocks {
+            let mut out = Vec::with_capacity(b.ops.len());
+            for mut op in std::mem::take(&mut b.ops) {
+                for v in &mut op.operands {
+                    *v = resolve(&self.subst, *v);
+                }
+                for nested in &mut op.regions {
+                    self.region(nested);
+                }
+                if !is_simple_pure(&op) {
+                    out.push(op);
+                    continue;
+                }
+                let Some(types) = op.results.iter().map(|v| self.func.try_ty(*v).cloned()).collect::<Option<Vec<_>>>()
+                else {
+                    out.push(op);
+                    continue;
+                };
+                let key = self.key(&op, &types);
+                let found = self.table.get(&key).and_then(|es| {
+                    es.iter().find(|e| {
+                        e.kind == op.kind
+                            && e.name == op.unregistered_name
+                            && e.operands == op.operands
+                            && e.types == types
+                            && e.attrs == op.attrs
+                    })
+                });
+                if let Some(e) = found {
+                    for (&r, &prev) in op.results.iter().zip(&e.results) {
+                        self.subst.insert(r, prev);
+                    }
+                    self.changed = true;
+                    continue;
+                }
+                self.table.entry(key).or_default().push(Entry {
+                    kind: op.kind,
+                    name: op.unregistered_name.clone(),
+                    operands: op.operands.clone(),
+                    attrs: op.attrs.clone(),
+                    types,
+                    results: op.results.clone(),
+                });
+                if let Some(s) = self.scopes.last_mut() {
+                    s.push(key);
+                }
+                out.push(op);
+            }
+            b.ops = out;
+        }
+        // close the scope: entries of this region are not visible outside it
+        for key in self.scopes.pop().unwrap_or_default().into_iter().rev() {
+            if let Some(es) = self.table.get_mut(&key) {
+                es.pop();
+                if es.is_empty() {
+                    self.table.remove(&key);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{check_pass, count, print};
+
+    #[test]
+    fn merges_repeats_and_respects_scopes() {
+        let src = r#"
+func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %c1 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %c2 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %0 = stablehlo.add %a, %c1 : tensor<4xf32>
+  %1 = stablehlo.add %a, %c2 : tensor<4xf32>
+  %2 = stablehlo.multiply %0, %1 : tensor<4xf32>
+  %3 = stablehlo.add %1, %a : tensor<4xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = stablehlo.while(%i = %c0, %x = %a) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    %e = stablehlo.add %a, %c1 : tensor<4xf32>
+    %s = stablehlo.sine %x : tensor<4xf32>
+    %x2 = stablehlo.add %e, %s : tensor<4xf32>
+    stablehlo.return %i2, %x2 : tensor<i32>, tensor<4xf32>
+  }
+  %s2 = stablehlo.sine %a : tensor<4xf32>
+  %one2 = stablehlo.constant dense<1> : tensor<i32>
+  %k = stablehlo.add %n, %one2 : tensor<i32>
+  %kf = stablehlo.convert %k : (tensor<i32>) -> tensor<f32>
+  %kb = stablehlo.broadcast_in_dim %kf, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %r = stablehlo.add %w#1, %kb : tensor<4xf32>
+  return %2, %3, %r : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}"#;
+        let (m, changed) = check_pass(&Cse, src);
+        assert!(changed);
+        let text = print(&m);
+        // %c2, %1 and the loop's %e merge into outer ops; the loop's i32 constant 1 does not leak out
+        assert_eq!(count(&m, OpKind::Constant), 4, "{text}");
+        assert_eq!(count(&m, OpKind::Add), 6, "{text}");
+    }
+
+    #[test]
+    fn different_attributes_do_not_merge() {
+        let src = r#"
+func.func @main(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<2x3xi1>, tensor<2x3xi1>) {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %2 = stablehlo.compare LT, %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %3 = stablehlo.compare LE, %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %0, %1, %2, %3 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<2x3xi1>, tensor<2x3xi1>
+}"#;
+        let (m, changed) = check_pass(&Cse, src);
+        assert!(changed);
+        assert_eq!(count(&m, OpKind::Transpose), 1);
+        assert_eq!(count(&m, OpKind::Compare), 2);
+    }
+}

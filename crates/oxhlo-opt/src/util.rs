@@ -1,0 +1,256 @@
+//! Shared helpers of the passes: which ops have effects (and so are never removed, moved, merged or
+//! folded), which are pure, value substitution across a function's nested regions, use counts, splat
+//! constants and constant-op construction.
+
+use oxhlo_ir::{Attr, DenseElements, ElementType, Func, Op, OpKind, Region, TensorType, Type, Value};
+use std::collections::HashMap;
+
+/// Ops with side effects, nondeterminism, synchronization, control flow or calls: passes never remove,
+/// merge, hoist or fold them.
+pub fn has_effects(kind: OpKind) -> bool {
+    use OpKind::*;
+    matches!(
+        kind,
+        Rng | RngBitGenerator
+            | CustomCall
+            | Infeed
+            | Outfeed
+            | Send
+            | Recv
+            | CheckExpectEq
+            | CheckExpectEqConst
+            | CheckExpectAlmostEq
+            | CheckExpectAlmostEqConst
+            | CheckExpectClose
+            | CheckExpectSerializedEq
+            | InterpreterRunParallel
+            | InterpreterProbe
+            | AllGather
+            | AllReduce
+            | AllToAll
+            | CollectiveBroadcast
+            | CollectivePermute
+            | CollectiveReduce
+            | ReduceScatter
+            | CrossReplicaSum
+            | ReplicaId
+            | PartitionId
+            | AfterAll
+            | CreateToken
+            | OptimizationBarrier
+            | While
+            | If
+            | Case
+            | Call
+            | Composite
+            | Unregistered
+            | AsyncStart
+            | AsyncDone
+            | Return
+            | FuncReturn
+    )
+}
+
+/// Whether an op may be removed when unused: no effects itself, and every op in its regions is pure
+/// (`if`/`case` with pure branches count as pure; `while` never does, it might not terminate).
+pub fn is_removable(op: &Op) -> bool {
+    if matches!(op.kind, OpKind::If | OpKind::Case) {
+        return op.regions.iter().all(region_is_pure);
+    }
+    !has_effects(op.kind) && op.regions.iter().all(region_is_pure)
+}
+
+fn region_is_pure(r: &Region) -> bool {
+    r.blocks.iter().all(|b| {
+        b.ops.iter().all(|op| matches!(op.kind, OpKind::Return | OpKind::FuncReturn) || is_removable(op))
+    })
+}
+
+/// Whether an op is a pure op without regions (CSE and LICM candidates).
+pub fn is_simple_pure(op: &Op) -> bool {
+    op.regions.is_empty() && !has_effects(op.kind) && !op.results.is_empty()
+}
+
+/// Follows a substitution chain to its end.
+pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+    let mut steps = 0;
+    while let Some(&n) = map.get(&v) {
+        if n == v || steps > 1_000_000 {
+            break;
+        }
+        v = n;
+        steps += 1;
+    }
+    v
+}
+
+/// Rewrites every operand in a region (nested regions included) through `map`.
+pub fn substitute_region(r: &mut Region, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    for b in &mut r.blocks {
+        for op in &mut b.ops {
+            for v in &mut op.operands {
+                *v = resolve(map, *v);
+            }
+            for nested in &mut op.regions {
+                substitute_region(nested, map);
+            }
+        }
+    }
+}
+
+/// Number of uses of every value of a function (operands anywhere in the body), indexed by value id.
+pub fn use_counts(f: &Func) -> Vec<u32> {
+    let mut counts = vec![0u32; f.values.len()];
+    f.walk(&mut |op| {
+        for v in &op.operands {
+            if let Some(c) = counts.get_mut(v.0 as usize) {
+                *c += 1;
+            }
+        }
+    });
+    counts
+}
+
+/// Every value an op reads: its operands and the operands of the ops in its regions.
+pub fn all_uses(op: &Op, out: &mut Vec<Value>) {
+    out.extend_from_slice(&op.operands);
+    for r in &op.regions {
+        for b in &r.blocks {
+            for o in &b.ops {
+                all_uses(o, out);
+            }
+        }
+    }
+}
+
+/// Every value defined inside an op's regions (block arguments and results).
+pub fn defined_inside(op: &Op, out: &mut std::collections::HashSet<Value>) {
+    for r in &op.regions {
+        for b in &r.blocks {
+            out.extend(b.args.iter().copied());
+            for o in &b.ops {
+                out.extend(o.results.iter().copied());
+                defined_inside(o, out);
+            }
+        }
+    }
+}
+
+/// The static, encoding-free, non-quantized tensor type of a value.
+pub fn plain_tensor(f: &Func, v: Value) -> Option<&TensorType> {
+    match f.try_ty(v)? {
+        Type::Tensor(t) if t.is_static() && t.encoding.is_none() && !t.elem.is_quantized() => Some(t),
+        _ => None,
+    }
+}
+
+/// The dense value of a constant op.
+pub fn const_value(op: &Op) -> Option<&DenseElements> {
+    if op.kind != OpKind::Constant {
+        return None;
+    }
+    op.attr("value").and_then(Attr::as_dense)
+}
+
+/// The raw bits of the one element all elements of a dense literal equal, if they are all equal.
+pub fn splat_bits(d: &DenseElements) -> Option<u64> {
+    if d.ty.elem.is_complex() || d.ty.elem.is_quantized() {
+        return None;
+    }
+    if d.splat {
+        return Some(d.bits(0));
+    }
+    let n = d.len();
+    if n == 0 {
+        return None;
+    }
+    let first = d.bits(0);
+    (1..n).all(|i| d.bits(i) == first).then_some(first)
+}
+
+/// A constant op defining `result` with `value`.
+pub fn const_op(result: Value, value: DenseElements, loc: oxhlo_ir::Location) -> Op {
+    let mut op = Op::new(OpKind::Constant, Vec::new(), vec![result]);
+    op.attrs.push(("value".to_string(), Attr::Dense(value)));
+    op.loc = loc;
+    op
+}
+
+/// A splat dense literal of type `ty` whose one slot holds `bits`.
+pub fn splat_dense(ty: &TensorType, bits: u64) -> Option<DenseElements> {
+    let slot = ty.elem.storage_bytes();
+    let data: Vec<u8> = (0..slot).map(|k| if k < 8 { (bits >> (8 * k)) as u8 } else { 0 }).collect();
+    let mut ty = ty.clone();
+    ty.encoding = None;
+    if ty.num_elements()? == 1 {
+        return DenseElements::from_raw(ty, data).ok();
+    }
+    Some(DenseElements { ty, data, splat: true })
+}
+
+/// Compresses a dense literal whose elements are all equal into a splat.
+pub fn compress(d: DenseElements) -> DenseElements {
+    if d.splat || d.len() <= 1 {
+        return d;
+    }
+    match splat_bits(&d) {
+        Some(b) => splat_dense(&d.ty, b).unwrap_or(d),
+        None => d,
+    }
+}
+
+/// Bits of the scalar `1` of an element type (None for types without one).
+pub fn one_bits(e: &ElementType) -> Option<u64> {
+    match e {
+        ElementType::Bool | ElementType::Int { .. } => Some(1),
+        ElementType::Float(f) => Some(oxhlo_dtype::encode(f.format(), 1.0)),
+        _ => None,
+    }
+}
+
+/// Bits of `-0.0` of a float type.
+pub fn neg_zero_bits(e: &ElementType) -> Option<u64> {
+    match e {
+        ElementType::Float(f) => Some(oxhlo_dtype::encode(f.format(), -0.0)),
+        _ => None,
+    }
+}
+
+/// Bits of an integer with every bit set (`-1`, all-ones, `true`) in storage width.
+pub fn all_ones_bits(e: &ElementType) -> Option<u64> {
+    match e {
+        ElementType::Bool => Some(1),
+        ElementType::Int { bits, .. } => Some(if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }),
+        _ => None,
+    }
+}
+
+/// Masks raw bits to the element's width (dense slots of narrow ints may carry sign-extension bytes).
+pub fn mask_bits(e: &ElementType, b: u64) -> u64 {
+    let w = e.bits();
+    if w >= 64 {
+        b
+    } else {
+        b & ((1u64 << w) - 1)
+    }
+}
+
+/// Replaces an `array<i64>`-style attribute, keeping the parser's representation.
+pub fn set_i64s(op: &mut Op, name: &str, vals: Vec<i64>) {
+    op.set_attr(name, Attr::DenseArray(oxhlo_ir::attr::DenseArray::I64(vals)));
+}
+
+/// Runs `f` on every function of a module, ORing the "changed" flags.
+pub fn for_each_func(
+    m: &mut oxhlo_ir::Module,
+    mut f: impl FnMut(&mut Func) -> Result<bool, String>,
+) -> Result<bool, String> {
+    let mut changed = false;
+    for func in &mut m.funcs {
+        changed |= f(func)?;
+    }
+    Ok(changed)
+}

@@ -1,0 +1,1 @@
+//! Random StableHLO program generator (placeholder while the generator is written).
