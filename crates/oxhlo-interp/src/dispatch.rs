@@ -6,7 +6,7 @@ use crate::ops::compare;
 use crate::ops::convert;
 use crate::ops::elementwise::{eval_binary as bin, eval_unary as un, Bin, Un};
 use crate::ops::quant;
-use crate::ops::{collective_ops as coll, conv, dot, fft, gather_scatter as gs, linalg, reduce, rng, shape, sort, tuple, OpCtx};
+use crate::ops::{collective_ops as coll, control, conv, dot, ragged_dot, fft, gather_scatter as gs, linalg, reduce, rng, shape, sort, tuple, OpCtx};
 use crate::tensor::{Data, RtValue, Tensor};
 use oxhlo_ir::{ElementType, OpKind, TensorType};
 
@@ -169,9 +169,10 @@ pub fn dispatch(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Strin
         K::CollectivePermute => coll::eval_collective_permute(ctx, args),
         K::CollectiveBroadcast => coll::eval_collective_broadcast(ctx, args),
         K::CollectiveReduce => coll::eval_collective_reduce(ctx, args),
-        K::AsyncStart | K::AsyncDone | K::ChloRaggedDot => {
-            Err(format!("{} is not implemented yet", ctx.op.name()))
-        }
+        K::AsyncStart => control::eval_async_start(ctx, args),
+        K::AsyncDone => control::eval_async_done(ctx, args),
+        K::ChloRaggedDot => ragged_dot::eval_ragged_dot(ctx, args),
+        K::Unregistered if ctx.op.name() == "chlo.scan" => control::eval_scan(ctx, args),
         K::Unregistered => Err(format!("op {} of an unknown dialect cannot be evaluated", ctx.op.name())),
         other => Err(format!("{} is not evaluated by the op dispatcher", other.name())),
     }

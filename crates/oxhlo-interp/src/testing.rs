@@ -416,12 +416,15 @@ pub fn run_test_source(src: &str, filename: &str) -> TestReport {
     run_test_source_with(src, filename, &run_case)
 }
 
+/// What a case runner returns: the number of checks evaluated and the failed ones, or an error message.
+pub type CaseRun = Result<(usize, Vec<CheckFailure>), String>;
+
 /// Runs every case of a test file with another case runner (a fast backend, an optimization level):
 /// `run` gets each parsed, verified case and returns the number of checks evaluated and the failures.
 pub fn run_test_source_with(
     src: &str,
     filename: &str,
-    run: &dyn Fn(&Module) -> Result<(usize, Vec<CheckFailure>), String>,
+    run: &dyn Fn(&Module) -> CaseRun,
 ) -> TestReport {
     let mut report = TestReport { file: filename.to_string(), cases: Vec::new() };
     for (index, (line, text)) in oxhlo_text::split_input(src).into_iter().enumerate() {

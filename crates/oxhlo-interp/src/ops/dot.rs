@@ -72,7 +72,7 @@ fn arrange(t: &Tensor, outer: &[usize], mid: &[usize], inner: &[usize]) -> Data 
     take(&t.data, &strided_indices(&shape, &src, 0))
 }
 
-fn dot_general_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, dd: &DotDims) -> Result<Vec<RtValue>, String> {
+pub(crate) fn dot_general_impl(ctx: &OpCtx, lhs: &Tensor, rhs: &Tensor, dd: &DotDims) -> Result<Vec<RtValue>, String> {
     let (lr, rr) = (lhs.shape().len(), rhs.shape().len());
     let lb = dims_in(&dd.lhs_batching_dimensions, lr, "lhs batching")?;
     let rb = dims_in(&dd.rhs_batching_dimensions, rr, "rhs batching")?;

@@ -43,7 +43,9 @@ pub struct OpCtx<'a> {
     pub regions: &'a mut dyn RegionEval,
 }
 
+pub mod control;
 pub mod conv;
+pub mod ragged_dot;
 pub mod gather_scatter;
 pub mod shape;
 pub mod support;
