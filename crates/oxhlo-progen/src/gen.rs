@@ -59,6 +59,8 @@ impl Ty {
 struct Val {
     name: String,
     ty: Ty,
+    /// computed from constants only (the constant folder will fold it)
+    konst: bool,
 }
 
 /// A generated program: `@main` in MLIR text and inputs for it.
@@ -99,7 +101,7 @@ pub fn emit_program(seed: u64, opts: &GenOptions) -> Program {
     let mut inputs = Vec::new();
     for k in 0..n_params {
         let ty = Ty::new(g.shape(), g.elem());
-        let v = Val { name: format!("%arg{k}"), ty: ty.clone() };
+        let v = Val { name: format!("%arg{k}"), ty: ty.clone(), konst: false };
         inputs.push(g.input(&ty));
         params.push(v.clone());
         g.pool.push(v);
@@ -107,10 +109,20 @@ pub fn emit_program(seed: u64, opts: &GenOptions) -> Program {
     for _ in 0..opts.steps.max(1) {
         g.step();
     }
-    // results: the newest values (most of the program stays live) and one random older one
-    let mut results: Vec<Val> = g.pool.iter().rev().take(3).cloned().collect();
-    if let Some(v) = g.rng.pick(&g.pool).cloned() {
-        results.push(v);
+    // results: every value nothing uses (so every op is live), newest first, at most 10
+    let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for l in &g.lines {
+        for tok in tokens(l) {
+            *uses.entry(tok).or_default() += 1;
+        }
+    }
+    let defined_once = |v: &Val| {
+        let n = uses.get(&v.name).copied().unwrap_or(0);
+        if v.name.contains('#') || v.name.starts_with("%arg") { n == 0 } else { n <= 1 }
+    };
+    let mut results: Vec<Val> = g.pool.iter().rev().filter(|v| defined_once(v)).take(10).cloned().collect();
+    if results.is_empty() {
+        results.extend(g.pool.last().cloned());
     }
     let sig: Vec<String> = params.iter().map(|p| format!("{}: {}", p.name, p.ty.s())).collect();
     let rtys: Vec<String> = results.iter().map(|r| r.ty.s()).collect();
@@ -122,6 +134,26 @@ pub fn emit_program(seed: u64, opts: &GenOptions) -> Program {
     let names: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
     text.push_str(&format!("  return {} : {}\n}}\n", names.join(", "), rtys.join(", ")));
     Program { text, inputs }
+}
+
+/// The value names (`%v3`, `%v4#1`, `%arg0`) a line mentions.
+fn tokens(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let start = i;
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'#') {
+                i += 1;
+            }
+            out.push(line[start..i].to_string());
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 impl Gen<'_> {
@@ -136,12 +168,13 @@ impl Gen<'_> {
 
     /// Emits `%new = rhs` of type `ty`, adds it to the pool and returns it.
     fn op(&mut self, rhs: String, ty: Ty) -> Val {
+        let konst = tokens(&rhs).iter().all(|t| self.pool.iter().any(|p| p.name == *t && p.konst));
         let name = self.fresh();
         self.emit(format!("{name} = {rhs}"));
         if self.indent == 1 {
             self.repeatable.push((rhs, ty.clone()));
         }
-        let v = Val { name, ty };
+        let v = Val { name, ty, konst };
         self.pool.push(v.clone());
         v
     }
@@ -162,7 +195,8 @@ impl Gen<'_> {
     fn input(&mut self, ty: &Ty) -> RtValue {
         let n = ty.n() as usize;
         let data = match ty.e {
-            E::F32 | E::F64 => Data::Float((0..n).map(|_| self.float()).collect()),
+            E::F32 => Data::Float((0..n).map(|_| self.float() as f32 as f64).collect()),
+            E::F64 => Data::Float((0..n).map(|_| self.float()).collect()),
             E::I32 => Data::Int((0..n).map(|_| self.int()).collect()),
             E::Bool => Data::Bool((0..n).map(|_| self.rng.chance(0.5)).collect()),
         };
@@ -176,6 +210,9 @@ impl Gen<'_> {
     }
 
     fn float(&mut self) -> f64 {
+        if self.rng.chance(0.1) {
+            return if self.rng.chance(0.5) { -0.0 } else { 0.0 };
+        }
         if self.rng.chance(0.4) {
             *self.rng.pick(FLOATS).unwrap_or(&1.0)
         } else {
@@ -232,6 +269,12 @@ impl Gen<'_> {
     }
 
     fn any(&mut self) -> Val {
+        let live: Vec<Val> = self.pool.iter().filter(|v| !v.konst).cloned().collect();
+        if self.rng.chance(0.75) {
+            if let Some(v) = self.rng.pick(&live) {
+                return v.clone();
+            }
+        }
         match self.rng.pick(&self.pool).cloned() {
             Some(v) if self.rng.chance(0.9) => v,
             _ => {
@@ -242,7 +285,10 @@ impl Gen<'_> {
     }
 
     fn any_where(&mut self, ok: &dyn Fn(&Ty) -> bool, make: &dyn Fn(&mut Gen) -> Ty) -> Val {
-        let cands: Vec<Val> = self.pool.iter().filter(|v| ok(&v.ty)).cloned().collect();
+        let mut cands: Vec<Val> = self.pool.iter().filter(|v| ok(&v.ty) && !v.konst).cloned().collect();
+        if cands.is_empty() || self.rng.chance(0.25) {
+            cands = self.pool.iter().filter(|v| ok(&v.ty)).cloned().collect();
+        }
         match self.rng.pick(&cands).cloned() {
             Some(v) if self.rng.chance(0.85) => v,
             _ => {
@@ -629,12 +675,12 @@ impl Gen<'_> {
         let saved = self.pool.len();
         let one = self.op("stablehlo.constant dense<1> : tensor<i32>".to_string(), Ty::new(Vec::new(), E::I32));
         let i2 = self.op(format!("stablehlo.add {wi}, {} : tensor<i32>", one.name), Ty::new(Vec::new(), E::I32));
-        let c = if pass_through { Val { name: wc.clone(), ty: t.clone() } } else { cap.clone() };
+        let c = if pass_through { Val { name: wc.clone(), ty: t.clone(), konst: false } } else { cap.clone() };
         // a loop-invariant computation on the captured value, then the carried update
         let un = if t.e == E::I32 { "negate" } else { *self.rng.pick(&["tanh", "negate", "sine", "abs"]).unwrap_or(&"tanh") };
         let inv = self.op(format!("stablehlo.{un} {} : {ts}", c.name), t.clone());
         let bn = if t.e == E::I32 { *self.rng.pick(&["add", "xor", "maximum", "subtract"]).unwrap_or(&"add") } else { *self.rng.pick(&["add", "multiply", "maximum", "subtract"]).unwrap_or(&"add") };
-        let xv = Val { name: wx.clone(), ty: t.clone() };
+        let xv = Val { name: wx.clone(), ty: t.clone(), konst: false };
         let y = self.op(format!("stablehlo.{bn} {}, {} : {ts}", xv.name, inv.name), t.clone());
         let y = if self.rng.chance(0.5) {
             let u = self.unary_name(t.e);
@@ -652,9 +698,9 @@ impl Gen<'_> {
         self.pool.truncate(saved);
         self.indent -= 1;
         self.emit("}".to_string());
-        self.pool.push(Val { name: format!("{w}#1"), ty: t.clone() });
+        self.pool.push(Val { name: format!("{w}#1"), ty: t.clone(), konst: false });
         if pass_through && self.rng.chance(0.5) {
-            self.pool.push(Val { name: format!("{w}#2"), ty: t });
+            self.pool.push(Val { name: format!("{w}#2"), ty: t, konst: false });
         }
     }
 }
