@@ -8,9 +8,11 @@ use oxhlo_ir::{Func, Op, TensorType};
 
 pub mod conv;
 pub mod dot;
+pub mod elems;
 pub mod fused;
 pub mod gather_scatter;
 pub mod movement;
+pub mod region;
 pub mod reduce;
 pub mod sort;
 pub mod window;

@@ -1,9 +1,254 @@
-//! Native window kernels (not written yet: every op of this family falls back to the interpreter).
+//! Native windowed ops: reduce_window (one input) with a recognized body (add, multiply, maximum,
+//! minimum, or returning an argument) including strides, padding, base and window dilations; and
+//! select_and_scatter (the max-pool gradient) with a single-`compare` select and a recognized scatter
+//! body. Both follow the interpreter exactly: each output folds `acc = body(acc, x)` from the init value
+//! over its taps in row-major order, padding taps contributing the init value; select keeps the first
+//! tap unless `select(kept, x)` is false. Anything else returns `None` for the interpreter.
 
+use super::elems::{attr_i64s, count, elems, next_index, result_type, same_kind, strides, ushape, with_kind};
+use super::region::{binary_body, comparator_body, Arith, Comb, Comparator, Compare};
 use super::{Attempt, KernelCtx};
 use crate::tensor::NTensor;
+use oxhlo_ir::{Op, OpKind};
 
 /// Runs the op natively when this family handles it.
-pub fn try_run(_ctx: &KernelCtx, _args: &[&NTensor]) -> Attempt {
-    None
+pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    match ctx.op.kind {
+        OpKind::ReduceWindow => reduce_window(ctx, args),
+        OpKind::SelectAndScatter => select_and_scatter(ctx, args),
+        _ => None,
+    }
+}
+
+/// Marks a tap that falls into padding or a base-dilation hole.
+const NONE: usize = usize::MAX;
+
+/// Window geometry of one dimension: output size, taps, and per (output, tap) the input position.
+struct WinDim {
+    out: usize,
+    taps: usize,
+    map: Vec<usize>,
+}
+
+/// Lays a window over a dimension of size `n` (as the interpreter's `window_dim`).
+fn window_dim(n: i64, w: i64, stride: i64, bd: i64, wd: i64, lo: i64, hi: i64) -> Option<WinDim> {
+    if w < 0 || stride < 1 || bd < 1 || wd < 1 {
+        return None;
+    }
+    let dilated = if n == 0 { 0 } else { (n - 1).checked_mul(bd)? + 1 };
+    let padded = dilated.checked_add(lo)?.checked_add(hi)?;
+    let dw = if w == 0 { 0 } else { (w - 1).checked_mul(wd)? + 1 };
+    let out = if padded < dw { 0 } else { (padded - dw) / stride + 1 };
+    let mut map = Vec::with_capacity(usize::try_from(out.checked_mul(w)?).ok()?);
+    for y in 0..out {
+        for k in 0..w {
+            let p = y * stride + k * wd - lo;
+            map.push(if p >= 0 && p % bd == 0 && p / bd < n { (p / bd) as usize } else { NONE });
+        }
+    }
+    Some(WinDim { out: out as usize, taps: w as usize, map })
+}
+
+/// Per-dimension window geometry from the op's attributes (dilations only when `dilations`).
+fn windows(op: &Op, dims: &[usize], dilations: bool) -> Option<Vec<WinDim>> {
+    let rank = dims.len();
+    let get = |name: &str| -> Option<Vec<i64>> {
+        match op.attr(name) {
+            None => Some(vec![1; rank]),
+            Some(a) => a.as_i64_list().filter(|v| v.len() == rank),
+        }
+    };
+    let wdims = attr_i64s(op, "window_dimensions").filter(|v| v.len() == rank)?;
+    let strides = get("window_strides")?;
+    let (bd, wd) = if dilations { (get("base_dilations")?, get("window_dilations")?) } else { (vec![1; rank], vec![1; rank]) };
+    let pad = match op.attr("padding") {
+        None => vec![0; 2 * rank],
+        Some(a) => a.as_i64_list().filter(|v| v.len() == 2 * rank)?,
+    };
+    (0..rank).map(|d| window_dim(dims[d] as i64, wdims[d], strides[d], bd[d], wd[d], pad[2 * d], pad[2 * d + 1])).collect()
+}
+
+/// The input offsets of every tap of output position `y` (NONE for padding), row-major over the taps.
+fn taps_of(wins: &[WinDim], st: &[usize], y: &[usize], tshape: &[usize], out: &mut Vec<usize>) {
+    out.clear();
+    if tshape.contains(&0) {
+        return;
+    }
+    let mut k = vec![0usize; wins.len()];
+    loop {
+        let mut off = 0usize;
+        let mut pad = false;
+        for (d, w) in wins.iter().enumerate() {
+            let p = w.map[y[d] * w.taps + k[d]];
+            if p == NONE {
+                pad = true;
+                break;
+            }
+            off += p * st[d];
+        }
+        out.push(if pad { NONE } else { off });
+        if !next_index(&mut k, tshape) {
+            return;
+        }
+    }
+}
+
+fn reduce_window(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    let [x, init] = args else { return None };
+    let ty = result_type(ctx, 0)?;
+    let kind = x.kind();
+    if init.kind() != kind || init.len() != 1 || !same_kind(&ty, kind) || ty.elem != x.ty.elem {
+        return None;
+    }
+    let comb = binary_body(ctx.func, ctx.op.regions.first()?, &x.ty.elem)?;
+    let dims = x.dims();
+    let wins = windows(ctx.op, &dims, true)?;
+    let oshape: Vec<usize> = wins.iter().map(|w| w.out).collect();
+    if ushape(&ty.shape)? != oshape {
+        return None;
+    }
+    let tshape: Vec<usize> = wins.iter().map(|w| w.taps).collect();
+    count(&tshape)?;
+    let n_out = count(&oshape)?;
+    Some(with_kind!(kind, T => {
+        if !comb.supported::<T>() {
+            return None;
+        }
+        let src = elems::<T>(x)?;
+        let iv = *elems::<T>(init)?.first()?;
+        let out = fold_windows(src, &dims, &wins, &oshape, &tshape, n_out, iv, comb);
+        Ok(vec![super::elems::tensor_of(ty, out)])
+    }))
+}
+
+/// Folds every window. When the last dimension is untouched by the window (size 1, stride 1, no
+/// padding or dilation: the channel dimension of NHWC pooling), whole rows are combined as slices.
+#[allow(clippy::too_many_arguments)]
+fn fold_windows<T: Arith>(
+    src: &[T],
+    dims: &[usize],
+    wins: &[WinDim],
+    oshape: &[usize],
+    tshape: &[usize],
+    n_out: usize,
+    init: T,
+    comb: Comb,
+) -> Vec<T> {
+    let mut out = vec![init; n_out];
+    if n_out == 0 {
+        return out;
+    }
+    let rank = dims.len();
+    let st = strides(dims);
+    let mut taps = Vec::new();
+    let row_path = rank >= 2 && {
+        let w = &wins[rank - 1];
+        w.out == dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
+    };
+    if row_path {
+        let c = dims[rank - 1];
+        let (owins, ost) = (&wins[..rank - 1], &st[..rank - 1]);
+        let (oouter, touter) = (&oshape[..rank - 1], &tshape[..rank - 1]);
+        let mut y = vec![0usize; rank - 1];
+        let mut o = 0usize;
+        let fill = vec![init; c];
+        loop {
+            taps_of(owins, ost, &y, touter, &mut taps);
+            let acc = &mut out[o..o + c];
+            for &t in &taps {
+                if t == NONE {
+                    comb.apply_slice(acc, &fill);
+                } else if let Some(row) = src.get(t..t + c) {
+                    comb.apply_slice(acc, row);
+                }
+            }
+            o += c;
+            if !next_index(&mut y, oouter) {
+                return out;
+            }
+        }
+    }
+    let mut y = vec![0usize; rank];
+    for acc in out.iter_mut() {
+        taps_of(wins, &st, &y, tshape, &mut taps);
+        for &t in &taps {
+            let v = if t == NONE { init } else { src.get(t).copied().unwrap_or(init) };
+            *acc = comb.apply(*acc, v);
+        }
+        next_index(&mut y, oshape);
+    }
+    out
+}
+
+fn select_and_scatter(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    let [x, source, init] = args else { return None };
+    let ty = result_type(ctx, 0)?;
+    let kind = x.kind();
+    if source.kind() != kind || init.kind() != kind || init.len() != 1 || !same_kind(&ty, kind) {
+        return None;
+    }
+    if ty.elem != source.ty.elem || ty.shape != x.ty.shape {
+        return None;
+    }
+    let [select, scatter] = ctx.op.regions.as_slice() else { return None };
+    let cmp = comparator_body(ctx.func, select, 2, &x.ty.elem)?;
+    let comb = binary_body(ctx.func, scatter, &source.ty.elem)?;
+    let dims = x.dims();
+    let wins = windows(ctx.op, &dims, false)?;
+    let oshape: Vec<usize> = wins.iter().map(|w| w.out).collect();
+    if source.dims() != oshape {
+        return None;
+    }
+    let tshape: Vec<usize> = wins.iter().map(|w| w.taps).collect();
+    count(&tshape)?;
+    Some(with_kind!(kind, T => {
+        if !comb.supported::<T>() || !<T as Compare>::NATIVE {
+            return None;
+        }
+        let (xs, ss) = (elems::<T>(x)?, elems::<T>(source)?);
+        let iv = *elems::<T>(init)?.first()?;
+        if xs.len() != count(&dims)? || ss.len() != count(&oshape)? {
+            return Some(Err("select_and_scatter: buffers do not match their types".into()));
+        }
+        let out = run_select_scatter(xs, ss, &dims, &wins, &oshape, &tshape, iv, cmp, comb);
+        Ok(vec![super::elems::tensor_of(ty, out)])
+    }))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_select_scatter<T: Arith + Compare>(
+    xs: &[T],
+    ss: &[T],
+    dims: &[usize],
+    wins: &[WinDim],
+    oshape: &[usize],
+    tshape: &[usize],
+    init: T,
+    cmp: Comparator,
+    comb: Comb,
+) -> Vec<T> {
+    let mut out = vec![init; xs.len()];
+    if ss.is_empty() {
+        return out;
+    }
+    let st = strides(dims);
+    let mut taps = Vec::new();
+    let mut y = vec![0usize; dims.len()];
+    for &s in ss {
+        taps_of(wins, &st, &y, tshape, &mut taps);
+        let mut chosen = NONE;
+        for &t in &taps {
+            if t == NONE {
+                continue;
+            }
+            if chosen == NONE || !cmp.less(xs[chosen], xs[t]) {
+                chosen = t;
+            }
+        }
+        if chosen != NONE {
+            out[chosen] = comb.apply(out[chosen], s);
+        }
+        next_index(&mut y, oshape);
+    }
+    out
 }

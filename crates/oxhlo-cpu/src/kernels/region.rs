@@ -1,0 +1,502 @@
+//! Region bodies the data-movement families recognize, and their exact per-kind arithmetic: binary
+//! combiners (`return %a` / `return %b` / add / multiply / maximum / minimum of the two block arguments,
+//! for scatter, reduce_window and select_and_scatter) and comparators (one `compare` of the first
+//! operand's two block arguments, for sort and select_and_scatter). The arithmetic matches the
+//! interpreter's bit for bit: floats rounded to their type after each op (half types computed in f32,
+//! which rounds the same way), integers wrapping, float max/min with NaN propagation and -0 < +0.
+
+use super::elems::NElem;
+use half::{bf16, f16};
+use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
+use oxhlo_ir::{Attr, ElementType, Func, OpKind, Region, Type, Value};
+use std::cmp::Ordering;
+
+/// A recognized binary body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `return %lhs`: keep the accumulator / current value.
+    Lhs,
+    /// `return %rhs`: replace.
+    Rhs,
+    Add,
+    Mul,
+    Max,
+    Min,
+}
+
+/// A combiner: `op(acc, x)`, or `op(x, acc)` when the body names its arguments the other way round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comb {
+    pub op: BinOp,
+    pub swapped: bool,
+}
+
+fn is_scalar_of(func: &Func, v: Value, elem: &ElementType) -> bool {
+    matches!(func.try_ty(v), Some(Type::Tensor(t)) if t.shape.is_empty() && &t.elem == elem)
+}
+
+/// Recognizes `^bb(%a, %b): [%r = op %a, %b;] return %r|%a|%b` over scalars of `elem`.
+pub fn binary_body(func: &Func, region: &Region, elem: &ElementType) -> Option<Comb> {
+    let block = region.entry()?;
+    if region.blocks.len() != 1 || block.args.len() != 2 {
+        return None;
+    }
+    let (a, b) = (block.args[0], block.args[1]);
+    if !is_scalar_of(func, a, elem) || !is_scalar_of(func, b, elem) {
+        return None;
+    }
+    let ret = block.ops.last()?;
+    if !matches!(ret.kind, OpKind::Return | OpKind::FuncReturn) || ret.operands.len() != 1 {
+        return None;
+    }
+    let r = ret.operands[0];
+    match block.ops.len() {
+        1 if r == a => Some(Comb { op: BinOp::Lhs, swapped: false }),
+        1 if r == b => Some(Comb { op: BinOp::Rhs, swapped: false }),
+        2 => {
+            let op = &block.ops[0];
+            if op.results.as_slice() != [r] || op.operands.len() != 2 || !op.regions.is_empty() || !is_scalar_of(func, r, elem) {
+                return None;
+            }
+            let swapped = if op.operands[..] == [a, b] {
+                false
+            } else if op.operands[..] == [b, a] {
+                true
+            } else {
+                return None;
+            };
+            let bop = match op.kind {
+                OpKind::Add => BinOp::Add,
+                OpKind::Multiply => BinOp::Mul,
+                OpKind::Maximum => BinOp::Max,
+                OpKind::Minimum => BinOp::Min,
+                _ => return None,
+            };
+            Some(Comb { op: bop, swapped })
+        }
+        _ => None,
+    }
+}
+
+/// The interpreter's float maximum: NaN propagates (the first NaN wins), +0 beats -0.
+#[inline]
+pub fn fmax<T: Copy>(x: T, y: T, v: impl Fn(T) -> f64) -> T {
+    let (a, b) = (v(x), v(y));
+    if a.is_nan() {
+        x
+    } else if b.is_nan() {
+        y
+    } else if a == b {
+        if a.is_sign_negative() {
+            y
+        } else {
+            x
+        }
+    } else if a > b {
+        x
+    } else {
+        y
+    }
+}
+
+/// The interpreter's float minimum: NaN propagates (the first NaN wins), -0 beats +0.
+#[inline]
+pub fn fmin<T: Copy>(x: T, y: T, v: impl Fn(T) -> f64) -> T {
+    let (a, b) = (v(x), v(y));
+    if a.is_nan() {
+        x
+    } else if b.is_nan() {
+        y
+    } else if a == b {
+        if a.is_sign_negative() {
+            x
+        } else {
+            y
+        }
+    } else if a < b {
+        x
+    } else {
+        y
+    }
+}
+
+/// Exact element arithmetic for the recognized combiners. `max`/`min` are None for complex kinds
+/// (left to the interpreter).
+pub trait Arith: NElem {
+    fn add(a: Self, b: Self) -> Self;
+    fn mul(a: Self, b: Self) -> Self;
+    fn max(a: Self, b: Self) -> Option<Self>;
+    fn min(a: Self, b: Self) -> Option<Self>;
+}
+
+macro_rules! arith_int {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn add(a: $t, b: $t) -> $t { a.wrapping_add(b) }
+            #[inline]
+            fn mul(a: $t, b: $t) -> $t { a.wrapping_mul(b) }
+            #[inline]
+            fn max(a: $t, b: $t) -> Option<$t> { Some(Ord::max(a, b)) }
+            #[inline]
+            fn min(a: $t, b: $t) -> Option<$t> { Some(Ord::min(a, b)) }
+        }
+    )*};
+}
+arith_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl Arith for bool {
+    fn add(a: bool, b: bool) -> bool {
+        a | b
+    }
+    fn mul(a: bool, b: bool) -> bool {
+        a & b
+    }
+    fn max(a: bool, b: bool) -> Option<bool> {
+        Some(a | b)
+    }
+    fn min(a: bool, b: bool) -> Option<bool> {
+        Some(a & b)
+    }
+}
+
+macro_rules! arith_float {
+    ($t:ty, $to:expr, $from:expr) => {
+        impl Arith for $t {
+            #[inline]
+            fn add(a: $t, b: $t) -> $t {
+                $from($to(a) + $to(b))
+            }
+            #[inline]
+            fn mul(a: $t, b: $t) -> $t {
+                $from($to(a) * $to(b))
+            }
+            #[inline]
+            fn max(a: $t, b: $t) -> Option<$t> {
+                Some(fmax(a, b, |x: $t| $to(x) as f64))
+            }
+            #[inline]
+            fn min(a: $t, b: $t) -> Option<$t> {
+                Some(fmin(a, b, |x: $t| $to(x) as f64))
+            }
+        }
+    };
+}
+arith_float!(f32, |x: f32| x, |x: f32| x);
+arith_float!(f64, |x: f64| x, |x: f64| x);
+arith_float!(f16, |x: f16| x.to_f32(), f16::from_f32);
+arith_float!(bf16, |x: bf16| x.to_f32(), bf16::from_f32);
+
+impl Arith for [f32; 2] {
+    fn add(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
+        [a[0] + b[0], a[1] + b[1]]
+    }
+    fn mul(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
+        // In f64 and rounded once per component, as the interpreter does.
+        let (ar, ai, br, bi) = (a[0] as f64, a[1] as f64, b[0] as f64, b[1] as f64);
+        [(ar * br - ai * bi) as f32, (ar * bi + ai * br) as f32]
+    }
+    fn max(_: [f32; 2], _: [f32; 2]) -> Option<[f32; 2]> {
+        None
+    }
+    fn min(_: [f32; 2], _: [f32; 2]) -> Option<[f32; 2]> {
+        None
+    }
+}
+
+impl Arith for [f64; 2] {
+    fn add(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
+        [a[0] + b[0], a[1] + b[1]]
+    }
+    fn mul(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
+        [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]]
+    }
+    fn max(_: [f64; 2], _: [f64; 2]) -> Option<[f64; 2]> {
+        None
+    }
+    fn min(_: [f64; 2], _: [f64; 2]) -> Option<[f64; 2]> {
+        None
+    }
+}
+
+impl Comb {
+    /// Whether the combiner runs natively for kind `T` (complex max/min do not).
+    pub fn supported<T: Arith>(self) -> bool {
+        let probe = T::from_i64(0);
+        !matches!(self.op, BinOp::Max | BinOp::Min) || T::max(probe, probe).is_some()
+    }
+
+    /// `body(acc, x)`. Callers check [`Comb::supported`] first; an unsupported op keeps `acc`.
+    #[inline]
+    pub fn apply<T: Arith>(self, acc: T, x: T) -> T {
+        let (l, r) = if self.swapped { (x, acc) } else { (acc, x) };
+        match self.op {
+            BinOp::Lhs => acc,
+            BinOp::Rhs => x,
+            BinOp::Add => T::add(l, r),
+            BinOp::Mul => T::mul(l, r),
+            BinOp::Max => T::max(l, r).unwrap_or(acc),
+            BinOp::Min => T::min(l, r).unwrap_or(acc),
+        }
+    }
+
+    /// `dst[i] = body(dst[i], src[i])` over two equal-length slices.
+    pub fn apply_slice<T: Arith>(self, dst: &mut [T], src: &[T]) {
+        match (self.op, self.swapped) {
+            (BinOp::Lhs, _) => {}
+            (BinOp::Rhs, _) => dst.copy_from_slice(src),
+            (BinOp::Add, false) => dst.iter_mut().zip(src).for_each(|(d, &s)| *d = T::add(*d, s)),
+            _ => dst.iter_mut().zip(src).for_each(|(d, &s)| *d = self.apply(*d, s)),
+        }
+    }
+}
+
+/// Exact comparisons as the interpreter's `compare` does them.
+pub trait Compare: NElem {
+    /// The ordering of `a` and `b` under comparison type `ty` (None: unordered); Err for a kind the
+    /// native path does not compare (complex).
+    fn order(a: Self, b: Self, ty: Option<CmpTy>) -> Option<Ordering>;
+    /// The value widened to f64 (floats; 0 for other kinds, which never use it).
+    fn as_f64(self) -> f64 {
+        0.0
+    }
+    /// Whether the kind is compared natively.
+    const NATIVE: bool = true;
+}
+
+macro_rules! cmp_signed {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Compare for $t {
+            #[inline]
+            fn order(a: $t, b: $t, ty: Option<CmpTy>) -> Option<Ordering> {
+                if ty == Some(CmpTy::Unsigned) { Some((a as $u).cmp(&(b as $u))) } else { Some(a.cmp(&b)) }
+            }
+        }
+    )*};
+}
+cmp_signed!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
+
+macro_rules! cmp_unsigned {
+    ($($t:ty => $s:ty),*) => {$(
+        impl Compare for $t {
+            #[inline]
+            fn order(a: $t, b: $t, ty: Option<CmpTy>) -> Option<Ordering> {
+                if ty == Some(CmpTy::Signed) { Some((a as $s).cmp(&(b as $s))) } else { Some(a.cmp(&b)) }
+            }
+        }
+    )*};
+}
+cmp_unsigned!(u8 => i8, u16 => i16, u32 => i32, u64 => i64);
+
+impl Compare for bool {
+    fn order(a: bool, b: bool, _: Option<CmpTy>) -> Option<Ordering> {
+        Some(a.cmp(&b))
+    }
+}
+
+/// Float ordering on the values widened to f64 (as the interpreter holds them).
+#[inline]
+fn float_order(p: f64, q: f64, ty: Option<CmpTy>) -> Option<Ordering> {
+    match ty {
+        Some(CmpTy::TotalOrder) => Some(p.total_cmp(&q)),
+        Some(CmpTy::WeakOrder) => Some(match (p.is_nan(), q.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => p.partial_cmp(&q).unwrap_or(Ordering::Equal),
+        }),
+        _ => p.partial_cmp(&q),
+    }
+}
+
+macro_rules! cmp_float {
+    ($t:ty, $to:expr) => {
+        impl Compare for $t {
+            #[inline]
+            fn order(a: $t, b: $t, ty: Option<CmpTy>) -> Option<Ordering> {
+                float_order($to(a), $to(b), ty)
+            }
+            #[inline]
+            fn as_f64(self) -> f64 {
+                $to(self)
+            }
+        }
+    };
+}
+cmp_float!(f32, |x: f32| x as f64);
+cmp_float!(f64, |x: f64| x);
+cmp_float!(f16, |x: f16| x.to_f64());
+cmp_float!(bf16, |x: bf16| x.to_f64());
+
+impl Compare for [f32; 2] {
+    fn order(_: [f32; 2], _: [f32; 2], _: Option<CmpTy>) -> Option<Ordering> {
+        None
+    }
+    const NATIVE: bool = false;
+}
+
+impl Compare for [f64; 2] {
+    fn order(_: [f64; 2], _: [f64; 2], _: Option<CmpTy>) -> Option<Ordering> {
+        None
+    }
+    const NATIVE: bool = false;
+}
+
+/// Whether an ordering satisfies a comparison direction (unordered satisfies only NE).
+#[inline]
+pub fn holds(dir: Dir, o: Option<Ordering>) -> bool {
+    match o {
+        None => dir == Dir::Ne,
+        Some(o) => match dir {
+            Dir::Eq => o == Ordering::Equal,
+            Dir::Ne => o != Ordering::Equal,
+            Dir::Lt => o == Ordering::Less,
+            Dir::Le => o != Ordering::Greater,
+            Dir::Gt => o == Ordering::Greater,
+            Dir::Ge => o != Ordering::Less,
+        },
+    }
+}
+
+/// JAX's float sort canonicalization of a comparator operand: `x == 0 -> zero`, `x != x -> nan`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Canon {
+    pub zero: f64,
+    pub nan: f64,
+}
+
+/// A recognized comparator: `compare dir, %x, %y` where (x, y) are block arguments 0 and 1 (or 1 and 0
+/// when `swapped`), each possibly canonicalized as JAX's float sorts do ([`Canon`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparator {
+    pub dir: Dir,
+    pub ty: Option<CmpTy>,
+    pub swapped: bool,
+    pub canon: Option<Canon>,
+}
+
+impl Comparator {
+    /// The comparator's result for elements (a, b) (block arguments 0 and 1).
+    #[inline]
+    pub fn less<T: Compare>(self, a: T, b: T) -> bool {
+        let (x, y) = if self.swapped { (b, a) } else { (a, b) };
+        match self.canon {
+            None => holds(self.dir, T::order(x, y, self.ty)),
+            Some(c) => {
+                let f = |v: T| {
+                    let v = v.as_f64();
+                    if v == 0.0 {
+                        c.zero
+                    } else if v.is_nan() {
+                        c.nan
+                    } else {
+                        v
+                    }
+                };
+                holds(self.dir, float_order(f(x), f(y), self.ty))
+            }
+        }
+    }
+}
+
+fn dir_of(op: &oxhlo_ir::Op) -> Option<Dir> {
+    match op.attr("comparison_direction") {
+        Some(Attr::ComparisonDirection(d)) => Some(*d),
+        Some(Attr::Str(s)) => Dir::from_keyword(s),
+        _ => None,
+    }
+}
+
+fn cmp_type_of(op: &oxhlo_ir::Op) -> Option<Option<CmpTy>> {
+    match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
+        Some(Attr::ComparisonType(t)) => Some(Some(*t)),
+        Some(Attr::Str(s)) => Some(Some(CmpTy::from_keyword(s)?)),
+        None => Some(None),
+        Some(_) => None,
+    }
+}
+
+/// The defining op of `v` among `ops`.
+fn def<'a>(ops: &'a [oxhlo_ir::Op], v: Value) -> Option<&'a oxhlo_ir::Op> {
+    ops.iter().find(|o| o.results.contains(&v))
+}
+
+/// The scalar value of a float constant.
+fn const_f64(ops: &[oxhlo_ir::Op], v: Value) -> Option<f64> {
+    let op = def(ops, v)?;
+    if op.kind != OpKind::Constant {
+        return None;
+    }
+    match op.attr("value")? {
+        Attr::Dense(d) if d.len() == 1 => d.to_f64_vec()?.first().copied(),
+        _ => None,
+    }
+}
+
+/// `v` as (block argument, canonicalization): the argument itself, or
+/// `select(x != x, nan, select(x == 0, zero, x))` over a float argument `x`.
+fn canon_arg(ops: &[oxhlo_ir::Op], v: Value, args: &[Value]) -> Option<(Value, Option<Canon>)> {
+    if args.contains(&v) {
+        return Some((v, None));
+    }
+    let is_cmp = |p: Value, dir: Dir| -> Option<(Value, Value)> {
+        let c = def(ops, p)?;
+        (c.kind == OpKind::Compare && c.operands.len() == 2 && dir_of(c)? == dir && matches!(cmp_type_of(c)?, None | Some(CmpTy::Float)))
+            .then(|| (c.operands[0], c.operands[1]))
+    };
+    let outer = def(ops, v)?;
+    if outer.kind != OpKind::Select || outer.operands.len() != 3 {
+        return None;
+    }
+    let (x, x2) = is_cmp(outer.operands[0], Dir::Ne)?;
+    let nan = const_f64(ops, outer.operands[1])?;
+    let inner = def(ops, outer.operands[2])?;
+    if x != x2 || !args.contains(&x) || inner.kind != OpKind::Select || inner.operands.len() != 3 || inner.operands[2] != x {
+        return None;
+    }
+    let (x3, z) = is_cmp(inner.operands[0], Dir::Eq)?;
+    if x3 != x || const_f64(ops, z)? != 0.0 || !nan.is_nan() {
+        return None;
+    }
+    let zero = const_f64(ops, inner.operands[1])?;
+    (zero == 0.0).then_some((x, Some(Canon { zero, nan })))
+}
+
+/// Recognizes `^bb(%a, %b, ...): %r = compare dir, %a, %b [, type]; return %r` with `nargs` scalar
+/// arguments, the first two of element type `elem` (with float operands optionally canonicalized).
+pub fn comparator_body(func: &Func, region: &Region, nargs: usize, elem: &ElementType) -> Option<Comparator> {
+    let block = region.entry()?;
+    if region.blocks.len() != 1 || block.args.len() != nargs || nargs < 2 {
+        return None;
+    }
+    let (a, b) = (block.args[0], block.args[1]);
+    if !is_scalar_of(func, a, elem) || !is_scalar_of(func, b, elem) {
+        return None;
+    }
+    let (ret, body) = block.ops.split_last()?;
+    if !matches!(ret.kind, OpKind::Return | OpKind::FuncReturn) || ret.operands.len() != 1 {
+        return None;
+    }
+    if body.iter().any(|o| !o.regions.is_empty() || o.results.len() != 1) {
+        return None;
+    }
+    let cmp = def(body, ret.operands[0])?;
+    if cmp.kind != OpKind::Compare || cmp.operands.len() != 2 {
+        return None;
+    }
+    let (x, cx) = canon_arg(body, cmp.operands[0], &[a, b])?;
+    let (y, cy) = canon_arg(body, cmp.operands[1], &[a, b])?;
+    let swapped = match (x == a, y == b, x == b, y == a) {
+        (true, true, _, _) => false,
+        (_, _, true, true) => true,
+        _ => return None,
+    };
+    if cx != cy || (cx.is_some() && !elem.is_float()) {
+        return None;
+    }
+    // The other ops must only be the canonicalization's (plain comparators have none).
+    if cx.is_none() && body.len() != 1 {
+        return None;
+    }
+    Some(Comparator { dir: dir_of(cmp)?, ty: cmp_type_of(cmp)?, swapped, canon: cx })
+}
