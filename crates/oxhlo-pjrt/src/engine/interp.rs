@@ -87,6 +87,8 @@ pub struct InterpProgram {
     /// Serialized OpShardings of the inputs and outputs of a partitioned program.
     shardings: Option<Shardings>,
     registry: Arc<CustomCallRegistry>,
+    /// The CPU backend's compilation, for single-device runs without host callbacks.
+    cpu: Option<super::cpu::CpuRunner>,
 }
 
 /// The array spec of a static tensor type.
@@ -138,6 +140,12 @@ impl InterpProgram {
         let entry = main.name.clone();
         let name = module.name.clone().unwrap_or_else(|| entry.clone());
         let grid = (replicas.max(1) as u32, partitions.max(1) as u32);
+        let registry = Arc::new(registry(None));
+        let cpu = if grid == (1, 1) && !host_transfers && module.num_replicas() * module.num_partitions() == 1 {
+            super::cpu::CpuRunner::build(&module, registry.clone())?
+        } else {
+            None
+        };
         Ok(InterpProgram {
             module: Arc::new(module),
             entry,
@@ -148,7 +156,8 @@ impl InterpProgram {
             grid,
             host_transfers,
             shardings,
-            registry: Arc::new(registry(None)),
+            registry,
+            cpu,
         })
     }
 
@@ -247,6 +256,11 @@ impl Program for InterpProgram {
         }
     }
     fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>> {
+        if let (Some(cpu), [one]) = (&self.cpu, args.as_slice()) {
+            if launch.logical_ids.len() == 1 {
+                return Ok(vec![cpu.run(one)?]);
+            }
+        }
         let inputs: Vec<Vec<RtValue>> = args
             .iter()
             .map(|dev| dev.iter().map(|a| to_tensor(a).map(RtValue::Tensor)).collect::<Result<Vec<_>>>())

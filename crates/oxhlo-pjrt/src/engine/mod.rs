@@ -3,6 +3,7 @@
 //! interpreter to the public `oxhlo` API (or a fast backend) means writing one more implementation.
 
 pub mod api;
+pub mod cpu;
 pub mod host_transfer;
 pub mod interp;
 pub mod linalg;

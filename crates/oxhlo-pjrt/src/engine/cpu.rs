@@ -1,0 +1,66 @@
+//! The plugin's fast path: single-device programs without host callbacks run on the CPU backend
+//! (`oxhlo-cpu`), host arrays crossing as native tensors (bytes copied once). `OXHLO_BACKEND=interpreter`
+//! keeps every program on the reference interpreter.
+
+use super::{ArraySpec, HostArray};
+use crate::dtype::BufferType;
+use crate::error::{Error, Result};
+use oxhlo_cpu::{Buf, CpuOptions, CpuProgram, Kind, NTensor, Val};
+use oxhlo_interp::custom_call::CustomCallRegistry;
+use oxhlo_interp::RtValue;
+use oxhlo_ir::{Module, TensorType};
+use std::sync::Arc;
+
+/// A program compiled for the CPU backend.
+pub struct CpuRunner {
+    program: CpuProgram,
+}
+
+/// Whether the environment asks for the interpreter instead of the CPU backend.
+fn interpreter_requested() -> bool {
+    std::env::var("OXHLO_BACKEND").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "interpreter" | "interp" | "reference"))
+}
+
+impl CpuRunner {
+    /// Compiles `module` for the CPU backend, or None when the interpreter was asked for.
+    pub fn build(module: &Module, registry: Arc<CustomCallRegistry>) -> Result<Option<CpuRunner>> {
+        if interpreter_requested() {
+            return Ok(None);
+        }
+        let program = CpuProgram::compile_with_registry(module.clone(), &CpuOptions::default(), registry)
+            .map_err(|m| Error::internal(format!("oxhlo CPU backend: {m}")))?;
+        Ok(Some(CpuRunner { program }))
+    }
+
+    /// Runs the entry function on one device's arguments.
+    pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
+        let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
+        let res = oxhlo_interp::eval::on_big_stack(|| self.program.run(vals));
+        let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed: {e}")))?;
+        outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect()
+    }
+}
+
+fn to_val(a: &HostArray) -> Result<Val> {
+    let elem = a.spec.ty.to_ir().ok_or_else(|| Error::invalid(format!("no IR element type for {}", a.spec.ty.name())))?;
+    match Kind::of(&elem) {
+        Some(kind) => {
+            let buf = Buf::from_le_bytes(kind, &a.bytes).map_err(Error::invalid)?;
+            Ok(Val::Native(NTensor::new(TensorType::new(a.spec.dims.clone(), elem), buf)))
+        }
+        None => Ok(Val::Other(RtValue::Tensor(super::interp::to_tensor(a)?))),
+    }
+}
+
+fn from_val(k: usize, v: &Val) -> Result<HostArray> {
+    match v {
+        Val::Native(n) => {
+            let ty = BufferType::from_ir(&n.ty.elem).ok_or_else(|| {
+                Error::unimplemented(format!("a result of element type {:?} cannot be returned through PJRT", n.ty.elem))
+            })?;
+            Ok(HostArray { spec: ArraySpec { ty, dims: n.ty.shape.clone() }, bytes: Arc::new(n.buf.to_le_bytes()) })
+        }
+        Val::Other(RtValue::Tensor(t)) => super::interp::from_tensor(t),
+        Val::Other(other) => Err(Error::unimplemented(format!("result {k} is {other:?}, not a tensor"))),
+    }
+}
