@@ -359,7 +359,7 @@ pub fn holds(dir: Dir, o: Option<Ordering>) -> bool {
 }
 
 /// JAX's float sort canonicalization of a comparator operand: `x == 0 -> zero`, `x != x -> nan`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Canon {
     pub zero: f64,
     pub nan: f64,
@@ -367,7 +367,7 @@ pub struct Canon {
 
 /// A recognized comparator: `compare dir, %x, %y` where (x, y) are block arguments 0 and 1 (or 1 and 0
 /// when `swapped`), each possibly canonicalized as JAX's float sorts do ([`Canon`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Comparator {
     pub dir: Dir,
     pub ty: Option<CmpTy>,
@@ -491,7 +491,8 @@ pub fn comparator_body(func: &Func, region: &Region, nargs: usize, elem: &Elemen
         (_, _, true, true) => true,
         _ => return None,
     };
-    if cx != cy || (cx.is_some() && !elem.is_float()) {
+    let bits = |c: Option<Canon>| c.map(|c| (c.zero.to_bits(), c.nan.to_bits()));
+    if bits(cx) != bits(cy) || (cx.is_some() && !elem.is_float()) {
         return None;
     }
     // The other ops must only be the canonicalization's (plain comparators have none).
