@@ -22,7 +22,7 @@ impl Rng {
         lo + (self.next() % ((hi - lo + 1) as u64)) as i64
     }
     fn float(&mut self, specials: bool) -> f64 {
-        if specials && self.next() % 6 == 0 {
+        if specials && self.next().is_multiple_of(6) {
             return [f64::NAN, -0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY, -f64::NAN][(self.next() % 6) as usize];
         }
         // Quarter steps: plenty of ties for stability checks.
@@ -59,7 +59,7 @@ fn rand_t(rng: &mut Rng, shape: &[usize], elem: &str, lo: i64, hi: i64, specials
     let et = elem_of(elem);
     let n: usize = shape.iter().product();
     let data = match &et {
-        ElementType::Bool => Data::Bool((0..n).map(|_| rng.next() % 2 == 0).collect()),
+        ElementType::Bool => Data::Bool((0..n).map(|_| rng.next().is_multiple_of(2)).collect()),
         ElementType::Float(_) => Data::Float((0..n).map(|_| rng.float(specials)).collect()),
         ElementType::Complex(_) => Data::Complex((0..n).map(|_| (rng.float(false), rng.float(false))).collect()),
         e if e.is_unsigned_integer() => Data::UInt((0..n).map(|_| rng.int(lo.max(0), hi.max(0)) as u64).collect()),
@@ -229,7 +229,7 @@ fn slice_concat_pad_reverse_match_interpreter() {
         );
         case(&module(&[tt(&shape, elem)], &body, &[tt(&out, elem)]), &[rand_t(&mut rng, &shape, elem, -9, 9, true)]);
         // reverse over a random subset of dimensions
-        let dims: Vec<i64> = (0..3).filter(|_| rng.next() % 2 == 0).collect();
+        let dims: Vec<i64> = (0..3).filter(|_| rng.next().is_multiple_of(2)).collect();
         let body = format!("%r = stablehlo.reverse %a0, dims = [{}] : {}", list(&dims), tt(&shape, elem));
         case(&module(&[tt(&shape, elem)], &body, &[tt(&shape, elem)]), &[rand_t(&mut rng, &shape, elem, -9, 9, true)]);
     }
@@ -253,7 +253,8 @@ fn slice_concat_pad_reverse_match_interpreter() {
         case(&module(&tys, &body, &[tt(&out, elem)]), &inputs);
     }
     // pad: negative edges, interior padding, empty operand, rank 0
-    let pads: &[(&[usize], &[i64], &[i64], &[i64])] = &[
+    type Pad<'a> = (&'a [usize], &'a [i64], &'a [i64], &'a [i64]);
+    let pads: &[Pad] = &[
         (&[3, 4], &[-1, 2], &[2, -1], &[1, 2]),
         (&[3, 4], &[0, 0], &[0, 0], &[0, 0]),
         (&[5], &[-2], &[-3], &[0]),
@@ -288,10 +289,8 @@ fn iota_and_dimension_size_match_interpreter() {
         }
     }
     let mut rng = Rng(4);
-    for elem in ["i32"] {
-        let body = format!("%r = stablehlo.get_dimension_size %a0, dim = 1 : ({}) -> {}", tt(&[3, 7], "f32"), tt(&[], elem));
-        case(&module(&[tt(&[3, 7], "f32")], &body, &[tt(&[], elem)]), &[rand_t(&mut rng, &[3, 7], "f32", 0, 0, false)]);
-    }
+    let body = format!("%r = stablehlo.get_dimension_size %a0, dim = 1 : ({}) -> {}", tt(&[3, 7], "f32"), tt(&[], "i32"));
+    case(&module(&[tt(&[3, 7], "f32")], &body, &[tt(&[], "i32")]), &[rand_t(&mut rng, &[3, 7], "f32", 0, 0, false)]);
 }
 
 #[test]
@@ -415,7 +414,8 @@ fn scatter_matches_interpreter() {
         )
     };
     // (input, indices, updates, dims, index range)
-    let cases: Vec<(Vec<usize>, Vec<usize>, Vec<usize>, String, i64)> = vec![
+    type Case = (Vec<usize>, Vec<usize>, Vec<usize>, String, i64);
+    let cases: Vec<Case> = vec![
         // embedding gradient: rows added at (duplicated, out-of-range) indices
         (vec![6, 4], vec![9, 1], vec![9, 4], s(&[1], &[0], &[], &[], &[0], 1), 7),
         // scalar updates at 2-D points
@@ -613,7 +613,7 @@ fn jax_float_sort_comparator_matches_interpreter() {
 #[test]
 fn top_k_matches_interpreter() {
     let mut rng = Rng(12);
-    for (i, elem) in ["f32", "bf16", "i32", "ui8", "f64"].iter().enumerate() {
+    for elem in ["f32", "bf16", "i32", "ui8", "f64"] {
         for (shape, k) in [(vec![3usize, 10], 4usize), (vec![7], 7), (vec![2, 5], 0), (vec![2, 3, 40], 5)] {
             let mut out = shape.clone();
             *out.last_mut().unwrap() = k;

@@ -417,7 +417,7 @@ fn cmp_type_of(op: &oxhlo_ir::Op) -> Option<Option<CmpTy>> {
 }
 
 /// The defining op of `v` among `ops`.
-fn def<'a>(ops: &'a [oxhlo_ir::Op], v: Value) -> Option<&'a oxhlo_ir::Op> {
+fn def(ops: &[oxhlo_ir::Op], v: Value) -> Option<&oxhlo_ir::Op> {
     ops.iter().find(|o| o.results.contains(&v))
 }
 
