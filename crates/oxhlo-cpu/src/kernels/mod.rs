@@ -11,6 +11,7 @@ pub mod dot;
 pub mod elems;
 pub mod fused;
 pub mod gather_scatter;
+pub mod gemm_util;
 pub mod movement;
 pub mod region;
 pub mod reduce;

@@ -1,0 +1,330 @@
+//! The native dot_general / convolution kernels against the reference interpreter (the oracle) on
+//! random inputs, across dimension-number configurations: the forms JAX emits for matmuls, attention
+//! and their gradients, and the exact convolution forms of JAX's gradients of NHWC/HWIO convolutions
+//! (weight gradient with rhs dilation and negative padding, input gradient with lhs dilation), groups,
+//! reversal, 1-D/3-D, f64 and bf16. Each case also asserts the native kernel handled the op (so the
+//! interpreter is not compared with itself).
+
+use oxhlo_cpu::kernels::{self, KernelCtx};
+use oxhlo_cpu::{CpuOptions, CpuProgram, NTensor, Val};
+use oxhlo_interp::{Data, RtValue, Tensor};
+use oxhlo_ir::{Type, TensorType};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
+/// Runs `@main` of `src` (one op, two operands) natively and on the interpreter and compares.
+fn check(src: &str, seed: u64) {
+    let module = oxhlo_text::parse_module(src, "test.mlir").unwrap_or_else(|e| panic!("parse: {e:?}\n{src}"));
+    oxhlo_ir::verify_module(&module).unwrap_or_else(|e| panic!("verify: {e:?}\n{src}"));
+    let func = module.entry().expect("entry");
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut inputs = Vec::new();
+    for &a in &func.body.blocks[0].args {
+        let Type::Tensor(ty) = func.ty(a).clone() else { panic!("tensor args only") };
+        let n: i64 = ty.shape.iter().product();
+        let data = Data::Float((0..n).map(|_| rng.next()).collect());
+        // Round through the native type so that both sides see the same values.
+        let t = NTensor::from_interp(&Tensor { ty, data }).expect("native").to_interp();
+        inputs.push(t);
+    }
+    let expected = oxhlo_interp::run_main(&module, inputs.iter().cloned().map(RtValue::Tensor).collect())
+        .unwrap_or_else(|e| panic!("interpreter: {e}\n{src}"));
+    let RtValue::Tensor(expected) = &expected[0] else { panic!("tensor result") };
+    // The kernel itself must handle the op.
+    let op = &func.body.blocks[0].ops[0];
+    let rty: TensorType = match func.ty(op.results[0]) {
+        Type::Tensor(t) => t.clone(),
+        _ => panic!("tensor result"),
+    };
+    let natives: Vec<NTensor> = inputs.iter().map(|t| NTensor::from_interp(t).unwrap()).collect();
+    let refs: Vec<&NTensor> = natives.iter().collect();
+    for threads in [1, 2] {
+        let ctx = KernelCtx { op, func, result_types: vec![&rty], threads };
+        let got = kernels::run_native(&ctx, &refs)
+            .unwrap_or_else(|| panic!("no native kernel handled\n{src}"))
+            .unwrap_or_else(|e| panic!("kernel error {e}\n{src}"));
+        compare(&got[0].to_interp(), expected, src);
+    }
+    // And through the executor.
+    let prog = CpuProgram::compile(module.clone(), &CpuOptions { threads: 2, ..CpuOptions::default() }).unwrap();
+    let out = prog.run(natives.into_iter().map(Val::Native).collect()).unwrap();
+    compare(&out[0].native().unwrap().to_interp(), expected, src);
+}
+
+fn compare(got: &Tensor, want: &Tensor, src: &str) {
+    assert_eq!(got.ty, want.ty, "{src}");
+    let (Data::Float(g), Data::Float(w)) = (&got.data, &want.data) else { panic!("float data") };
+    assert_eq!(g.len(), w.len());
+    use oxhlo_ir::{ElementType, FloatType};
+    let tol = match want.ty.elem {
+        ElementType::Float(FloatType::F64) => 1e-12,
+        ElementType::Float(FloatType::BF16) => 1e-2,
+        ElementType::Float(FloatType::F16) => 2e-3,
+        _ => 2e-5,
+    };
+    let scale = w.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    for (i, (a, b)) in g.iter().zip(w).enumerate() {
+        assert!((a - b).abs() <= tol * scale, "element {i}: got {a}, want {b} (tol {tol} x {scale})\n{src}");
+    }
+}
+
+fn t(shape: &[i64], e: &str) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if dims.is_empty() {
+        format!("tensor<{e}>")
+    } else {
+        format!("tensor<{}x{e}>", dims.join("x"))
+    }
+}
+
+fn dot(l: &[i64], r: &[i64], lb: &[i64], rb: &[i64], lc: &[i64], rc: &[i64], e: &str, re: &str) -> String {
+    let mut out: Vec<i64> = lb.iter().map(|&d| l[d as usize]).collect();
+    out.extend((0..l.len() as i64).filter(|d| !lb.contains(d) && !lc.contains(d)).map(|d| l[d as usize]));
+    out.extend((0..r.len() as i64).filter(|d| !rb.contains(d) && !rc.contains(d)).map(|d| r[d as usize]));
+    let list = |v: &[i64]| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    let batch = if lb.is_empty() { String::new() } else { format!("batching_dims = [{}] x [{}], ", list(lb), list(rb)) };
+    format!(
+        "func.func @main(%a: {lt}, %b: {rt}) -> {ot} {{\n  %0 = stablehlo.dot_general %a, %b, {batch}contracting_dims = [{}] x [{}] : ({lt}, {rt}) -> {ot}\n  return %0 : {ot}\n}}",
+        list(lc),
+        list(rc),
+        lt = t(l, e),
+        rt = t(r, e),
+        ot = t(&out, re),
+    )
+}
+
+#[test]
+fn dot_general_configs() {
+    let cases: Vec<(Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>)> = vec![
+        (vec![5, 7], vec![7, 3], vec![], vec![], vec![1], vec![0]),
+        (vec![7, 5], vec![7, 3], vec![], vec![], vec![0], vec![0]),
+        (vec![5, 7], vec![3, 7], vec![], vec![], vec![1], vec![1]),
+        (vec![7, 5], vec![3, 7], vec![], vec![], vec![0], vec![1]),
+        (vec![7], vec![7], vec![], vec![], vec![0], vec![0]),
+        (vec![5, 7], vec![7], vec![], vec![], vec![1], vec![0]),
+        (vec![4], vec![3], vec![], vec![], vec![], vec![]),
+        (vec![3, 5, 7], vec![3, 7, 4], vec![0], vec![0], vec![2], vec![1]),
+        // nanoGPT: [B,T,C] x [C,D], its weight gradient (contract B and T) and input gradient.
+        (vec![2, 4, 8], vec![8, 16], vec![], vec![], vec![2], vec![0]),
+        (vec![2, 4, 16], vec![2, 4, 8], vec![], vec![], vec![0, 1], vec![0, 1]),
+        (vec![2, 4, 16], vec![8, 16], vec![], vec![], vec![2], vec![1]),
+        // Attention: scores and their gradients.
+        (vec![2, 4, 3, 8], vec![2, 5, 3, 8], vec![0, 2], vec![0, 2], vec![3], vec![3]),
+        (vec![2, 3, 4, 5], vec![2, 5, 3, 8], vec![0, 1], vec![0, 2], vec![3], vec![1]),
+        (vec![2, 3, 4, 5], vec![2, 4, 3, 8], vec![0, 1], vec![0, 2], vec![2], vec![1]),
+        // Non-collapsing groups (packing path), batch dims out of order.
+        (vec![3, 2, 4, 5], vec![5, 2, 3, 6], vec![1], vec![1], vec![3, 0], vec![0, 2]),
+        (vec![4, 3, 2], vec![2, 3, 5], vec![1, 2], vec![1, 0], vec![], vec![]),
+        (vec![2, 3, 6, 5], vec![3, 5, 2, 7], vec![0], vec![2], vec![1, 3], vec![0, 1]),
+        // Sizes that exercise the gemm crate's blocking and threads, and many small batched products.
+        (vec![67, 130], vec![130, 97], vec![], vec![], vec![1], vec![0]),
+        (vec![64, 16, 16], vec![64, 16, 16], vec![0], vec![0], vec![2], vec![1]),
+        (vec![0, 4], vec![4, 3], vec![], vec![], vec![1], vec![0]),
+        (vec![3, 0], vec![0, 2], vec![], vec![], vec![1], vec![0]),
+    ];
+    for (i, (l, r, lb, rb, lc, rc)) in cases.iter().enumerate() {
+        check(&dot(l, r, lb, rb, lc, rc, "f32", "f32"), i as u64);
+        if i % 3 == 0 {
+            check(&dot(l, r, lb, rb, lc, rc, "f64", "f64"), 100 + i as u64);
+            check(&dot(l, r, lb, rb, lc, rc, "bf16", "bf16"), 200 + i as u64);
+            check(&dot(l, r, lb, rb, lc, rc, "bf16", "f32"), 300 + i as u64);
+            check(&dot(l, r, lb, rb, lc, rc, "f16", "f16"), 400 + i as u64);
+        }
+    }
+}
+
+#[test]
+fn old_dot_and_mixed_operands() {
+    check(
+        "func.func @main(%a: tensor<4x6xf32>, %b: tensor<6x3xf32>) -> tensor<4x3xf32> {\n  %0 = stablehlo.dot %a, %b : (tensor<4x6xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>\n  return %0 : tensor<4x3xf32>\n}",
+        1,
+    );
+    check(
+        "func.func @main(%a: tensor<4x6xbf16>, %b: tensor<6x3xf32>) -> tensor<4x3xf32> {\n  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x6xbf16>, tensor<6x3xf32>) -> tensor<4x3xf32>\n  return %0 : tensor<4x3xf32>\n}",
+        2,
+    );
+}
+
+/// One convolution case: layouts as JAX prints them (`b`, `f`, `i`, `o`, spatial digits).
+struct Conv {
+    lhs: &'static str,
+    rhs: &'static str,
+    out: &'static str,
+    /// Conv batch, input features, output features.
+    n: i64,
+    c: i64,
+    co: i64,
+    input: Vec<i64>,
+    kernel: Vec<i64>,
+    stride: Vec<i64>,
+    pad: Vec<(i64, i64)>,
+    lhs_dil: Vec<i64>,
+    rhs_dil: Vec<i64>,
+    reverse: Vec<bool>,
+    fgc: i64,
+    bgc: i64,
+}
+
+impl Conv {
+    fn new(lhs: &'static str, rhs: &'static str, out: &'static str, n: i64, c: i64, co: i64, input: &[i64], kernel: &[i64]) -> Conv {
+        let s = input.len();
+        Conv {
+            lhs,
+            rhs,
+            out,
+            n,
+            c,
+            co,
+            input: input.to_vec(),
+            kernel: kernel.to_vec(),
+            stride: vec![1; s],
+            pad: vec![(0, 0); s],
+            lhs_dil: vec![1; s],
+            rhs_dil: vec![1; s],
+            reverse: vec![false; s],
+            fgc: 1,
+            bgc: 1,
+        }
+    }
+
+    fn text(&self, e: &str) -> String {
+        let s = self.input.len();
+        let out_sp: Vec<i64> = (0..s)
+            .map(|d| {
+                let din = (self.input[d] - 1) * self.lhs_dil[d] + 1 + self.pad[d].0 + self.pad[d].1;
+                let dk = (self.kernel[d] - 1) * self.rhs_dil[d] + 1;
+                if din < dk {
+                    0
+                } else {
+                    (din - dk) / self.stride[d] + 1
+                }
+            })
+            .collect();
+        let shape = |layout: &str, b: i64, f: i64, sp: &[i64]| -> Vec<i64> {
+            layout
+                .chars()
+                .map(|ch| match ch {
+                    'b' => b,
+                    'f' | 'o' => f,
+                    'i' => self.c / self.fgc,
+                    d => sp[d.to_digit(10).unwrap() as usize],
+                })
+                .collect()
+        };
+        let ls = shape(self.lhs, self.n, self.c, &self.input);
+        let rs = shape(self.rhs, 0, self.co, &self.kernel);
+        let os = shape(self.out, self.n / self.bgc, self.co, &out_sp);
+        let dn = |l: &str| format!("[{}]", l.chars().map(|c| c.to_string()).collect::<Vec<_>>().join(", "));
+        let list = |v: &[i64]| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+        let pad = self.pad.iter().map(|(a, b)| format!("[{a}, {b}]")).collect::<Vec<_>>().join(", ");
+        let rev = self.reverse.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+        format!(
+            "func.func @main(%a: {lt}, %b: {rt}) -> {ot} {{\n  %0 = stablehlo.convolution(%a, %b) dim_numbers = {}x{}->{}, window = {{stride = [{}], pad = [{pad}], lhs_dilate = [{}], rhs_dilate = [{}], reverse = [{rev}]}} {{batch_group_count = {} : i64, feature_group_count = {} : i64}} : ({lt}, {rt}) -> {ot}\n  return %0 : {ot}\n}}",
+            dn(self.lhs),
+            dn(self.rhs),
+            dn(self.out),
+            list(&self.stride),
+            list(&self.lhs_dil),
+            list(&self.rhs_dil),
+            self.bgc,
+            self.fgc,
+            lt = t(&ls, e),
+            rt = t(&rs, e),
+            ot = t(&os, e),
+        )
+    }
+}
+
+#[test]
+fn convolution_configs() {
+    let mut cases = Vec::new();
+    // JAX NHWC/HWIO forward: SAME stride 1, SAME stride 2, 1x1 stride 2, 1x1 stride 1.
+    let mut c = Conv::new("b01f", "01io", "b01f", 2, 8, 16, &[8, 8], &[3, 3]);
+    c.pad = vec![(1, 1), (1, 1)];
+    cases.push(c);
+    let mut c = Conv::new("b01f", "01io", "b01f", 2, 8, 16, &[8, 8], &[3, 3]);
+    c.stride = vec![2, 2];
+    c.pad = vec![(0, 1), (0, 1)];
+    cases.push(c);
+    let mut c = Conv::new("b01f", "01io", "b01f", 2, 8, 16, &[8, 8], &[1, 1]);
+    c.stride = vec![2, 2];
+    cases.push(c);
+    cases.push(Conv::new("b01f", "01io", "b01f", 2, 8, 16, &[8, 8], &[1, 1]));
+    // JAX weight gradients: [f,0,1,b]x[i,0,1,o]->[0,1,b,f] (x as lhs with N as feature, dy as kernel).
+    let mut c = Conv::new("f01b", "i01o", "01bf", 8, 2, 16, &[8, 8], &[8, 8]);
+    c.pad = vec![(1, 1), (1, 1)];
+    cases.push(c);
+    let mut c = Conv::new("f01b", "i01o", "01bf", 8, 2, 16, &[8, 8], &[4, 4]);
+    c.pad = vec![(0, 1), (0, 1)];
+    c.rhs_dil = vec![2, 2];
+    cases.push(c);
+    let mut c = Conv::new("f01b", "i01o", "01bf", 8, 2, 16, &[8, 8], &[4, 4]);
+    c.pad = vec![(0, -1), (0, -1)];
+    c.rhs_dil = vec![2, 2];
+    cases.push(c);
+    // JAX input gradients: [b,0,1,f]x[0,1,o,i]->[b,0,1,f], lhs dilation for strided forwards.
+    let mut c = Conv::new("b01f", "01oi", "b01f", 2, 16, 8, &[8, 8], &[3, 3]);
+    c.pad = vec![(1, 1), (1, 1)];
+    cases.push(c);
+    let mut c = Conv::new("b01f", "01oi", "b01f", 2, 16, 8, &[4, 4], &[3, 3]);
+    c.pad = vec![(2, 1), (2, 1)];
+    c.lhs_dil = vec![2, 2];
+    cases.push(c);
+    let mut c = Conv::new("b01f", "01oi", "b01f", 2, 16, 8, &[4, 4], &[1, 1]);
+    c.pad = vec![(0, 1), (0, 1)];
+    c.lhs_dil = vec![2, 2];
+    cases.push(c);
+    // NCHW/OIHW, padded, and pointwise.
+    let mut c = Conv::new("bf01", "oi01", "bf01", 3, 5, 7, &[9, 6], &[3, 2]);
+    c.pad = vec![(1, 1), (0, 2)];
+    cases.push(c);
+    cases.push(Conv::new("bf01", "oi01", "bf01", 3, 5, 7, &[4, 6], &[1, 1]));
+    // Groups, reversal, rhs dilation, negative padding, odd layouts.
+    let mut c = Conv::new("b01f", "01io", "b01f", 2, 8, 12, &[7, 7], &[3, 3]);
+    c.fgc = 4;
+    c.pad = vec![(1, 1), (1, 1)];
+    cases.push(c);
+    let mut c = Conv::new("f01b", "i01o", "01bf", 6, 3, 4, &[7, 7], &[3, 3]);
+    c.bgc = 2;
+    cases.push(c);
+    let mut c = Conv::new("b01f", "01io", "b01f", 4, 3, 6, &[6, 6], &[3, 3]);
+    c.bgc = 2;
+    c.stride = vec![2, 1];
+    cases.push(c);
+    let mut c = Conv::new("0bf1", "o01i", "f1b0", 2, 3, 4, &[9, 8], &[3, 2]);
+    c.reverse = vec![true, false];
+    c.rhs_dil = vec![2, 3];
+    c.pad = vec![(-1, 2), (3, -2)];
+    c.stride = vec![1, 2];
+    c.lhs_dil = vec![1, 2];
+    cases.push(c);
+    let mut c = Conv::new("b0f", "0io", "b0f", 3, 4, 5, &[11], &[3]);
+    c.pad = vec![(2, 0)];
+    c.reverse = vec![true];
+    cases.push(c);
+    let mut c = Conv::new("b012f", "012io", "b012f", 2, 3, 4, &[5, 4, 6], &[2, 3, 2]);
+    c.pad = vec![(1, 0), (1, 1), (0, 1)];
+    cases.push(c);
+    // Empty output (kernel larger than the input).
+    cases.push(Conv::new("b01f", "01io", "b01f", 2, 3, 4, &[2, 2], &[3, 3]));
+    // Larger: several row blocks, and a weight gradient whose taps split into several chunks.
+    let mut c = Conv::new("b01f", "01io", "b01f", 4, 16, 24, &[20, 20], &[3, 3]);
+    c.pad = vec![(1, 1), (1, 1)];
+    cases.push(c);
+    cases.push(Conv::new("f01b", "i01o", "01bf", 4, 8, 4, &[24, 24], &[20, 20]));
+    for (i, c) in cases.iter().enumerate() {
+        check(&c.text("f32"), 1000 + i as u64);
+        if i % 4 == 0 {
+            check(&c.text("f64"), 2000 + i as u64);
+            check(&c.text("bf16"), 3000 + i as u64);
+        }
+    }
+}
