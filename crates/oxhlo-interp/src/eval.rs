@@ -647,15 +647,10 @@ pub(crate) fn scalar_int(v: &RtValue) -> Result<i64, String> {
 /// Stack size of the thread a whole program runs on (deep recursion and nested regions need room).
 pub const RUN_STACK_BYTES: usize = 256 << 20;
 
-/// Runs `f` on a thread with a large stack and returns its result (errors if the thread panicked).
+/// Runs `f` on a pooled worker thread with a large stack and returns its result (an error if it
+/// panicked); see [`crate::pool`]. `f` may borrow from the caller.
 pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, InterpError> {
-    std::thread::scope(|s| {
-        let h = std::thread::Builder::new()
-            .stack_size(RUN_STACK_BYTES)
-            .spawn_scoped(s, f)
-            .map_err(|e| InterpError::new(format!("cannot start the interpreter thread: {e}")))?;
-        h.join().map_err(|_| InterpError::new("internal error: the interpreter panicked"))
-    })
+    crate::pool::run_on_worker(f)
 }
 
 /// Checks `inputs` against the parameters of `func` (count, kind, element type, shape) and adapts

@@ -10,6 +10,7 @@ pub mod npy;
 pub mod npz;
 pub mod ops;
 pub mod parallel;
+pub mod pool;
 pub mod tensor;
 pub mod testing;
 
