@@ -3,13 +3,13 @@
 //! exactly what the program would have computed. Never folded: ops with effects or nondeterminism (see
 //! [`crate::util::has_effects`]), ops without operands (iota stays an iota), results over
 //! [`MAX_FOLD_ELEMENTS`] elements, broadcasts that would materialize more than [`MAX_BROADCAST_ELEMENTS`]
-//! distinct elements, quantized and dynamically shaped values. Results whose elements are all equal are
-//! stored as splats.
+//! distinct elements (broadcasts of a splat become splat constants without evaluation), quantized and
+//! dynamically shaped values. Results whose elements are all equal are stored as splats.
 
-use crate::util::{compress, const_op, const_value, for_each_func, has_effects, plain_tensor};
+use crate::util::{compress, const_op, const_value, for_each_func, has_effects, plain_tensor, splat_bits, splat_dense};
 use crate::Pass;
 use oxhlo_interp::{Interpreter, RtValue, Tensor};
-use oxhlo_ir::{Func, FunctionType, Module, Op, OpKind, Region, Value};
+use oxhlo_ir::{DenseElements, Func, FunctionType, Module, Op, OpKind, Region, Value};
 use std::collections::HashMap;
 
 pub struct ConstantFold;
@@ -33,7 +33,8 @@ impl Pass for ConstantFold {
 struct Folder<'m> {
     it: Interpreter<'m>,
     scratch: &'m Func,
-    consts: HashMap<Value, Tensor>,
+    /// constant values seen so far (splats stay one slot; converted to tensors only to fold)
+    consts: HashMap<Value, DenseElements>,
     changed: bool,
 }
 
@@ -62,11 +63,9 @@ impl Folder<'_> {
         for b in &mut r.blocks {
             let mut out = Vec::with_capacity(b.ops.len());
             for mut op in std::mem::take(&mut b.ops) {
-                if let Some(d) = const_value(&op) {
-                    if d.len() <= MAX_FOLD_ELEMENTS && plain_tensor(self.scratch, op.results[0]).is_some() {
-                        if let Ok(t) = Tensor::from_dense(d) {
-                            self.consts.insert(op.results[0], t);
-                        }
+                if let (Some(d), Some(&r)) = (const_value(&op), op.results.first()) {
+                    if d.len() <= MAX_FOLD_ELEMENTS && plain_tensor(self.scratch, r).is_some() {
+                        self.consts.insert(r, d.clone());
                     }
                     out.push(op);
                     continue;
@@ -89,12 +88,9 @@ impl Folder<'_> {
         if !foldable_kind(op) {
             return None;
         }
-        let mut args = Vec::with_capacity(op.operands.len());
         let mut input_elems = 0usize;
         for v in &op.operands {
-            let t = self.consts.get(v)?;
-            input_elems += t.len();
-            args.push(RtValue::Tensor(t.clone()));
+            input_elems += self.consts.get(v)?.len();
         }
         if input_elems > MAX_FOLD_INPUT_ELEMENTS {
             return None;
@@ -108,12 +104,23 @@ impl Folder<'_> {
             }
             out_elems += n;
         }
-        if matches!(op.kind, OpKind::BroadcastInDim | OpKind::Broadcast) && out_elems > MAX_BROADCAST_ELEMENTS {
-            // only splats: a broadcast of one repeated value stays one slot
-            let all_same = self.consts.get(&op.operands[0]).map(is_uniform).unwrap_or(false);
-            if !all_same {
+        if matches!(op.kind, OpKind::BroadcastInDim | OpKind::Broadcast) {
+            // a broadcast of one repeated value is a splat: no evaluation, one slot
+            let src = self.consts.get(&op.operands[0])?;
+            let r = op.results[0];
+            let decl = plain_tensor(self.scratch, r)?;
+            if let (Some(bits), true) = (splat_bits(src), decl.elem == src.ty.elem) {
+                let d = splat_dense(decl, bits)?;
+                self.consts.insert(r, d.clone());
+                return Some(vec![const_op(r, d, op.loc.clone())]);
+            }
+            if out_elems > MAX_BROADCAST_ELEMENTS {
                 return None;
             }
+        }
+        let mut args = Vec::with_capacity(op.operands.len());
+        for v in &op.operands {
+            args.push(RtValue::Tensor(Tensor::from_dense(self.consts.get(v)?).ok()?));
         }
         // A region reading outer values cannot be evaluated alone; eval_op reports that as an error.
         let results = self.it.eval_op(self.scratch, op, args, Vec::new()).ok()?;
@@ -121,7 +128,7 @@ impl Folder<'_> {
             return None;
         }
         let mut ops = Vec::with_capacity(results.len());
-        let mut tensors = Vec::with_capacity(results.len());
+        let mut dense = Vec::with_capacity(results.len());
         for (&v, r) in op.results.iter().zip(results) {
             let RtValue::Tensor(t) = r else { return None };
             let decl = plain_tensor(self.scratch, v)?;
@@ -130,27 +137,12 @@ impl Folder<'_> {
             }
             let mut d = t.to_dense();
             d.ty = decl.clone();
-            ops.push(const_op(v, compress(d), op.loc.clone()));
-            tensors.push((v, t));
+            let d = compress(d);
+            ops.push(const_op(v, d.clone(), op.loc.clone()));
+            dense.push((v, d));
         }
-        for (v, t) in tensors {
-            self.consts.insert(v, t);
-        }
+        self.consts.extend(dense);
         Some(ops)
-    }
-}
-
-fn is_uniform(t: &Tensor) -> bool {
-    use oxhlo_interp::Data;
-    fn same<T: PartialEq>(v: &[T]) -> bool {
-        v.windows(2).all(|w| w[0] == w[1])
-    }
-    match &t.data {
-        Data::Bool(v) => same(v),
-        Data::Int(v) => same(v),
-        Data::UInt(v) => same(v),
-        Data::Float(v) => v.windows(2).all(|w| w[0].to_bits() == w[1].to_bits()),
-        Data::Complex(v) => v.windows(2).all(|w| w[0].0.to_bits() == w[1].0.to_bits() && w[0].1.to_bits() == w[1].1.to_bits()),
     }
 }
 

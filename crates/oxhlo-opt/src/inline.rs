@@ -138,7 +138,7 @@ impl Inliner<'_> {
         self.values.extend(values.iter().cloned());
         let mut local: HashMap<Value, Value> = HashMap::new();
         for (a, &x) in block.args.iter().zip(&call.operands) {
-            local.insert(Value(a.0 + offset), resolve(&self.subst, x));
+            local.insert(Value(a.0.saturating_add(offset)), resolve(&self.subst, x));
         }
         let mut ops: Vec<Op> = Vec::with_capacity(block.ops.len());
         for op in &block.ops[..block.ops.len() - 1] {
@@ -149,7 +149,7 @@ impl Inliner<'_> {
         let mut r = Region::single(oxhlo_ir::Block { args: Vec::new(), ops });
         substitute_region(&mut r, &local);
         for (&res, &ret) in call.results.iter().zip(&term.operands) {
-            let v = Value(ret.0 + offset);
+            let v = Value(ret.0.saturating_add(offset));
             let v = local.get(&v).copied().unwrap_or(v);
             self.subst.insert(res, v);
         }
@@ -161,12 +161,12 @@ impl Inliner<'_> {
 
 fn renumber(op: &mut Op, offset: u32) {
     for v in op.operands.iter_mut().chain(op.results.iter_mut()) {
-        v.0 += offset;
+        v.0 = v.0.saturating_add(offset);
     }
     for r in &mut op.regions {
         for b in &mut r.blocks {
             for a in &mut b.args {
-                a.0 += offset;
+                a.0 = a.0.saturating_add(offset);
             }
             for o in &mut b.ops {
                 renumber(o, offset);

@@ -91,7 +91,7 @@ impl Simplifier<'_> {
             if let Some(b) = splat_bits(d) {
                 self.splats.insert(r, mask_bits(&d.ty.elem, b));
             }
-        } else if op.kind == OpKind::BroadcastInDim {
+        } else if op.kind == OpKind::BroadcastInDim && op.operands.len() == 1 {
             let same_elem = self.elem(op.operands[0]).is_some() && self.elem(op.operands[0]) == self.elem(r);
             if let (Some(&b), true) = (self.splats.get(&op.operands[0]), same_elem) {
                 self.splats.insert(r, b);
@@ -127,6 +127,14 @@ impl Simplifier<'_> {
         let one = one_bits(&e).map(|b| mask_bits(&e, b));
         let ones = all_ones_bits(&e);
         let ops = &op.operands;
+        let arity = match op.kind {
+            OpKind::Convert | OpKind::Negate | OpKind::Not => 1,
+            OpKind::Select => 3,
+            _ => 2,
+        };
+        if ops.len() != arity {
+            return None;
+        }
         // commutative binary ops: try the constant on either side
         let either = |pred: &dyn Fn(Value) -> bool| -> Option<Value> {
             if ops.len() != 2 {
