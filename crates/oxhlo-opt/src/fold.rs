@@ -18,6 +18,9 @@ pub struct ConstantFold;
 pub const MAX_FOLD_ELEMENTS: usize = 65536;
 /// Largest total operand size evaluated while folding (elements).
 pub const MAX_FOLD_INPUT_ELEMENTS: usize = 1 << 20;
+/// Ops whose cost grows with inputs x outputs (contractions, windows, solvers) are folded only while
+/// input elements x output elements stay under this bound.
+pub const MAX_FOLD_WORK: u64 = 1 << 26;
 /// Broadcasts of non-splat values are folded only up to this many elements.
 pub const MAX_BROADCAST_ELEMENTS: usize = 1024;
 
@@ -103,6 +106,23 @@ impl Folder<'_> {
                 return None;
             }
             out_elems += n;
+        }
+        let heavy = matches!(
+            op.kind,
+            OpKind::DotGeneral
+                | OpKind::Dot
+                | OpKind::Convolution
+                | OpKind::ReduceWindow
+                | OpKind::SelectAndScatter
+                | OpKind::Einsum
+                | OpKind::UnaryEinsum
+                | OpKind::Fft
+                | OpKind::Cholesky
+                | OpKind::TriangularSolve
+                | OpKind::DynamicConv
+        );
+        if heavy && (input_elems as u64).saturating_mul(out_elems as u64) > MAX_FOLD_WORK {
+            return None;
         }
         if matches!(op.kind, OpKind::BroadcastInDim | OpKind::Broadcast) {
             // a broadcast of one repeated value is a splat: no evaluation, one slot
@@ -193,6 +213,28 @@ func.func @main() -> (tensor<f32>, tensor<4xi32>, tensor<300x300xf32>, tensor<2x
         assert_eq!(count(&m, OpKind::RngBitGenerator), 1);
         // 90000 elements: over the cap, the last broadcast stays
         assert_eq!(count(&m, OpKind::BroadcastInDim), 1, "{}", print(&m));
+    }
+
+    #[test]
+    fn regions_reading_outer_values_and_big_contractions_stay() {
+        let src = r#"
+func.func @main(%a: tensor<3xf32>) -> (tensor<f32>, tensor<200x200xf32>) {
+  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %k = stablehlo.constant dense<2.0> : tensor<f32>
+  %r = stablehlo.reduce(%c init: %z) across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+    reducer(%x: tensor<f32>, %y: tensor<f32>) {
+      %s = stablehlo.add %x, %y : tensor<f32>
+      %t = stablehlo.multiply %s, %k : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }
+  %m = stablehlo.constant dense<0.5> : tensor<200x200xf32>
+  %d = stablehlo.dot_general %m, %m, contracting_dims = [1] x [0] : (tensor<200x200xf32>, tensor<200x200xf32>) -> tensor<200x200xf32>
+  return %r, %d : tensor<f32>, tensor<200x200xf32>
+}"#;
+        let (m, _) = check_pass(&ConstantFold, src);
+        assert_eq!(count(&m, OpKind::Reduce), 1);
+        assert_eq!(count(&m, OpKind::DotGeneral), 1);
     }
 
     #[test]

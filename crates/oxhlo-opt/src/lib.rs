@@ -237,6 +237,34 @@ mod tests {
         assert!(o3.contains(&"dot-transpose-fold"));
     }
 
+    /// A pass that breaks the module (drops the entry's terminator) to show verify_each catches it.
+    struct Breaker;
+    impl Pass for Breaker {
+        fn name(&self) -> &'static str {
+            "breaker"
+        }
+        fn run(&self, m: &mut Module) -> Result<bool, String> {
+            if let Some(b) = m.funcs.first_mut().and_then(|f| f.body.blocks.first_mut()) {
+                b.ops.pop();
+            }
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn verify_each_names_the_breaking_pass() {
+        let src = "func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {\n  return %a : tensor<2xi32>\n}";
+        let m = oxhlo_text::parse_module(src, "t.mlir").unwrap();
+        let mut pm = PassManager::new();
+        pm.add(Box::new(dce::Dce));
+        pm.add(Box::new(Breaker));
+        let err = pm.run(&mut m.clone(), &OptOptions { verify_each: true, ..OptOptions::default() }).unwrap_err();
+        assert!(err.contains("after pass breaker"), "{err}");
+        let ok = pm.run(&mut m.clone(), &OptOptions { verify_each: false, ..OptOptions::default() }).unwrap();
+        assert_eq!(ok.runs.len(), 2);
+        assert!(!ok.runs[0].changed && ok.runs[1].changed);
+    }
+
     #[test]
     fn pass_manager_dumps_and_reports() {
         let src = "func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {\n  %c = stablehlo.constant dense<0> : tensor<2xi32>\n  %0 = stablehlo.add %a, %c : tensor<2xi32>\n  return %0 : tensor<2xi32>\n}";
