@@ -322,10 +322,10 @@ fn run_scatter<T: Arith>(p: &ScatterPlan, comb: Comb, dst: &mut [T], u: &[T]) {
     let set_origin = |origin: &mut [i64], b: usize, bidx: &[usize]| {
         origin.iter_mut().for_each(|o| *o = 0);
         for (k, &od) in p.smap.iter().enumerate() {
-            origin[od] += p.iv.comps[b * p.iv.n + k];
+            origin[od] = origin[od].saturating_add(p.iv.comps[b * p.iv.n + k]);
         }
         for &(od, pos) in &p.ibatch {
-            origin[od] += bidx[pos] as i64;
+            origin[od] = origin[od].saturating_add(bidx[pos] as i64);
         }
     };
     let bst = strides(&p.iv.batch_shape);
@@ -352,7 +352,8 @@ fn run_scatter<T: Arith>(p: &ScatterPlan, comb: Comb, dst: &mut [T], u: &[T]) {
         let b: usize = bidx.iter().zip(&bst).map(|(i, s)| i * s).sum();
         set_origin(&mut target, b, &bidx);
         for (k, &ud) in p.uwin.iter().enumerate() {
-            target[p.window_dims[k]] += uidx[ud] as i64;
+            let t = &mut target[p.window_dims[k]];
+            *t = t.saturating_add(uidx[ud] as i64);
         }
         if target.iter().zip(&p.idims).all(|(&t, &d)| t >= 0 && (t as u64) < d as u64) {
             let pos: usize = target.iter().zip(&ist).map(|(&t, &s)| t as usize * s).sum();
@@ -384,7 +385,8 @@ fn scatter_window<T: Arith>(p: &ScatterPlan, comb: Comb, dst: &mut [T], w: &[T],
     loop {
         target.copy_from_slice(origin);
         for (k, &i) in widx.iter().enumerate() {
-            target[p.window_dims[k]] += i as i64;
+            let t = &mut target[p.window_dims[k]];
+            *t = t.saturating_add(i as i64);
         }
         let others_in = (0..target.len()).all(|d| d == last_dim || inside(d, target[d]));
         if others_in {
@@ -396,8 +398,8 @@ fn scatter_window<T: Arith>(p: &ScatterPlan, comb: Comb, dst: &mut [T], w: &[T],
             }
             let t0 = target[last_dim];
             let n = p.idims[last_dim] as i64;
-            let j0 = (-t0).clamp(0, row as i64) as usize;
-            let j1 = (n - t0).clamp(j0 as i64, row as i64) as usize;
+            let j0 = t0.saturating_neg().clamp(0, row as i64) as usize;
+            let j1 = n.saturating_sub(t0).clamp(j0 as i64, row as i64) as usize;
             let src = &w[r * row..(r + 1) * row];
             let sl = ist[last_dim];
             if j1 > j0 {

@@ -196,7 +196,7 @@ fn pad(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         let size = lo[d].checked_add(hi[d])?.checked_add(n)?.checked_add((n - 1).max(0).checked_mul(interior[d])?)?;
         shape.push(usize::try_from(size).ok()?);
     }
-    if ushape(&ty.shape)? != shape {
+    if ushape(&ty.shape)? != shape || x.len() != count(&dims)? {
         return None;
     }
     let n_out = count(&shape)?;

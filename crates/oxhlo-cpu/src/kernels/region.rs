@@ -82,20 +82,16 @@ pub fn binary_body(func: &Func, region: &Region, elem: &ElementType) -> Option<C
 #[inline]
 pub fn fmax<T: Copy>(x: T, y: T, v: impl Fn(T) -> f64) -> T {
     let (a, b) = (v(x), v(y));
-    if a.is_nan() {
+    if a > b {
         x
-    } else if b.is_nan() {
+    } else if b > a {
         y
-    } else if a == b {
-        if a.is_sign_negative() {
-            y
-        } else {
-            x
-        }
-    } else if a > b {
+    } else if a.is_nan() {
         x
+    } else if b.is_nan() || a.is_sign_negative() {
+        y
     } else {
-        y
+        x
     }
 }
 
@@ -103,20 +99,16 @@ pub fn fmax<T: Copy>(x: T, y: T, v: impl Fn(T) -> f64) -> T {
 #[inline]
 pub fn fmin<T: Copy>(x: T, y: T, v: impl Fn(T) -> f64) -> T {
     let (a, b) = (v(x), v(y));
-    if a.is_nan() {
+    if a < b {
         x
-    } else if b.is_nan() {
+    } else if b < a {
         y
-    } else if a == b {
-        if a.is_sign_negative() {
-            x
-        } else {
-            y
-        }
-    } else if a < b {
+    } else if a.is_nan() {
         x
+    } else if b.is_nan() || !a.is_sign_negative() {
+        y
     } else {
-        y
+        x
     }
 }
 
@@ -240,13 +232,22 @@ impl Comb {
         }
     }
 
-    /// `dst[i] = body(dst[i], src[i])` over two equal-length slices.
+    /// `dst[i] = body(dst[i], src[i])` over two slices (up to the shorter length), one loop per op.
     pub fn apply_slice<T: Arith>(self, dst: &mut [T], src: &[T]) {
+        let n = dst.len().min(src.len());
+        let (dst, src) = (&mut dst[..n], &src[..n]);
+        let z = dst.iter_mut().zip(src);
         match (self.op, self.swapped) {
             (BinOp::Lhs, _) => {}
             (BinOp::Rhs, _) => dst.copy_from_slice(src),
-            (BinOp::Add, false) => dst.iter_mut().zip(src).for_each(|(d, &s)| *d = T::add(*d, s)),
-            _ => dst.iter_mut().zip(src).for_each(|(d, &s)| *d = self.apply(*d, s)),
+            (BinOp::Add, false) => z.for_each(|(d, &s)| *d = T::add(*d, s)),
+            (BinOp::Add, true) => z.for_each(|(d, &s)| *d = T::add(s, *d)),
+            (BinOp::Mul, false) => z.for_each(|(d, &s)| *d = T::mul(*d, s)),
+            (BinOp::Mul, true) => z.for_each(|(d, &s)| *d = T::mul(s, *d)),
+            (BinOp::Max, false) => z.for_each(|(d, &s)| *d = T::max(*d, s).unwrap_or(*d)),
+            (BinOp::Max, true) => z.for_each(|(d, &s)| *d = T::max(s, *d).unwrap_or(*d)),
+            (BinOp::Min, false) => z.for_each(|(d, &s)| *d = T::min(*d, s).unwrap_or(*d)),
+            (BinOp::Min, true) => z.for_each(|(d, &s)| *d = T::min(s, *d).unwrap_or(*d)),
         }
     }
 }
@@ -262,6 +263,8 @@ pub trait Compare: NElem {
     }
     /// Whether the kind is compared natively.
     const NATIVE: bool = true;
+    /// Whether the kind is a float (only TOTALORDER / WEAKORDER order all its values).
+    const FLOAT: bool = false;
 }
 
 macro_rules! cmp_signed {
@@ -320,6 +323,7 @@ macro_rules! cmp_float {
             fn as_f64(self) -> f64 {
                 $to(self)
             }
+            const FLOAT: bool = true;
         }
     };
 }
@@ -395,6 +399,28 @@ impl Comparator {
                 };
                 holds(self.dir, float_order(f(x), f(y), self.ty))
             }
+        }
+    }
+}
+
+impl Comparator {
+    /// Whether `less` is a strict weak order on kind `T` (LT/GT over a total preorder), so that any
+    /// stable sort gives the merge sort's result.
+    pub fn strict_weak<T: Compare>(self) -> bool {
+        matches!(self.dir, Dir::Lt | Dir::Gt)
+            && T::NATIVE
+            && (!T::FLOAT || matches!(self.ty, Some(CmpTy::TotalOrder | CmpTy::WeakOrder)))
+    }
+
+    /// The sort order `less` induces (for strict weak orders).
+    #[inline]
+    pub fn ordering<T: Compare>(self, a: T, b: T) -> Ordering {
+        if self.less(a, b) {
+            Ordering::Less
+        } else if self.less(b, a) {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
         }
     }
 }

@@ -2,6 +2,8 @@
 //! block arguments (any direction and comparison type on real kinds); it uses the interpreter's own
 //! bottom-up merge sort with the same comparisons, so results (stability, NaN and -0 placement, even for
 //! comparators that are not strict weak orders) are identical, and permutes the other operands along.
+//! When the comparator is a strict weak order (LT/GT on integers, or TOTALORDER/WEAKORDER floats) the
+//! standard library's stable sort is used instead: stable sorts agree on such orders.
 //! top_k orders by the element type's total order, largest first, ties by lower index. Complex keys and
 //! other comparators return `None` for the interpreter.
 
@@ -59,6 +61,7 @@ fn sort_sources<T: Compare>(keys: &[T], dims: &[usize], dim: usize, cmp: Compara
     if keys.is_empty() {
         return src;
     }
+    let fast = cmp.strict_weak::<T>();
     let mut slice: Vec<T> = Vec::with_capacity(len);
     let mut idx: Vec<usize> = Vec::with_capacity(len);
     // Slice starts: every position with index 0 along `dim`.
@@ -70,7 +73,11 @@ fn sort_sources<T: Compare>(keys: &[T], dims: &[usize], dim: usize, cmp: Compara
             slice.extend((0..len).map(|j| keys[s + j * stride]));
             idx.clear();
             idx.extend(0..len);
-            merge_sort(&mut idx, |a, b| cmp.less(slice[a], slice[b]));
+            if fast {
+                idx.sort_by(|&a, &b| cmp.ordering(slice[a], slice[b]));
+            } else {
+                merge_sort(&mut idx, |a, b| cmp.less(slice[a], slice[b]));
+            }
             for (j, &from) in idx.iter().enumerate() {
                 src[s + j * stride] = s + from * stride;
             }

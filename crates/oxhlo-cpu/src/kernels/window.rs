@@ -74,7 +74,14 @@ fn taps_of(wins: &[WinDim], st: &[usize], y: &[usize], tshape: &[usize], out: &m
     if tshape.contains(&0) {
         return;
     }
-    let mut k = vec![0usize; wins.len()];
+    let mut kbuf = [0usize; 8];
+    let mut kvec = Vec::new();
+    let k: &mut [usize] = if wins.len() <= 8 {
+        &mut kbuf[..wins.len()]
+    } else {
+        kvec.resize(wins.len(), 0);
+        &mut kvec
+    };
     loop {
         let mut off = 0usize;
         let mut pad = false;
@@ -87,7 +94,7 @@ fn taps_of(wins: &[WinDim], st: &[usize], y: &[usize], tshape: &[usize], out: &m
             off += p * st[d];
         }
         out.push(if pad { NONE } else { off });
-        if !next_index(&mut k, tshape) {
+        if !next_index(k, tshape) {
             return;
         }
     }
@@ -233,7 +240,38 @@ fn run_select_scatter<T: Arith + Compare>(
     }
     let st = strides(dims);
     let mut taps = Vec::new();
-    let mut y = vec![0usize; dims.len()];
+    let rank = dims.len();
+    // Row path: the last dimension is untouched by the window; taps are computed once per row.
+    let row_path = rank >= 2 && {
+        let w = &wins[rank - 1];
+        w.out == dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
+    };
+    if row_path {
+        let c = dims[rank - 1].max(1);
+        let (owins, ost) = (&wins[..rank - 1], &st[..rank - 1]);
+        let (oouter, touter) = (&oshape[..rank - 1], &tshape[..rank - 1]);
+        let mut y = vec![0usize; rank - 1];
+        for srow in ss.chunks_exact(c) {
+            taps_of(owins, ost, &y, touter, &mut taps);
+            for (j, &s) in srow.iter().enumerate() {
+                let mut chosen = NONE;
+                for &t in &taps {
+                    if t == NONE {
+                        continue;
+                    }
+                    if chosen == NONE || !cmp.less(xs[chosen], xs[t + j]) {
+                        chosen = t + j;
+                    }
+                }
+                if chosen != NONE {
+                    out[chosen] = comb.apply(out[chosen], s);
+                }
+            }
+            next_index(&mut y, oouter);
+        }
+        return out;
+    }
+    let mut y = vec![0usize; rank];
     for &s in ss {
         taps_of(wins, &st, &y, tshape, &mut taps);
         let mut chosen = NONE;
