@@ -14,6 +14,7 @@ pub mod fold;
 pub mod inline;
 pub mod licm;
 pub mod lift;
+pub mod loop_state;
 pub mod simplify;
 pub mod util;
 

@@ -662,6 +662,13 @@ impl Gen<'_> {
             args.push(format!("{wc} = {}", cap.name));
             tys.push(ts.clone());
         }
+        // sometimes a carried value whose result nobody reads (dead loop state)
+        let dead = self.rng.chance(0.4);
+        let wd = format!("{w}_d");
+        if dead {
+            args.push(format!("{wd} = {}", x.name));
+            tys.push(ts.clone());
+        }
         let nres = args.len();
         self.emit(format!("{w}:{nres} = stablehlo.while({}) : {}", args.join(", "), tys.join(", ")));
         self.emit("cond {".to_string());
@@ -693,6 +700,11 @@ impl Gen<'_> {
         let mut rets = vec![i2.name.clone(), y.name.clone()];
         if pass_through {
             rets.push(wc.clone());
+        }
+        if dead {
+            let bn = self.binary_name(t.e);
+            let d2 = self.op(format!("stablehlo.{bn} {wd}, {wx} : {ts}"), t.clone());
+            rets.push(d2.name);
         }
         self.emit(format!("stablehlo.return {} : {}", rets.join(", "), tys.join(", ")));
         self.pool.truncate(saved);
