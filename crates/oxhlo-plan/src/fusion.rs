@@ -1,8 +1,17 @@
 //! Fusion: which ops of one block run together as one kernel. `fuse_block` turns a block into steps, each
 //! either one op run on its own or a [`FusedKernel`] that replaces several ops (their intermediate values
 //! never exist in memory). Backends evaluate (CPU) or render (CUDA) the kernels.
+//!
+//! Loop fusion groups elementwise ops ([`ew_class`]: unary, binary, compare, select, clamp, convert) and
+//! `broadcast_in_dim` of smaller operands whose results all have one shape, on element types with a native
+//! layout (bool, 8/16/32/64-bit integers, f16, bf16, f32, f64). A group grows along producer -> consumer
+//! edges; it is sealed (closed to new ops) as soon as an op outside it reads one of its values, so a
+//! kernel placed at its last op never runs after a reader of its values. Ops with regions never fuse.
+//! Constants are not fused: a kernel reads them as inputs (the CPU backend reads splat constants as
+//! scalars).
 
-use oxhlo_ir::{Block, Func, Value};
+use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Region, Type, Value};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// One step of a block's execution.
@@ -23,6 +32,8 @@ pub struct FusedKernel {
     pub inputs: Vec<Value>,
     /// Values the kernel defines that are used after it, in the order it returns them.
     pub outputs: Vec<Value>,
+    /// The shape every value the kernel defines has (loop fusion: one iteration space).
+    pub shape: Vec<i64>,
 }
 
 /// Fusion settings (from the optimization level).
@@ -34,9 +45,286 @@ pub struct FusionOptions {
     pub aggressive: bool,
 }
 
+/// The kind of an elementwise op, as fusion and the backends' elementwise evaluators see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EwClass {
+    Unary,
+    Binary,
+    Compare,
+    /// `select(pred, on_true, on_false)`; `pred` may be rank 0.
+    Select,
+    /// `clamp(min, operand, max)`; the bounds may be rank 0.
+    Clamp,
+    Convert,
+    /// `broadcast_in_dim` (its operand is always read through an index map).
+    Broadcast,
+}
+
+/// The elementwise class of an op kind (None for every other op).
+pub fn ew_class(kind: OpKind) -> Option<EwClass> {
+    use OpKind as K;
+    Some(match kind {
+        K::Abs
+        | K::Negate
+        | K::Sign
+        | K::Not
+        | K::Popcnt
+        | K::CountLeadingZeros
+        | K::Sqrt
+        | K::Rsqrt
+        | K::Cbrt
+        | K::Exponential
+        | K::ExponentialMinusOne
+        | K::Log
+        | K::LogPlusOne
+        | K::Logistic
+        | K::Sine
+        | K::Cosine
+        | K::Tan
+        | K::ChloTan
+        | K::Tanh
+        | K::Floor
+        | K::Ceil
+        | K::RoundNearestAfz
+        | K::RoundNearestEven
+        | K::IsFinite
+        | K::ChloAcos
+        | K::ChloAcosh
+        | K::ChloAsin
+        | K::ChloAsinh
+        | K::ChloAtan
+        | K::ChloAtanh
+        | K::ChloCosh
+        | K::ChloSinh
+        | K::ChloSquare
+        | K::Square
+        | K::ChloErf
+        | K::ChloErfc
+        | K::ChloErfInv
+        | K::ChloLgamma
+        | K::ChloDigamma
+        | K::ChloBesselI1e
+        | K::ChloIsInf
+        | K::ChloIsNegInf
+        | K::ChloIsPosInf => EwClass::Unary,
+        K::Add
+        | K::Subtract
+        | K::Multiply
+        | K::Divide
+        | K::Remainder
+        | K::Power
+        | K::Maximum
+        | K::Minimum
+        | K::And
+        | K::Or
+        | K::Xor
+        | K::ShiftLeft
+        | K::ShiftRightArithmetic
+        | K::ShiftRightLogical
+        | K::Atan2
+        | K::ChloNextAfter
+        | K::ChloPolygamma
+        | K::ChloZeta => EwClass::Binary,
+        K::Compare => EwClass::Compare,
+        K::Select => EwClass::Select,
+        K::Clamp => EwClass::Clamp,
+        K::Convert => EwClass::Convert,
+        K::BroadcastInDim => EwClass::Broadcast,
+        _ => return None,
+    })
+}
+
+/// Element types with a native layout in the fast backends (complex excluded from fusion).
+pub fn native_real_elem(e: &ElementType) -> bool {
+    match e {
+        ElementType::Bool => true,
+        ElementType::Int { bits, .. } => matches!(bits, 8 | 16 | 32 | 64),
+        ElementType::Float(ft) => matches!(ft, FloatType::F16 | FloatType::BF16 | FloatType::F32 | FloatType::F64),
+        _ => false,
+    }
+}
+
+/// The static shape of `v` when it is a tensor of a native real element type.
+fn native_shape(func: &Func, v: Value) -> Option<&[i64]> {
+    match func.try_ty(v)? {
+        Type::Tensor(t) if t.is_static() && t.encoding.is_none() && native_real_elem(&t.elem) => Some(&t.shape),
+        _ => None,
+    }
+}
+
+/// The result shape of `op` when it can join a loop-fusion group.
+fn fusable_shape<'f>(func: &'f Func, op: &Op) -> Option<&'f [i64]> {
+    let class = ew_class(op.kind)?;
+    if !op.regions.is_empty() || op.results.len() != 1 {
+        return None;
+    }
+    let shape = native_shape(func, op.results[0])?;
+    for &a in &op.operands {
+        native_shape(func, a)?;
+    }
+    if class == EwClass::Broadcast {
+        let src = native_shape(func, *op.operands.first()?)?;
+        let dims = op.attr("broadcast_dimensions")?.as_i64_list()?;
+        if dims.len() != src.len() || dims.iter().any(|&d| d < 0 || d as usize >= shape.len()) {
+            return None;
+        }
+        for (i, &d) in dims.iter().enumerate() {
+            if src[i] != 1 && src[i] != shape[d as usize] {
+                return None;
+            }
+        }
+        // Same shape: only the identity map is a broadcast we fuse (others are transposes).
+        if src == shape && dims.iter().enumerate().any(|(i, &d)| d as usize != i) {
+            return None;
+        }
+    }
+    Some(shape)
+}
+
+/// Every value read inside `r` (operands of nested ops, at any depth).
+fn region_uses(r: &Region, out: &mut Vec<Value>) {
+    for b in &r.blocks {
+        for op in &b.ops {
+            out.extend(op.operands.iter().copied());
+            for rr in &op.regions {
+                region_uses(rr, out);
+            }
+        }
+    }
+}
+
+struct Group {
+    ops: Vec<usize>,
+    sealed: bool,
+}
+
 /// The steps of `block`: every op on its own unless fusion groups it with others. The kernels' ops keep
 /// their relative order; a kernel's step sits where its last op was.
 pub fn fuse_block(func: &Func, block: &Block, opts: &FusionOptions) -> Vec<Step> {
-    let _ = (func, opts);
-    (0..block.ops.len()).map(Step::Op).collect()
+    if !opts.enabled {
+        return (0..block.ops.len()).map(Step::Op).collect();
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    // The group of each value defined by a grouped op (by group id; merged groups are relabelled).
+    let mut group_of: HashMap<Value, usize> = HashMap::new();
+    let mut op_group: Vec<Option<usize>> = vec![None; block.ops.len()];
+    for (j, op) in block.ops.iter().enumerate() {
+        let mut uses: Vec<Value> = op.operands.clone();
+        for r in &op.regions {
+            region_uses(r, &mut uses);
+        }
+        let mut joined: Option<usize> = None;
+        if let Some(shape) = fusable_shape(func, op) {
+            let is_bcast = op.kind == OpKind::BroadcastInDim;
+            let mut cands: Vec<usize> = Vec::new();
+            if !is_bcast {
+                for &a in &op.operands {
+                    if let Some(&g) = group_of.get(&a) {
+                        if !groups[g].sealed && native_shape(func, a) == Some(shape) && !cands.contains(&g) {
+                            cands.push(g);
+                        }
+                    }
+                }
+            }
+            let g = match cands.split_first() {
+                None => {
+                    groups.push(Group { ops: Vec::new(), sealed: false });
+                    groups.len() - 1
+                }
+                Some((&g, rest)) => {
+                    for &h in rest {
+                        let moved = std::mem::take(&mut groups[h].ops);
+                        for &i in &moved {
+                            op_group[i] = Some(g);
+                            for &r in &block.ops[i].results {
+                                group_of.insert(r, g);
+                            }
+                        }
+                        groups[g].ops.extend(moved);
+                        groups[h].sealed = true;
+                    }
+                    g
+                }
+            };
+            groups[g].ops.push(j);
+            op_group[j] = Some(g);
+            for &r in &op.results {
+                group_of.insert(r, g);
+            }
+            joined = Some(g);
+        }
+        for v in uses {
+            if let Some(&g) = group_of.get(&v) {
+                if Some(g) != joined {
+                    groups[g].sealed = true;
+                }
+            }
+        }
+    }
+    // Kernels: groups of at least two ops with some computation besides broadcasts.
+    let mut kernel_at: HashMap<usize, Arc<FusedKernel>> = HashMap::new();
+    let mut in_kernel: HashSet<usize> = HashSet::new();
+    for g in &mut groups {
+        g.ops.sort_unstable();
+        if g.ops.len() < 2 || g.ops.iter().all(|&i| block.ops[i].kind == OpKind::BroadcastInDim) {
+            continue;
+        }
+        let k = build_kernel(func, block, &g.ops);
+        in_kernel.extend(g.ops.iter().copied());
+        if let Some(&last) = g.ops.last() {
+            kernel_at.insert(last, Arc::new(k));
+        }
+    }
+    let mut steps = Vec::with_capacity(block.ops.len());
+    for i in 0..block.ops.len() {
+        if let Some(k) = kernel_at.remove(&i) {
+            steps.push(Step::Kernel(k));
+        } else if !in_kernel.contains(&i) {
+            steps.push(Step::Op(i));
+        }
+    }
+    steps
+}
+
+/// The inputs and outputs of a group of ops.
+fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
+    let set: HashSet<usize> = ops.iter().copied().collect();
+    let mut defined: HashSet<Value> = HashSet::new();
+    for &i in ops {
+        defined.extend(block.ops[i].results.iter().copied());
+    }
+    let mut inputs = Vec::new();
+    for &i in ops {
+        for &a in &block.ops[i].operands {
+            if !defined.contains(&a) && !inputs.contains(&a) {
+                inputs.push(a);
+            }
+        }
+    }
+    let mut used_outside: HashSet<Value> = HashSet::new();
+    for (i, op) in block.ops.iter().enumerate() {
+        if set.contains(&i) {
+            continue;
+        }
+        let mut uses = op.operands.clone();
+        for r in &op.regions {
+            region_uses(r, &mut uses);
+        }
+        used_outside.extend(uses.into_iter().filter(|v| defined.contains(v)));
+    }
+    let mut outputs = Vec::new();
+    for &i in ops {
+        for &r in &block.ops[i].results {
+            if used_outside.contains(&r) {
+                outputs.push(r);
+            }
+        }
+    }
+    let shape = ops
+        .last()
+        .and_then(|&i| block.ops[i].results.first())
+        .and_then(|&v| native_shape(func, v))
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape }
 }

@@ -4,3 +4,4 @@
 
 pub mod dims;
 pub mod fusion;
+pub mod reducer;

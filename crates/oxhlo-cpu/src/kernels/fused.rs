@@ -1,22 +1,55 @@
-//! Native fused kernels (not written yet: every op of this family falls back to the interpreter).
+//! Native elementwise ops and loop-fusion kernels: a single elementwise op (`try_run`) or a fused kernel
+//! (`run_kernel`) is compiled into an [`elementwise::Program`] and evaluated in chunks over threads.
+//! Inputs defined by splat constants are read as one repeated element.
 
+use super::elementwise::Program;
 use super::{Attempt, KernelCtx};
 use crate::tensor::NTensor;
+use oxhlo_ir::{Block, Func, Op, OpKind, Value};
+use oxhlo_plan::fusion::{ew_class, FusedKernel};
 
-/// Runs the op natively when this family handles it.
-pub fn try_run(_ctx: &KernelCtx, _args: &[&NTensor]) -> Attempt {
-    None
+/// Runs the op natively when it is an elementwise op on native real element types.
+pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    ew_class(ctx.op.kind)?;
+    let op = ctx.op;
+    let shape = ctx.result_types.first()?.shape.clone();
+    let mut inputs: Vec<Value> = Vec::new();
+    let mut tensors: Vec<&NTensor> = Vec::new();
+    for (&v, &t) in op.operands.iter().zip(args) {
+        if !inputs.contains(&v) {
+            inputs.push(v);
+            tensors.push(t);
+        }
+    }
+    let splat = vec![false; inputs.len()];
+    let prog = Program::compile(ctx.func, &[op], &shape, &inputs, &tensors, &splat, &op.results)?;
+    Some(prog.run(&tensors, ctx.threads))
+}
+
+/// True when `v` is the result of a splat `constant` op of `block`.
+fn is_splat_constant(block: &Block, v: Value) -> bool {
+    block.ops.iter().any(|op| {
+        matches!(op.kind, OpKind::Constant | OpKind::ChloConstant)
+            && op.results.first() == Some(&v)
+            && op.attr("value").and_then(|a| a.as_dense()).is_some_and(|d| d.splat)
+    })
 }
 
 /// Evaluates a fused kernel on its inputs (in `kernel.inputs` order), returning its outputs in
 /// `kernel.outputs` order.
 pub fn run_kernel(
-    kernel: &oxhlo_plan::fusion::FusedKernel,
-    func: &oxhlo_ir::Func,
-    block: &oxhlo_ir::Block,
+    kernel: &FusedKernel,
+    func: &Func,
+    block: &Block,
     inputs: &[&NTensor],
     threads: usize,
 ) -> Result<Vec<NTensor>, String> {
-    let _ = (func, block, inputs, threads);
-    Err(format!("fused kernels of {} ops are not implemented", kernel.ops.len()))
+    let ops: Vec<&Op> = kernel.ops.iter().filter_map(|&i| block.ops.get(i)).collect();
+    if ops.len() != kernel.ops.len() {
+        return Err("fused kernel names ops outside its block".into());
+    }
+    let splat: Vec<bool> = kernel.inputs.iter().map(|&v| is_splat_constant(block, v)).collect();
+    let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &kernel.outputs)
+        .ok_or_else(|| format!("fused kernel of {} ops has an op or element type without a native form", ops.len()))?;
+    prog.run(inputs, threads)
 }

@@ -8,6 +8,9 @@ use oxhlo_ir::{Func, Op, TensorType};
 
 pub mod conv;
 pub mod dot;
+pub mod elementwise;
+pub mod elementwise_ops;
+pub mod fastmath;
 pub mod elems;
 pub mod fused;
 pub mod gather_scatter;

@@ -1,0 +1,621 @@
+//! Elementwise programs: a list of elementwise ops (one op, or a loop-fusion kernel) compiled into a
+//! small register program and evaluated over cache-sized chunks. Each instruction is a tight typed loop
+//! over a chunk (see [`super::elementwise_ops`]), so there is no per-element dispatch; inputs are read
+//! directly, as a repeated scalar, or through a broadcast index map. Chunks are spread over worker
+//! threads (`std::thread::scope`) when the tensor is big enough.
+
+use super::elementwise_ops::{self as eo, Lane, OutSlice, Reg, Sel};
+use crate::tensor::{Buf, Kind, NTensor};
+use oxhlo_interp::ops::elementwise::{Bin, Un};
+use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
+use oxhlo_ir::{Attr, Func, Op, OpKind, TensorType, Type, Value};
+use oxhlo_plan::fusion::{ew_class, EwClass};
+use std::collections::HashMap;
+
+/// Elements per chunk.
+const CHUNK: usize = 1024;
+/// Below this many elements (times the op count) a program runs on one thread.
+const PAR_MIN_WORK: usize = 1 << 16;
+
+/// The unary op of an op kind.
+pub fn un_of(kind: OpKind) -> Option<Un> {
+    use OpKind as K;
+    Some(match kind {
+        K::Abs => Un::Abs,
+        K::Negate => Un::Neg,
+        K::Sign => Un::Sign,
+        K::Not => Un::Not,
+        K::Popcnt => Un::Popcnt,
+        K::CountLeadingZeros => Un::Clz,
+        K::Sqrt => Un::Sqrt,
+        K::Rsqrt => Un::Rsqrt,
+        K::Cbrt => Un::Cbrt,
+        K::Exponential => Un::Exp,
+        K::ExponentialMinusOne => Un::Expm1,
+        K::Log => Un::Log,
+        K::LogPlusOne => Un::Log1p,
+        K::Logistic => Un::Logistic,
+        K::Sine => Un::Sin,
+        K::Cosine => Un::Cos,
+        K::Tan | K::ChloTan => Un::Tan,
+        K::Tanh => Un::Tanh,
+        K::Floor => Un::Floor,
+        K::Ceil => Un::Ceil,
+        K::RoundNearestAfz => Un::RoundAfz,
+        K::RoundNearestEven => Un::RoundEven,
+        K::IsFinite => Un::IsFinite,
+        K::ChloAcos => Un::Acos,
+        K::ChloAcosh => Un::Acosh,
+        K::ChloAsin => Un::Asin,
+        K::ChloAsinh => Un::Asinh,
+        K::ChloAtan => Un::Atan,
+        K::ChloAtanh => Un::Atanh,
+        K::ChloCosh => Un::Cosh,
+        K::ChloSinh => Un::Sinh,
+        K::ChloSquare | K::Square => Un::Square,
+        K::ChloErf => Un::Erf,
+        K::ChloErfc => Un::Erfc,
+        K::ChloErfInv => Un::ErfInv,
+        K::ChloLgamma => Un::Lgamma,
+        K::ChloDigamma => Un::Digamma,
+        K::ChloBesselI1e => Un::BesselI1e,
+        K::ChloIsInf => Un::IsInf,
+        K::ChloIsNegInf => Un::IsNegInf,
+        K::ChloIsPosInf => Un::IsPosInf,
+        _ => return None,
+    })
+}
+
+/// The binary op of an op kind.
+pub fn bin_of(kind: OpKind) -> Option<Bin> {
+    use OpKind as K;
+    Some(match kind {
+        K::Add => Bin::Add,
+        K::Subtract => Bin::Sub,
+        K::Multiply => Bin::Mul,
+        K::Divide => Bin::Div,
+        K::Remainder => Bin::Rem,
+        K::Power => Bin::Pow,
+        K::Maximum => Bin::Max,
+        K::Minimum => Bin::Min,
+        K::And => Bin::And,
+        K::Or => Bin::Or,
+        K::Xor => Bin::Xor,
+        K::ShiftLeft => Bin::Shl,
+        K::ShiftRightArithmetic => Bin::ShrA,
+        K::ShiftRightLogical => Bin::ShrL,
+        K::Atan2 => Bin::Atan2,
+        K::ChloNextAfter => Bin::NextAfter,
+        K::ChloPolygamma => Bin::Polygamma,
+        K::ChloZeta => Bin::Zeta,
+        _ => return None,
+    })
+}
+
+/// How a load instruction selects input elements.
+#[derive(Clone, Debug, PartialEq)]
+enum Src {
+    Range,
+    Scalar,
+    /// Broadcast: output dims and, per output dim, the source stride (0 where broadcast).
+    Map { dims: Vec<usize>, strides: Vec<usize> },
+}
+
+#[derive(Clone, Debug)]
+enum Inst {
+    Load { dst: usize, input: usize, src: Src },
+    Un { dst: usize, a: usize, op: Un },
+    Bin { dst: usize, a: usize, b: usize, op: Bin },
+    Cmp { dst: usize, a: usize, b: usize, dir: Dir, ty: Option<CmpTy> },
+    Select { dst: usize, p: usize, t: usize, f: usize },
+    Clamp { dst: usize, lo: usize, x: usize, hi: usize },
+    Convert { dst: usize, a: usize, to: Lane },
+}
+
+impl Inst {
+    fn dst(&self) -> usize {
+        match *self {
+            Inst::Load { dst, .. }
+            | Inst::Un { dst, .. }
+            | Inst::Bin { dst, .. }
+            | Inst::Cmp { dst, .. }
+            | Inst::Select { dst, .. }
+            | Inst::Clamp { dst, .. }
+            | Inst::Convert { dst, .. } => dst,
+        }
+    }
+
+    fn reads(&self) -> Vec<usize> {
+        match *self {
+            Inst::Load { .. } => vec![],
+            Inst::Un { a, .. } | Inst::Convert { a, .. } => vec![a],
+            Inst::Bin { a, b, .. } | Inst::Cmp { a, b, .. } => vec![a, b],
+            Inst::Select { p, t, f, .. } => vec![p, t, f],
+            Inst::Clamp { lo, x, hi, .. } => vec![lo, x, hi],
+        }
+    }
+
+    fn rename(&mut self, m: &[usize]) {
+        match self {
+            Inst::Load { dst, .. } => *dst = m[*dst],
+            Inst::Un { dst, a, .. } | Inst::Convert { dst, a, .. } => (*dst, *a) = (m[*dst], m[*a]),
+            Inst::Bin { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => (*dst, *a, *b) = (m[*dst], m[*a], m[*b]),
+            Inst::Select { dst, p, t, f } => (*dst, *p, *t, *f) = (m[*dst], m[*p], m[*t], m[*f]),
+            Inst::Clamp { dst, lo, x, hi } => (*dst, *lo, *x, *hi) = (m[*dst], m[*lo], m[*x], m[*hi]),
+        }
+    }
+}
+
+/// A compiled elementwise program over one iteration space of `len` elements.
+#[derive(Debug)]
+pub struct Program {
+    insts: Vec<Inst>,
+    /// Lane of each (physical) register.
+    lanes: Vec<Lane>,
+    /// Per instruction: the lane its operands are in.
+    op_lanes: Vec<Lane>,
+    /// Results: register, kind and tensor type.
+    outputs: Vec<(usize, Kind, TensorType)>,
+    len: usize,
+}
+
+fn static_tensor(func: &Func, v: Value) -> Option<&TensorType> {
+    match func.try_ty(v)? {
+        Type::Tensor(t) if t.is_static() && t.encoding.is_none() => Some(t),
+        _ => None,
+    }
+}
+
+fn lane_of(t: &TensorType) -> Option<(Lane, Kind)> {
+    let k = Kind::of(&t.elem)?;
+    Some((Lane::of(k)?, k))
+}
+
+/// Builder state: virtual registers (one per value / load).
+struct Builder<'a> {
+    func: &'a Func,
+    shape: Vec<i64>,
+    len: usize,
+    inputs: &'a [Value],
+    input_tensors: &'a [&'a NTensor],
+    /// Inputs known to be splat constants (read as scalars).
+    splat: &'a [bool],
+    insts: Vec<Inst>,
+    lanes: Vec<Lane>,
+    op_lanes: Vec<Lane>,
+    regs: HashMap<Value, usize>,
+    loads: HashMap<(usize, bool), usize>,
+}
+
+impl Builder<'_> {
+    fn push(&mut self, inst: Inst, lane: Lane, operand_lane: Lane) -> usize {
+        self.insts.push(inst);
+        self.op_lanes.push(operand_lane);
+        self.lanes.push(lane);
+        self.lanes.len() - 1
+    }
+
+    fn new_reg(&mut self, lane: Lane) -> usize {
+        self.lanes.push(lane);
+        self.lanes.len() - 1
+    }
+
+    /// The register holding `v` (an in-program value, or an input loaded directly / as a scalar).
+    fn reg(&mut self, v: Value) -> Option<(usize, Lane)> {
+        if let Some(&r) = self.regs.get(&v) {
+            return Some((r, self.lanes[r]));
+        }
+        let i = self.inputs.iter().position(|&x| x == v)?;
+        let t = self.input_tensors.get(i)?;
+        let (lane, kind) = lane_of(&t.ty)?;
+        if kind != t.kind() {
+            return None;
+        }
+        let scalar = self.splat.get(i).copied().unwrap_or(false) || (t.len() == 1 && self.len != 1);
+        if !scalar && t.len() != self.len {
+            return None;
+        }
+        if let Some(&r) = self.loads.get(&(i, scalar)) {
+            return Some((r, lane));
+        }
+        let dst = self.new_reg(lane);
+        self.insts.push(Inst::Load { dst, input: i, src: if scalar { Src::Scalar } else { Src::Range } });
+        self.op_lanes.push(lane);
+        self.loads.insert((i, scalar), dst);
+        Some((dst, lane))
+    }
+
+    fn add_op(&mut self, op: &Op) -> Option<()> {
+        let class = ew_class(op.kind)?;
+        let [res] = op.results.as_slice() else { return None };
+        let rt = static_tensor(self.func, *res)?;
+        if rt.num_elements()? != self.len {
+            return None;
+        }
+        let (rlane, _) = lane_of(rt)?;
+        let dst = match class {
+            EwClass::Unary => {
+                let (a, la) = self.reg(*op.operands.first()?)?;
+                let un = un_of(op.kind)?;
+                let pred = matches!(un, Un::IsFinite | Un::IsInf | Un::IsNegInf | Un::IsPosInf);
+                if (rlane != la && !pred) || (pred && rlane != Lane::Bool) {
+                    return None;
+                }
+                self.push(Inst::Un { dst: usize::MAX, a, op: un }, rlane, la)
+            }
+            EwClass::Binary => {
+                let [x, y] = op.operands.as_slice() else { return None };
+                let (a, la) = self.reg(*x)?;
+                let (b, lb) = self.reg(*y)?;
+                if la != lb || rlane != la {
+                    return None;
+                }
+                self.push(Inst::Bin { dst: usize::MAX, a, b, op: bin_of(op.kind)? }, rlane, la)
+            }
+            EwClass::Compare => {
+                let [x, y] = op.operands.as_slice() else { return None };
+                let (a, la) = self.reg(*x)?;
+                let (b, lb) = self.reg(*y)?;
+                if la != lb || rlane != Lane::Bool {
+                    return None;
+                }
+                let dir = match op.attr("comparison_direction")? {
+                    Attr::ComparisonDirection(d) => *d,
+                    Attr::Str(s) => Dir::from_keyword(s)?,
+                    _ => return None,
+                };
+                let ty = match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
+                    Some(Attr::ComparisonType(t)) => Some(*t),
+                    Some(Attr::Str(s)) => CmpTy::from_keyword(s),
+                    _ => None,
+                };
+                self.push(Inst::Cmp { dst: usize::MAX, a, b, dir, ty }, Lane::Bool, la)
+            }
+            EwClass::Select => {
+                let [p, t, f] = op.operands.as_slice() else { return None };
+                let (p, lp) = self.reg(*p)?;
+                let (t, lt) = self.reg(*t)?;
+                let (f, lf) = self.reg(*f)?;
+                if lp != Lane::Bool || lt != lf || rlane != lt {
+                    return None;
+                }
+                self.push(Inst::Select { dst: usize::MAX, p, t, f }, rlane, lt)
+            }
+            EwClass::Clamp => {
+                let [lo, x, hi] = op.operands.as_slice() else { return None };
+                let (lo, l1) = self.reg(*lo)?;
+                let (x, l2) = self.reg(*x)?;
+                let (hi, l3) = self.reg(*hi)?;
+                if l1 != l2 || l2 != l3 || rlane != l2 {
+                    return None;
+                }
+                self.push(Inst::Clamp { dst: usize::MAX, lo, x, hi }, rlane, l2)
+            }
+            EwClass::Convert => {
+                let (a, la) = self.reg(*op.operands.first()?)?;
+                self.push(Inst::Convert { dst: usize::MAX, a, to: rlane }, rlane, la)
+            }
+            EwClass::Broadcast => return self.add_broadcast(op, rt, rlane),
+        };
+        let n = self.insts.len() - 1;
+        set_dst(&mut self.insts[n], dst);
+        self.regs.insert(*res, dst);
+        Some(())
+    }
+
+    fn add_broadcast(&mut self, op: &Op, rt: &TensorType, rlane: Lane) -> Option<()> {
+        let src = *op.operands.first()?;
+        let res = op.results[0];
+        if rt.shape != self.shape {
+            return None;
+        }
+        if let Some(&r) = self.regs.get(&src) {
+            // Identity broadcast of an in-program value (fusion admits only the identity map then).
+            let st = static_tensor(self.func, src)?;
+            if st.shape != rt.shape {
+                return None;
+            }
+            self.regs.insert(res, r);
+            return Some(());
+        }
+        let i = self.inputs.iter().position(|&x| x == src)?;
+        let t = self.input_tensors.get(i)?;
+        let (lane, kind) = lane_of(&t.ty)?;
+        if lane != rlane || kind != t.kind() {
+            return None;
+        }
+        let dims = op.attr("broadcast_dimensions")?.as_i64_list()?;
+        let sdims = t.dims();
+        if dims.len() != sdims.len() {
+            return None;
+        }
+        let odims: Vec<usize> = rt.shape.iter().map(|&d| d.max(0) as usize).collect();
+        let mut strides = vec![0usize; odims.len()];
+        let mut s = 1usize;
+        for k in (0..sdims.len()).rev() {
+            let d = usize::try_from(dims[k]).ok().filter(|&d| d < odims.len())?;
+            if sdims[k] != 1 {
+                if sdims[k] != odims[d] {
+                    return None;
+                }
+                strides[d] += s;
+            }
+            s *= sdims[k];
+        }
+        let src_sel = if t.len() == 1 {
+            Src::Scalar
+        } else if strides.iter().enumerate().all(|(d, &st)| st == odims[d + 1..].iter().product::<usize>())
+            && t.len() == self.len
+        {
+            Src::Range
+        } else {
+            Src::Map { dims: odims, strides }
+        };
+        let dst = self.new_reg(lane);
+        self.insts.push(Inst::Load { dst, input: i, src: src_sel });
+        self.op_lanes.push(lane);
+        self.regs.insert(res, dst);
+        Some(())
+    }
+}
+
+fn set_dst(inst: &mut Inst, d: usize) {
+    match inst {
+        Inst::Load { dst, .. }
+        | Inst::Un { dst, .. }
+        | Inst::Bin { dst, .. }
+        | Inst::Cmp { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Clamp { dst, .. }
+        | Inst::Convert { dst, .. } => *dst = d,
+    }
+}
+
+impl Program {
+    /// Compiles `ops` (in order) over the iteration space `shape`, reading `inputs` (with their tensors;
+    /// `splat[i]` marks inputs to read as a repeated element 0) and producing `outputs`. None when some op
+    /// or element type is not handled natively.
+    pub fn compile(
+        func: &Func,
+        ops: &[&Op],
+        shape: &[i64],
+        inputs: &[Value],
+        input_tensors: &[&NTensor],
+        splat: &[bool],
+        outputs: &[Value],
+    ) -> Option<Program> {
+        let len = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(usize::try_from(d).ok()?))?;
+        let mut b = Builder {
+            func,
+            shape: shape.to_vec(),
+            len,
+            inputs,
+            input_tensors,
+            splat,
+            insts: Vec::new(),
+            lanes: Vec::new(),
+            op_lanes: Vec::new(),
+            regs: HashMap::new(),
+            loads: HashMap::new(),
+        };
+        for op in ops {
+            b.add_op(op)?;
+        }
+        let mut outs = Vec::new();
+        for &v in outputs {
+            let (r, _) = b.reg(v)?;
+            let t = static_tensor(func, v)?;
+            if t.shape != shape {
+                return None;
+            }
+            let (_, kind) = lane_of(t)?;
+            let mut ty = t.clone();
+            ty.encoding = None;
+            outs.push((r, kind, ty));
+        }
+        Some(Program::allocate(b.insts, b.lanes, b.op_lanes, outs, len))
+    }
+
+    /// Maps virtual registers to physical ones, reusing a register of the same class once its value is
+    /// dead (outputs stay live), so a chunk's working set stays small.
+    fn allocate(
+        mut insts: Vec<Inst>,
+        vlanes: Vec<Lane>,
+        op_lanes: Vec<Lane>,
+        mut outs: Vec<(usize, Kind, TensorType)>,
+        len: usize,
+    ) -> Program {
+        let nv = vlanes.len();
+        let mut last = vec![usize::MAX; nv];
+        for (i, inst) in insts.iter().enumerate() {
+            for r in inst.reads() {
+                last[r] = i;
+            }
+        }
+        for (r, _, _) in &outs {
+            last[*r] = usize::MAX - 1;
+        }
+        let mut map = vec![usize::MAX; nv];
+        let mut lanes: Vec<Lane> = Vec::new();
+        let mut free: Vec<usize> = Vec::new();
+        for (i, inst) in insts.iter().enumerate() {
+            let d = inst.dst();
+            if map[d] == usize::MAX {
+                let lane = vlanes[d];
+                let pos = free.iter().position(|&p| lanes[p].class() == lane.class());
+                map[d] = match pos {
+                    Some(k) => {
+                        let p = free.swap_remove(k);
+                        lanes[p] = lane;
+                        p
+                    }
+                    None => {
+                        lanes.push(lane);
+                        lanes.len() - 1
+                    }
+                };
+            }
+            // A value never read (and not an output) dies right away.
+            let mut dead: Vec<usize> = inst.reads().into_iter().filter(|&r| last[r] == i).collect();
+            if last[d] == usize::MAX {
+                dead.push(d);
+            }
+            dead.sort_unstable();
+            dead.dedup();
+            for r in dead {
+                free.push(map[r]);
+            }
+        }
+        for inst in &mut insts {
+            inst.rename(&map);
+        }
+        for o in &mut outs {
+            o.0 = map[o.0];
+        }
+        Program { insts, lanes, op_lanes, outputs: outs, len }
+    }
+
+    /// Number of elements of the iteration space.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Runs the program on `inputs` (the tensors compile saw, same order) with up to `threads` workers.
+    pub fn run(&self, inputs: &[&NTensor], threads: usize) -> Result<Vec<NTensor>, String> {
+        let mut bufs: Vec<Buf> = self.outputs.iter().map(|(_, k, _)| Buf::zeros(*k, self.len)).collect();
+        {
+            let mut slices: Vec<OutSlice> =
+                bufs.iter_mut().map(OutSlice::of).collect::<Option<_>>().ok_or("complex output")?;
+            let work = self.len.saturating_mul(self.insts.len().max(1));
+            let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
+            let chunks = self.len.div_ceil(CHUNK);
+            let per = chunks.div_ceil(workers.max(1)).max(1) * CHUNK;
+            if workers <= 1 || self.len <= per {
+                self.run_range(inputs, 0, &mut slices)?;
+            } else {
+                let mut parts: Vec<(usize, Vec<OutSlice>)> = Vec::new();
+                let mut lo = 0;
+                while !slices.is_empty() && lo < self.len {
+                    let mut mine = Vec::new();
+                    let mut rest = Vec::new();
+                    for s in slices {
+                        let (a, b) = s.split_at(per);
+                        mine.push(a);
+                        rest.push(b);
+                    }
+                    parts.push((lo, mine));
+                    slices = rest;
+                    lo += per;
+                }
+                let results: Vec<Result<(), String>> = std::thread::scope(|s| {
+                    let hs: Vec<_> = parts
+                        .into_iter()
+                        .map(|(lo, mut sl)| s.spawn(move || self.run_range(inputs, lo, &mut sl)))
+                        .collect();
+                    hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker panicked".into()))).collect()
+                });
+                results.into_iter().collect::<Result<(), String>>()?;
+            }
+        }
+        Ok(bufs.into_iter().zip(&self.outputs).map(|(b, (_, _, ty))| NTensor::new(ty.clone(), b)).collect())
+    }
+
+    /// Evaluates elements `lo .. lo + out[0].len()` into `out` (windows starting at `lo`).
+    fn run_range(&self, inputs: &[&NTensor], lo: usize, out: &mut [OutSlice]) -> Result<(), String> {
+        let count = out.first().map(OutSlice::len).unwrap_or(0);
+        let mut regs: Vec<Reg> = self.lanes.iter().map(|l| l.reg(CHUNK.min(count.max(1)))).collect();
+        let mut idx: Vec<usize> = Vec::with_capacity(CHUNK);
+        let mut off = 0;
+        while off < count {
+            let n = CHUNK.min(count - off);
+            let base = lo + off;
+            for (inst, &ol) in self.insts.iter().zip(&self.op_lanes) {
+                let d = inst.dst();
+                let mut dr = std::mem::take(&mut regs[d]);
+                let r = exec(inst, ol, &regs, &mut dr, inputs, base, n, &mut idx);
+                regs[d] = dr;
+                r?;
+            }
+            for ((r, _, _), o) in self.outputs.iter().zip(out.iter_mut()) {
+                eo::store(&regs[*r], o, off, n)?;
+            }
+            off += n;
+        }
+        Ok(())
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn exec(
+    inst: &Inst,
+    lane: Lane,
+    regs: &[Reg],
+    d: &mut Reg,
+    inputs: &[&NTensor],
+    base: usize,
+    n: usize,
+    idx: &mut Vec<usize>,
+) -> Result<(), String> {
+    match inst {
+        Inst::Load { input, src, .. } => {
+            let t = inputs.get(*input).ok_or("missing kernel input")?;
+            let sel = match src {
+                Src::Range => Sel::Range(base),
+                Src::Scalar => Sel::Scalar,
+                Src::Map { dims, strides } => {
+                    gather_indices(dims, strides, base, n, idx);
+                    Sel::Gather(idx)
+                }
+            };
+            eo::load(&t.buf, sel, n, d)
+        }
+        Inst::Un { a, op, .. } => eo::unary(*op, lane, &regs[*a], d, n),
+        Inst::Bin { a, b, op, .. } => eo::binary(*op, lane, &regs[*a], &regs[*b], d, n),
+        Inst::Cmp { a, b, dir, ty, .. } => eo::compare(*dir, *ty, lane, &regs[*a], &regs[*b], d, n),
+        Inst::Select { p, t, f, .. } => eo::select(&regs[*p], &regs[*t], &regs[*f], d, n),
+        Inst::Clamp { lo, x, hi, .. } => eo::clamp(&regs[*lo], &regs[*x], &regs[*hi], d, n),
+        Inst::Convert { a, to, .. } => eo::convert(lane, *to, &regs[*a], d, n),
+    }
+}
+
+/// Source offsets of output elements `lo .. lo + n` under a broadcast map.
+fn gather_indices(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &mut Vec<usize>) {
+    idx.clear();
+    let r = dims.len();
+    if r == 0 || dims.contains(&0) {
+        idx.resize(n, 0);
+        return;
+    }
+    let mut pos = vec![0usize; r];
+    let mut rem = lo;
+    let mut off = 0usize;
+    for d in (0..r).rev() {
+        pos[d] = rem % dims[d];
+        rem /= dims[d];
+        off += pos[d] * strides[d];
+    }
+    let (inner, s_in) = (dims[r - 1], strides[r - 1]);
+    while idx.len() < n {
+        let run = (inner - pos[r - 1]).min(n - idx.len());
+        idx.extend((0..run).map(|k| off + k * s_in));
+        off += run * s_in;
+        pos[r - 1] += run;
+        if pos[r - 1] == inner {
+            off -= inner * s_in;
+            pos[r - 1] = 0;
+            for d in (0..r - 1).rev() {
+                pos[d] += 1;
+                off += strides[d];
+                if pos[d] < dims[d] {
+                    break;
+                }
+                off -= dims[d] * strides[d];
+                pos[d] = 0;
+            }
+        }
+    }
+}
