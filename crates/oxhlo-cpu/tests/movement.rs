@@ -648,3 +648,51 @@ fn executor_runs_movement_ops_natively() {
     let (Val::Native(g), RtValue::Tensor(w)) = (&got[0], &want[0]) else { panic!("non-native result") };
     assert!(same_data(&g.to_interp().data, &w.data));
 }
+
+fn i64s(v: &[i64]) -> NTensor {
+    let t = Tensor { ty: TensorType::new(vec![v.len() as i64], ElementType::int(64)), data: Data::Int(v.to_vec()) };
+    NTensor::from_interp(&t).expect("native")
+}
+
+#[test]
+fn dynamic_shape_forms_match_interpreter() {
+    let mut rng = Rng(14);
+    let x = rand_t(&mut rng, &[3], "f32", 0, 0, true);
+    let src = module(
+        &[tt(&[3], "f32"), tt(&[2], "i64")],
+        "%r = \"stablehlo.dynamic_broadcast_in_dim\"(%a0, %a1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>, tensor<2xi64>) -> tensor<4x3xf32>",
+        &[tt(&[4, 3], "f32")],
+    );
+    case(&src, &[x, i64s(&[4, 3])]);
+    let src = module(&[tt(&[2], "i64")], "%r = \"stablehlo.dynamic_iota\"(%a0) {iota_dimension = 1 : i64} : (tensor<2xi64>) -> tensor<3x5xbf16>", &[tt(&[3, 5], "bf16")]);
+    case(&src, &[i64s(&[3, 5])]);
+    let x = rand_t(&mut rng, &[2, 6], "i32", -9, 9, false);
+    let src = module(
+        &[tt(&[2, 6], "i32"), tt(&[3], "i64")],
+        "%r = \"stablehlo.dynamic_reshape\"(%a0, %a1) : (tensor<2x6xi32>, tensor<3xi64>) -> tensor<3x2x2xi32>",
+        &[tt(&[3, 2, 2], "i32")],
+    );
+    case(&src, &[x, i64s(&[3, 2, 2])]);
+    let x = rand_t(&mut rng, &[5, 6], "f64", 0, 0, true);
+    let src = module(
+        &[tt(&[5, 6], "f64"), tt(&[2], "i64"), tt(&[2], "i64"), tt(&[2], "i64")],
+        "%r = \"stablehlo.real_dynamic_slice\"(%a0, %a1, %a2, %a3) : (tensor<5x6xf64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xf64>",
+        &[tt(&[2, 2], "f64")],
+    );
+    case(&src, &[x, i64s(&[1, 0]), i64s(&[5, 4]), i64s(&[2, 3])]);
+    let x = rand_t(&mut rng, &[2, 3], "i64", -9, 9, false);
+    let pv = rand_t(&mut rng, &[], "i64", -9, 9, false);
+    let src = module(
+        &[tt(&[2, 3], "i64"), tt(&[], "i64"), tt(&[2], "i64"), tt(&[2], "i64"), tt(&[2], "i64")],
+        "%r = \"stablehlo.dynamic_pad\"(%a0, %a1, %a2, %a3, %a4) : (tensor<2x3xi64>, tensor<i64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x5xi64>",
+        &[tt(&[4, 5], "i64")],
+    );
+    case(&src, &[x, pv, i64s(&[1, -1]), i64s(&[0, 1]), i64s(&[1, 1])]);
+    let x = rand_t(&mut rng, &[3, 4], "i32", -9, 9, false);
+    let src = module(
+        &[tt(&[3, 4], "i32"), tt(&[2, 1], "i32"), tt(&[2], "i64")],
+        "%r = \"stablehlo.dynamic_gather\"(%a0, %a1, %a2) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<3x4xi32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x2xi32>",
+        &[tt(&[2, 2], "i32")],
+    );
+    case(&src, &[x, rand_t(&mut rng, &[2, 1], "i32", -1, 4, false), i64s(&[1, 2])]);
+}

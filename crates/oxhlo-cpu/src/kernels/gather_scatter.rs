@@ -1,4 +1,4 @@
-//! Native gather and scatter with the full dimension numbers of the spec (offset/collapsed/batching
+//! Native gather (and dynamic_gather) and scatter with the full dimension numbers of the spec (offset/collapsed/batching
 //! dims, start_index_map, index_vector_dim equal to the indices' rank), for every native kind and any
 //! integer index type. Gather clamps start indices so the slice fits; row gathers (embedding lookups)
 //! copy whole contiguous slices. Scatter (one operand) runs when its update computation is recognized
@@ -16,7 +16,8 @@ use oxhlo_ir::{Attr, OpKind};
 /// Runs the op natively when this family handles it.
 pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
     match ctx.op.kind {
-        OpKind::Gather => gather(ctx, args),
+        OpKind::Gather => gather(ctx, args, ctx.op.attr("slice_sizes")?.as_i64_list()?),
+        OpKind::DynamicGather => gather(ctx, args.get(..2)?, index_values(args.get(2)?)?),
         OpKind::Scatter => scatter(ctx, args),
         _ => None,
     }
@@ -71,13 +72,12 @@ fn dims_below(dims: &[i64], rank: usize) -> Option<Vec<usize>> {
     dims.iter().map(|&d| usize::try_from(d).ok().filter(|&d| d < rank)).collect()
 }
 
-fn gather(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+fn gather(ctx: &KernelCtx, args: &[&NTensor], sizes: Vec<i64>) -> Attempt {
     let [operand, indices] = args else { return None };
     let g: &GatherDims = match ctx.op.attr("dimension_numbers") {
         Some(Attr::GatherDims(g)) => g,
         _ => return None,
     };
-    let sizes = ctx.op.attr("slice_sizes")?.as_i64_list()?;
     let ty = result_type(ctx, 0)?;
     if !same_kind(&ty, operand.kind()) {
         return None;

@@ -1,7 +1,9 @@
 //! Native data-movement kernels, generic over every native element kind (elements are moved by index
 //! math only): transpose (tiled for 2-D transpositions), broadcast_in_dim / broadcast, slice (strided),
 //! concatenate, pad (negative edges, interior), reverse, iota, dynamic_slice and dynamic_update_slice
-//! (start indices clamped as the spec says), get_dimension_size. Any attribute the interpreter would
+//! (start indices clamped as the spec says), get_dimension_size, and the dynamic-shape forms
+//! (dynamic_broadcast_in_dim, dynamic_iota, dynamic_reshape, real_dynamic_slice, dynamic_pad,
+//! set_dimension_size) when their shape operands agree with the static result type. Any attribute the interpreter would
 //! reject (or a result type that does not match) returns `None`, so the interpreter reports the error.
 
 use super::elems::{
@@ -35,8 +37,49 @@ pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         K::DynamicSlice => dynamic_slice(ctx, args),
         K::DynamicUpdateSlice => dynamic_update_slice(ctx, args),
         K::GetDimensionSize => get_dimension_size(ctx, args),
+        K::DynamicBroadcastInDim => {
+            shape_operand_matches(ctx, args.get(1)?)?;
+            let bdims = attr_i64s(ctx.op, "broadcast_dimensions")?;
+            broadcast(ctx, &args[..1], &bdims)
+        }
+        K::DynamicIota => {
+            shape_operand_matches(ctx, args.first()?)?;
+            iota(ctx)
+        }
+        K::DynamicReshape => {
+            shape_operand_matches(ctx, args.get(1)?)?;
+            let (x, ty) = unary(ctx, args)?;
+            (ty.num_elements()? == x.len()).then(|| Ok(vec![x.retyped(ty)]))
+        }
+        K::RealDynamicSlice => {
+            let (x, ty) = unary(ctx, args)?;
+            let [start, limit, step] = [args.get(1)?, args.get(2)?, args.get(3)?].map(|t| index_values(t));
+            strided_slice(x, ty, &start?, &limit?, &step?)
+        }
+        K::DynamicPad => {
+            let [lo, hi, interior] = [args.get(2)?, args.get(3)?, args.get(4)?].map(|t| index_values(t));
+            pad_with(ctx, args, lo?, hi?, interior?)
+        }
+        K::SetDimensionSize => {
+            let (x, ty) = unary(ctx, args)?;
+            let size = index_values(args.get(1)?).filter(|v| v.len() == 1)?[0];
+            let dims: Vec<i64> = x.ty.shape.clone();
+            let d = usize::try_from(attr_int(ctx.op, "dimension")?).ok().filter(|&d| d < dims.len())?;
+            if size < 0 || size > dims[d] {
+                return None;
+            }
+            let mut limit = dims.clone();
+            limit[d] = size;
+            strided_slice(x, ty, &vec![0; dims.len()], &limit, &vec![1; dims.len()])
+        }
         _ => None,
     }
+}
+
+/// Some(()) when a shape operand holds exactly the (static) result shape.
+fn shape_operand_matches(ctx: &KernelCtx, shape: &NTensor) -> Option<()> {
+    let ty = result_type(ctx, 0)?;
+    (index_values(shape)? == ty.shape).then_some(())
 }
 
 /// The single operand and the result type, when the result has the operand's kind.
@@ -174,14 +217,18 @@ fn concatenate(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
 }
 
 fn pad(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    let lo = attr_i64s(ctx.op, "edge_padding_low")?;
+    let hi = attr_i64s(ctx.op, "edge_padding_high")?;
+    let interior = attr_i64s(ctx.op, "interior_padding").unwrap_or_else(|| vec![0; lo.len()]);
+    pad_with(ctx, args, lo, hi, interior)
+}
+
+fn pad_with(ctx: &KernelCtx, args: &[&NTensor], lo: Vec<i64>, hi: Vec<i64>, interior: Vec<i64>) -> Attempt {
     let (x, ty) = unary(ctx, args)?;
     let pv = *args.get(1)?;
     if pv.kind() != x.kind() || pv.len() != 1 {
         return None;
     }
-    let lo = attr_i64s(ctx.op, "edge_padding_low")?;
-    let hi = attr_i64s(ctx.op, "edge_padding_high")?;
-    let interior = attr_i64s(ctx.op, "interior_padding").unwrap_or_else(|| vec![0; lo.len()]);
     let dims = x.dims();
     let rank = dims.len();
     if lo.len() != rank || hi.len() != rank || interior.len() != rank {
