@@ -143,7 +143,13 @@ impl Folder<'_> {
             args.push(RtValue::Tensor(Tensor::from_dense(self.consts.get(v)?).ok()?));
         }
         // A region reading outer values cannot be evaluated alone; eval_op reports that as an error.
-        let results = self.it.eval_op(self.scratch, op, args, Vec::new()).ok()?;
+        // The oracle runs on malformed input too (optimize does not require a verified module): a panic
+        // in it means "do not fold", never a crash of the optimizer.
+        let it = &mut self.it;
+        let scratch = self.scratch;
+        let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| it.eval_op(scratch, op, args, Vec::new())))
+            .ok()?
+            .ok()?;
         if results.len() != op.results.len() {
             return None;
         }

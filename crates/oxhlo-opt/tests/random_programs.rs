@@ -69,3 +69,33 @@ fn optimized_random_programs_match_o0() {
     assert!(changed_by.iter().all(|&c| c as u64 * 2 > n), "optimizer changed too few programs: {changed_by:?}");
     assert!(ops_after[1] < ops_before && ops_after[2] <= ops_after[1] + n as usize);
 }
+
+/// Malformed modules (an op removed, so its results are used undefined; an operand swapped for a value of
+/// another type) must never crash the optimizer: it returns Ok or Err.
+#[test]
+fn malformed_programs_never_panic() {
+    let opts = GenOptions::default();
+    for seed in 0..150u64 {
+        let (m, _) = try_generate(seed, &opts).unwrap_or_else(|e| panic!("generator: {e}"));
+        for k in 0..3u64 {
+            let mut bad = m.clone();
+            let Some(f) = bad.funcs.first_mut() else { continue };
+            let nvals = f.values.len() as u32;
+            let Some(b) = f.body.blocks.first_mut() else { continue };
+            let n = b.ops.len();
+            if n < 2 {
+                continue;
+            }
+            let i = ((seed * 7 + k * 13) as usize) % (n - 1);
+            if k % 2 == 0 {
+                b.ops.remove(i);
+            } else if let Some(v) = b.ops[i].operands.first_mut() {
+                *v = oxhlo_ir::Value(((seed + k) as u32 * 31) % (nvals + 3));
+            }
+            for level in [OptLevel::O1, OptLevel::O3] {
+                let mut o = bad.clone();
+                let _ = optimize(&mut o, &OptOptions { level, verify_each: false, ..OptOptions::default() });
+            }
+        }
+    }
+}
