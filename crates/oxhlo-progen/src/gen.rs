@@ -1,6 +1,8 @@
 //! The generator proper: a pool of typed SSA values, op emitters that pick operands from it (or make
 //! constants of the needed type), and the text of `@main` with its random inputs.
 
+mod control;
+
 use crate::rng::Rng;
 use crate::GenOptions;
 use oxhlo_interp::{Data, RtValue, Tensor};
@@ -78,6 +80,8 @@ struct Gen<'o> {
     /// right-hand sides of pure region-free top-level ops, re-emitted to exercise CSE
     repeatable: Vec<(String, Ty)>,
     next: usize,
+    /// private functions `@main` calls (text)
+    funcs: Vec<String>,
 }
 
 const F_UNARY: &[&str] = &[
@@ -95,7 +99,7 @@ const FLOATS: &[f64] = &[0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 3.0, 0.25, 10.0, 
 
 /// Emits the program of `seed`.
 pub fn emit_program(seed: u64, opts: &GenOptions) -> Program {
-    let mut g = Gen { rng: Rng::new(seed), opts, lines: Vec::new(), indent: 1, pool: Vec::new(), repeatable: Vec::new(), next: 0 };
+    let mut g = Gen { rng: Rng::new(seed), opts, lines: Vec::new(), indent: 1, pool: Vec::new(), repeatable: Vec::new(), next: 0, funcs: Vec::new() };
     let n_params = 1 + g.rng.below(3);
     let mut params = Vec::new();
     let mut inputs = Vec::new();
@@ -133,6 +137,9 @@ pub fn emit_program(seed: u64, opts: &GenOptions) -> Program {
     }
     let names: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
     text.push_str(&format!("  return {} : {}\n}}\n", names.join(", "), rtys.join(", ")));
+    for f in &g.funcs {
+        text.push_str(f);
+    }
     Program { text, inputs }
 }
 
@@ -320,7 +327,14 @@ impl Gen<'_> {
             25 => self.iota(),
             26..=27 if self.opts.loops => self.while_loop(),
             28..=30 => self.identity(),
-            31..=32 => self.repeat(),
+            31 => self.repeat(),
+            32 => {
+                if self.rng.chance(0.5) {
+                    self.call()
+                } else {
+                    self.if_op()
+                }
+            }
             _ => {
                 let ty = Ty::new(self.shape(), self.elem());
                 self.constant(&ty);

@@ -86,7 +86,7 @@ mod tests {
         for op in [
             "stablehlo.while", "stablehlo.dot_general", "stablehlo.reduce", "stablehlo.pad", "stablehlo.concatenate",
             "stablehlo.slice", "stablehlo.transpose", "stablehlo.reshape", "stablehlo.broadcast_in_dim", "stablehlo.iota",
-            "stablehlo.select", "stablehlo.compare", "stablehlo.convert", "stablehlo.constant", "f64",
+            "stablehlo.select", "stablehlo.compare", "stablehlo.convert", "stablehlo.constant", "f64", "func.call", "stablehlo.if",
         ] {
             assert!(text.contains(op), "no {op} in 60 programs");
         }
