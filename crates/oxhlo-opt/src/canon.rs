@@ -1,7 +1,8 @@
 //! Canonicalization of shape and conversion ops: reshape∘reshape → one reshape; transpose∘transpose → one
 //! transpose (identity permutations vanish); broadcast_in_dim∘broadcast_in_dim → one broadcast_in_dim;
 //! identity reshape / transpose / broadcast_in_dim / slice / convert vanish; convert∘convert back to the
-//! original type vanishes when the first conversion is exact (a widening) for every value.
+//! original type vanishes when the first conversion is exact (a widening) for every value; reshape,
+//! transpose, slice or reverse of a broadcast scalar becomes a broadcast of the scalar.
 
 use crate::util::{for_each_func, resolve, set_i64s};
 use crate::Pass;
@@ -106,6 +107,19 @@ impl Canon<'_> {
         }
         let (x, r) = (op.operands[0], op.results[0]);
         let inner = self.defs.get(&x).cloned();
+        // moving data of a broadcast scalar is a broadcast of that scalar
+        if let Some(d) = inner.as_ref().filter(|d| d.kind == OpKind::BroadcastInDim) {
+            let scalar = self.shape(d.operand).is_some_and(|s| s.is_empty());
+            let movement = matches!(op.kind, OpKind::Reshape | OpKind::Transpose | OpKind::Slice | OpKind::Reverse);
+            if scalar && movement && self.shape(r).is_some() {
+                op.kind = OpKind::BroadcastInDim;
+                op.operands[0] = d.operand;
+                op.attrs.clear();
+                set_i64s(op, "broadcast_dimensions", Vec::new());
+                self.changed = true;
+                return None;
+            }
+        }
         match op.kind {
             OpKind::Reshape => {
                 if let Some(d) = inner.filter(|d| d.kind == OpKind::Reshape && self.shape(d.operand).is_some()) {
@@ -250,6 +264,26 @@ func.func @main(%a: tensor<2x3xf32>, %i: tensor<3xi8>, %j: tensor<3xi32>) -> (te
         let text = print(&m);
         // i32 -> f32 is not exact: that round trip stays
         assert!(text.contains("return %arg0, %arg1, %2, %arg0, %4"), "{text}");
+    }
+
+    #[test]
+    fn movement_of_broadcast_scalars_becomes_a_broadcast() {
+        let src = r#"
+func.func @main(%s: tensor<f32>) -> (tensor<6x2xf32>, tensor<3x4xf32>, tensor<2x2xf32>, tensor<4x3xf32>) {
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4x3xf32>
+  %0 = stablehlo.reshape %b : (tensor<4x3xf32>) -> tensor<6x2xf32>
+  %1 = stablehlo.transpose %b, dims = [1, 0] : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %2 = stablehlo.slice %b [1:3, 0:2] : (tensor<4x3xf32>) -> tensor<2x2xf32>
+  %3 = stablehlo.reverse %b, dims = [0] : tensor<4x3xf32>
+  return %0, %1, %2, %3 : tensor<6x2xf32>, tensor<3x4xf32>, tensor<2x2xf32>, tensor<4x3xf32>
+}"#;
+        let (m, changed) = check_pass(&Canonicalize, src);
+        assert!(changed);
+        let text = print(&m);
+        assert_eq!(count(&m, OpKind::BroadcastInDim), 5, "{text}");
+        for k in [OpKind::Reshape, OpKind::Transpose, OpKind::Slice, OpKind::Reverse] {
+            assert_eq!(count(&m, k), 0, "{text}");
+        }
     }
 
     #[test]
