@@ -318,8 +318,14 @@ fn tiled<T: NElem>(src: &[T], sh: &[usize], st: &[isize], base: isize, k: usize,
                 for i in i0..i1 {
                     let srow = sb + i as isize;
                     let orow = ob + i * ok;
-                    for j in j0..j1 {
-                        out[orow + j] = src[(srow + j as isize * sl) as usize];
+                    let dst = &mut out[orow + j0..orow + j1];
+                    if sl > 0 {
+                        let s0 = (srow + j0 as isize * sl) as usize;
+                        dst.iter_mut().zip(src[s0..].iter().step_by(sl as usize)).for_each(|(d, &x)| *d = x);
+                    } else {
+                        for (j, d) in (j0..j1).zip(dst.iter_mut()) {
+                            *d = src[(srow + j as isize * sl) as usize];
+                        }
                     }
                 }
             }
