@@ -1,10 +1,10 @@
-//! Common subexpression elimination: a pure op without regions that repeats an earlier op (same kind,
-//! attributes, operands and result types) visible from it — in the same block before it, or in an
-//! enclosing block — is replaced by the earlier op's results. Scopes follow regions: an op inside a loop
+//! Common subexpression elimination: a pure op that repeats an earlier op (same kind, attributes, operands,
+//! result types, and structurally equal regions for reduce/sort/map/if...; never `while`) visible from it —
+//! in the same block before it, or in an enclosing block — is replaced by the earlier op's results. Scopes follow regions: an op inside a loop
 //! body may reuse one defined before the loop, never the other way round. Attributes are compared with
 //! `PartialEq` after a hash (float attributes holding NaN never match: conservative).
 
-use crate::util::{for_each_func, is_simple_pure, resolve};
+use crate::util::{for_each_func, is_removable, is_simple_pure, resolve};
 use crate::Pass;
 use oxhlo_ir::{Attr, Func, Module, Op, OpKind, Region, Type, Value};
 use std::collections::hash_map::DefaultHasher;
@@ -29,6 +29,7 @@ struct Entry {
     attrs: Vec<(String, Attr)>,
     types: Vec<Type>,
     results: Vec<Value>,
+    regions: Vec<Region>,
 }
 
 struct CseState<'f> {
@@ -69,6 +70,67 @@ fn hash_attr(a: &Attr, h: &mut DefaultHasher) {
     }
 }
 
+/// Hashes the shape of regions (op kinds and counts), which equal regions share.
+fn hash_regions(rs: &[Region], h: &mut DefaultHasher) {
+    rs.len().hash(h);
+    for r in rs {
+        for b in &r.blocks {
+            b.args.len().hash(h);
+            for o in &b.ops {
+                o.kind.hash(h);
+                o.operands.len().hash(h);
+                hash_regions(&o.regions, h);
+            }
+        }
+    }
+}
+
+/// Structural equality of regions: the same ops with the same attributes and types, operands equal or
+/// corresponding local values (`map`: values of `a`'s regions to those of `b`'s).
+fn regions_equal(a: &[Region], b: &[Region], f: &Func, map: &mut HashMap<Value, Value>) -> bool {
+    let ty_eq = |x: Value, y: Value| f.try_ty(x).is_some() && f.try_ty(x) == f.try_ty(y);
+    if a.len() != b.len() {
+        return false;
+    }
+    for (ra, rb) in a.iter().zip(b) {
+        if ra.blocks.len() != rb.blocks.len() {
+            return false;
+        }
+        for (ba, bb) in ra.blocks.iter().zip(&rb.blocks) {
+            if ba.args.len() != bb.args.len() || ba.ops.len() != bb.ops.len() {
+                return false;
+            }
+            for (&x, &y) in ba.args.iter().zip(&bb.args) {
+                if !ty_eq(x, y) {
+                    return false;
+                }
+                map.insert(x, y);
+            }
+            for (oa, ob) in ba.ops.iter().zip(&bb.ops) {
+                let same = oa.kind == ob.kind
+                    && oa.unregistered_name == ob.unregistered_name
+                    && oa.attrs == ob.attrs
+                    && oa.operands.len() == ob.operands.len()
+                    && oa.results.len() == ob.results.len()
+                    && oa.operands.iter().zip(&ob.operands).all(|(x, y)| map.get(x).copied().unwrap_or(*x) == *y);
+                if !same {
+                    return false;
+                }
+                for (&x, &y) in oa.results.iter().zip(&ob.results) {
+                    if !ty_eq(x, y) {
+                        return false;
+                    }
+                    map.insert(x, y);
+                }
+                if !regions_equal(&oa.regions, &ob.regions, f, map) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 impl CseState<'_> {
     fn key(&self, op: &Op, types: &[Type]) -> u64 {
         let mut h = DefaultHasher::new();
@@ -80,6 +142,7 @@ impl CseState<'_> {
             hash_attr(a, &mut h);
         }
         format!("{types:?}").hash(&mut h);
+        hash_regions(&op.regions, &mut h);
         h.finish()
     }
 
@@ -94,7 +157,9 @@ impl CseState<'_> {
                 for nested in &mut op.regions {
                     self.region(nested);
                 }
-                if !is_simple_pure(&op) {
+                let cse_able = is_simple_pure(&op)
+                    || (!op.regions.is_empty() && !op.results.is_empty() && op.kind != OpKind::While && is_removable(&op));
+                if !cse_able {
                     out.push(op);
                     continue;
                 }
@@ -111,6 +176,7 @@ impl CseState<'_> {
                             && e.operands == op.operands
                             && e.types == types
                             && e.attrs == op.attrs
+                            && regions_equal(&e.regions, &op.regions, self.func, &mut HashMap::new())
                     })
                 });
                 if let Some(e) = found {
@@ -127,6 +193,7 @@ impl CseState<'_> {
                     attrs: op.attrs.clone(),
                     types,
                     results: op.results.clone(),
+                    regions: op.regions.clone(),
                 });
                 if let Some(s) = self.scopes.last_mut() {
                     s.push(key);
@@ -189,6 +256,27 @@ func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4x
         // %c2, %1 and the loop's %e merge into outer ops; the loop's i32 constant 1 does not leak out
         assert_eq!(count(&m, OpKind::Constant), 4, "{text}");
         assert_eq!(count(&m, OpKind::Add), 6, "{text}");
+    }
+
+    #[test]
+    fn merges_ops_with_equal_regions_only() {
+        let src = r#"
+func.func @main(%a: tensor<4x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %1 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %2 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %3 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+    reducer(%x: tensor<f32>, %y: tensor<f32>) {
+      %s = stablehlo.add %y, %x : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+  return %0, %1, %2, %3 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}"#;
+        let (m, changed) = check_pass(&Cse, src);
+        assert!(changed);
+        // %1 merges into %0; max and the swapped-operand add stay distinct
+        assert_eq!(count(&m, OpKind::Reduce), 3, "{}", print(&m));
     }
 
     #[test]
