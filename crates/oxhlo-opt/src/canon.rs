@@ -2,7 +2,8 @@
 //! transpose (identity permutations vanish); broadcast_in_dim∘broadcast_in_dim → one broadcast_in_dim;
 //! identity reshape / transpose / broadcast_in_dim / slice / convert vanish; convert∘convert back to the
 //! original type vanishes when the first conversion is exact (a widening) for every value; reshape,
-//! transpose, slice or reverse of a broadcast scalar becomes a broadcast of the scalar.
+//! transpose, slice or reverse of a broadcast scalar becomes a broadcast of the scalar; pads of nothing and
+//! one-operand concatenates vanish.
 
 use crate::util::{for_each_func, resolve, set_i64s};
 use crate::Pass;
@@ -102,8 +103,20 @@ impl Canon<'_> {
     /// Rewrites `op` in place (merging it with its producer); returns a value to forward its result to
     /// when it became an identity.
     fn rewrite(&mut self, op: &mut Op) -> Option<Value> {
-        if op.results.len() != 1 || op.operands.len() != 1 {
+        if op.results.len() != 1 || op.operands.is_empty() {
             return None;
+        }
+        if op.kind == OpKind::Pad && op.operands.len() == 2 {
+            // interior padding is optional (absent means none)
+            let zero = |n: &str| op.i64s(n).map_or(n == "interior_padding", |v| v.iter().all(|&x| x == 0));
+            let nothing = zero("edge_padding_low") && zero("edge_padding_high") && zero("interior_padding");
+            return (nothing && self.same_type(op.operands[0], op.results[0])).then_some(op.operands[0]);
+        }
+        if op.operands.len() != 1 {
+            return None;
+        }
+        if op.kind == OpKind::Concatenate {
+            return self.same_type(op.operands[0], op.results[0]).then_some(op.operands[0]);
         }
         let (x, r) = (op.operands[0], op.results[0]);
         let inner = self.defs.get(&x).cloned();
@@ -284,6 +297,22 @@ func.func @main(%s: tensor<f32>) -> (tensor<6x2xf32>, tensor<3x4xf32>, tensor<2x
         for k in [OpKind::Reshape, OpKind::Transpose, OpKind::Slice, OpKind::Reverse] {
             assert_eq!(count(&m, k), 0, "{text}");
         }
+    }
+
+    #[test]
+    fn empty_pads_and_single_concatenates_vanish() {
+        let src = r#"
+func.func @main(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x3xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.pad %a, %z, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %1 = stablehlo.concatenate %0, dim = 0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = stablehlo.pad %1, %z, low = [1, 0], high = [0, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x3xf32>
+}"#;
+        let (m, changed) = check_pass(&Canonicalize, src);
+        assert!(changed);
+        assert_eq!(count(&m, OpKind::Pad), 1);
+        assert_eq!(count(&m, OpKind::Concatenate), 0);
     }
 
     #[test]
