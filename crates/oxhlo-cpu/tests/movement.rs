@@ -90,7 +90,7 @@ fn case(src: &str, inputs: &[NTensor]) {
         .iter()
         .map(|v| &inputs[block.args.iter().position(|a| a == v).expect("op operands are the arguments")])
         .collect();
-    let result_types = op
+    let result_types: Vec<&TensorType> = op
         .results
         .iter()
         .map(|v| match func.ty(*v) {
@@ -98,19 +98,21 @@ fn case(src: &str, inputs: &[NTensor]) {
             t => panic!("result type {t:?}"),
         })
         .collect();
-    let ctx = KernelCtx { op, func, result_types, threads: 1 };
-    let got = run_native(&ctx, &args)
-        .unwrap_or_else(|| panic!("no native kernel handled:\n{src}"))
-        .unwrap_or_else(|e| panic!("native kernel failed: {e}\n{src}"));
     let want = oxhlo_interp::run_main(&module, inputs.iter().map(|t| RtValue::Tensor(t.to_interp())).collect())
         .unwrap_or_else(|e| panic!("interpreter failed: {e}\n{src}"));
-    assert_eq!(got.len(), want.len(), "result count\n{src}");
-    for (g, w) in got.iter().zip(&want) {
-        let RtValue::Tensor(w) = w else { panic!("non-tensor result") };
-        let g = g.to_interp();
-        assert_eq!(g.ty.shape, w.ty.shape, "shape\n{src}");
-        assert_eq!(g.ty.elem, w.ty.elem, "element type\n{src}");
-        assert!(same_data(&g.data, &w.data), "values differ\nnative: {:?}\ninterp: {:?}\n{src}", g.data, w.data);
+    for threads in [1, 3] {
+        let ctx = KernelCtx { op, func, result_types: result_types.clone(), threads };
+        let got = run_native(&ctx, &args)
+            .unwrap_or_else(|| panic!("no native kernel handled:\n{src}"))
+            .unwrap_or_else(|e| panic!("native kernel failed: {e}\n{src}"));
+        assert_eq!(got.len(), want.len(), "result count\n{src}");
+        for (g, w) in got.iter().zip(&want) {
+            let RtValue::Tensor(w) = w else { panic!("non-tensor result") };
+            let g = g.to_interp();
+            assert_eq!(g.ty.shape, w.ty.shape, "shape\n{src}");
+            assert_eq!(g.ty.elem, w.ty.elem, "element type\n{src}");
+            assert!(same_data(&g.data, &w.data), "values differ ({threads} threads)\nnative: {:?}\ninterp: {:?}\n{src}", g.data, w.data);
+        }
     }
 }
 
@@ -473,6 +475,9 @@ fn reduce_window_matches_interpreter() {
         (vec![6, 5], vec![2, 3], vec![1, 2], vec![1, 1], vec![1, 2], vec![-1, 2, 1, 0]),
         // rank 0
         (vec![], vec![], vec![], vec![], vec![], vec![]),
+        // large enough to be split over threads (row path and general path)
+        (vec![2, 34, 34, 16], vec![1, 3, 3, 1], vec![1, 1, 1, 1], vec![1; 4], vec![1; 4], vec![0, 0, 1, 1, 1, 1, 0, 0]),
+        (vec![2, 16, 34, 34], vec![1, 1, 3, 3], vec![1, 1, 1, 1], vec![1; 4], vec![1; 4], vec![0, 0, 0, 0, 1, 1, 1, 1]),
         // empty output
         (vec![2, 3], vec![3, 1], vec![1, 1], vec![1, 1], vec![1, 1], vec![0, 0, 0, 0]),
     ];

@@ -123,45 +123,77 @@ fn reduce_window(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         }
         let src = elems::<T>(x)?;
         let iv = *elems::<T>(init)?.first()?;
-        let out = fold_windows(src, &dims, &wins, &oshape, &tshape, n_out, iv, comb);
+        let g = Geometry { dims: &dims, wins: &wins, oshape: &oshape, tshape: &tshape };
+        let out = fold_windows(src, &g, n_out, iv, comb, ctx.threads);
         Ok(vec![super::elems::tensor_of(ty, out)])
     }))
 }
 
-/// Folds every window. When the last dimension is untouched by the window (size 1, stride 1, no
-/// padding or dilation: the channel dimension of NHWC pooling), whole rows are combined as slices.
-#[allow(clippy::too_many_arguments)]
-fn fold_windows<T: Arith>(
-    src: &[T],
-    dims: &[usize],
-    wins: &[WinDim],
-    oshape: &[usize],
-    tshape: &[usize],
-    n_out: usize,
-    init: T,
-    comb: Comb,
-) -> Vec<T> {
+/// Window geometry shared by the fold workers.
+struct Geometry<'a> {
+    dims: &'a [usize],
+    wins: &'a [WinDim],
+    oshape: &'a [usize],
+    tshape: &'a [usize],
+}
+
+/// Outputs below which the fold stays on the calling thread.
+const PARALLEL_MIN: usize = 1 << 15;
+
+/// Folds every window, the outputs split over up to `threads` workers. When the last dimension is
+/// untouched by the window (size 1, stride 1, no padding or dilation: the channel dimension of NHWC
+/// pooling), whole rows are combined as slices.
+fn fold_windows<T: Arith>(src: &[T], g: &Geometry, n_out: usize, init: T, comb: Comb, threads: usize) -> Vec<T> {
     let mut out = vec![init; n_out];
     if n_out == 0 {
         return out;
     }
-    let rank = dims.len();
-    let st = strides(dims);
-    let mut taps = Vec::new();
+    let rank = g.dims.len();
     let row_path = rank >= 2 && {
-        let w = &wins[rank - 1];
-        w.out == dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
+        let w = &g.wins[rank - 1];
+        w.out == g.dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
     };
+    // Work unit: an output row on the row path, an output element otherwise.
+    let unit = if row_path { g.dims[rank - 1].max(1) } else { 1 };
+    let units = n_out / unit;
+    let workers = if n_out >= PARALLEL_MIN { threads.clamp(1, units.max(1)) } else { 1 };
+    let per = units.div_ceil(workers) * unit;
+    if workers == 1 {
+        fold_range(src, g, &mut out, 0, init, comb, row_path);
+        return out;
+    }
+    std::thread::scope(|sc| {
+        for (k, chunk) in out.chunks_mut(per).enumerate() {
+            sc.spawn(move || fold_range(src, g, chunk, k * per, init, comb, row_path));
+        }
+    });
+    out
+}
+
+/// The row-major multi-index of linear position `lin` in `shape`.
+fn unravel(mut lin: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0usize; shape.len()];
+    for d in (0..shape.len()).rev() {
+        let n = shape[d].max(1);
+        idx[d] = lin % n;
+        lin /= n;
+    }
+    idx
+}
+
+/// Folds the outputs `first..first + out.len()` into `out`.
+fn fold_range<T: Arith>(src: &[T], g: &Geometry, out: &mut [T], first: usize, init: T, comb: Comb, row_path: bool) {
+    let rank = g.dims.len();
+    let st = strides(g.dims);
+    let mut taps = Vec::new();
     if row_path {
-        let c = dims[rank - 1];
-        let (owins, ost) = (&wins[..rank - 1], &st[..rank - 1]);
-        let (oouter, touter) = (&oshape[..rank - 1], &tshape[..rank - 1]);
-        let mut y = vec![0usize; rank - 1];
-        let mut o = 0usize;
+        let c = g.dims[rank - 1].max(1);
+        let (owins, ost) = (&g.wins[..rank - 1], &st[..rank - 1]);
+        let (oouter, touter) = (&g.oshape[..rank - 1], &g.tshape[..rank - 1]);
+        let mut y = unravel(first / c, oouter);
         let fill = vec![init; c];
-        loop {
+        for acc in out.chunks_mut(c) {
             taps_of(owins, ost, &y, touter, &mut taps);
-            let acc = &mut out[o..o + c];
             for &t in &taps {
                 if t == NONE {
                     comb.apply_slice(acc, &fill);
@@ -169,22 +201,19 @@ fn fold_windows<T: Arith>(
                     comb.apply_slice(acc, row);
                 }
             }
-            o += c;
-            if !next_index(&mut y, oouter) {
-                return out;
-            }
+            next_index(&mut y, oouter);
         }
+        return;
     }
-    let mut y = vec![0usize; rank];
+    let mut y = unravel(first, g.oshape);
     for acc in out.iter_mut() {
-        taps_of(wins, &st, &y, tshape, &mut taps);
+        taps_of(g.wins, &st, &y, g.tshape, &mut taps);
         for &t in &taps {
             let v = if t == NONE { init } else { src.get(t).copied().unwrap_or(init) };
             *acc = comb.apply(*acc, v);
         }
-        next_index(&mut y, oshape);
+        next_index(&mut y, g.oshape);
     }
-    out
 }
 
 fn select_and_scatter(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
