@@ -83,10 +83,81 @@ fn number_after<'t>(item: &'t str, key: &str) -> Option<&'t str> {
     Some(&tail[..end])
 }
 
-/// `replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [...]>, axes = [...]>`:
-/// the devices of the mesh, numbered row-major over its axes, fall into groups that differ only along
-/// the listed axes (or sub-axes `(pre_size)size`, Shardy's notation: `pre_size` is the product of the
-/// sub-axes more major than it); a group lists its members in row-major order of the listed axes.
+/// One axis (or sub-axis) of a mesh that a replica-group selection names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeshAxisRef {
+    pub name: String,
+    /// A sub-axis in Shardy's `(pre_size)size` notation: `pre_size` is the product of the sub-axes more
+    /// major than it within the axis, `size` its own size. `None` selects the whole axis.
+    pub sub_axis: Option<(i64, i64)>,
+}
+
+/// The explicit replica groups of a mesh-axes selection: the devices of the mesh `axes` (name, size;
+/// first axis most major), at row-major position `d` with id `device_ids[d]` (or `d` when `device_ids`
+/// is empty), fall into groups that differ only along the `selected` (sub-)axes. Groups come in the order
+/// of their first device; a group lists its members in row-major order of the selected axes.
+pub fn mesh_axis_groups(axes: &[(String, i64)], device_ids: &[i64], selected: &[MeshAxisRef]) -> Result<Vec<Vec<i64>>, String> {
+    if axes.iter().any(|(_, n)| *n <= 0) {
+        return Err("the mesh axes must have positive sizes".into());
+    }
+    // Each selected (sub-)axis as (mesh axis index, minor stride within the axis coordinate, size).
+    let mut sel = Vec::with_capacity(selected.len());
+    for a in selected {
+        let name = &a.name;
+        let k = axes
+            .iter()
+            .position(|(n, _)| n == name)
+            .ok_or_else(|| format!("replica groups name axis \"{name}\", which the mesh does not have"))?;
+        let axis = axes[k].1;
+        sel.push(match a.sub_axis {
+            None => (k, 1, axis),
+            Some((pre, size)) => {
+                if pre <= 0 || size <= 0 || axis % (pre * size) != 0 {
+                    return Err(format!("sub-axis ({pre}){size} does not divide axis {name} of size {axis}"));
+                }
+                (k, axis / (pre * size), size)
+            }
+        });
+    }
+    let total = axes.iter().try_fold(1i64, |acc, (_, n)| acc.checked_mul(*n)).filter(|&t| t <= 1 << 20);
+    let total = total.ok_or("the mesh has too many devices")?;
+    if !device_ids.is_empty() && device_ids.len() as i64 != total {
+        return Err(format!("the mesh has {total} devices but {} device ids", device_ids.len()));
+    }
+    // (coordinates with the selected axes zeroed, members as (position along the selected axes, device))
+    type Group = (Vec<i64>, Vec<(i64, i64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for d in 0..total {
+        let mut coords = vec![0i64; axes.len()];
+        let mut r = d;
+        for (k, (_, n)) in axes.iter().enumerate().rev() {
+            coords[k] = r % n;
+            r /= n;
+        }
+        let mut key = coords.clone();
+        let mut pos = 0i64;
+        for &(k, minor, size) in &sel {
+            let v = (coords[k] / minor) % size;
+            key[k] -= v * minor;
+            pos = pos * size + v;
+        }
+        let dev = if device_ids.is_empty() { d } else { device_ids[d as usize] };
+        match groups.iter_mut().find(|(kk, _)| *kk == key) {
+            Some((_, members)) => members.push((pos, dev)),
+            None => groups.push((key, vec![(pos, dev)])),
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(_, mut m)| {
+            m.sort();
+            m.into_iter().map(|(_, d)| d).collect()
+        })
+        .collect())
+}
+
+/// `replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [...]>, axes = [...]>`
+/// with the mesh given inline: [`mesh_axis_groups`] over the row-major device numbering.
 fn mesh_axes_groups(text: &str) -> Result<Vec<Vec<i64>>, String> {
     let bad = || format!("cannot read replica_groups {text}");
     let mesh: Vec<(String, i64)> = mesh_items(text, "mesh_axis<")
@@ -97,57 +168,21 @@ fn mesh_axes_groups(text: &str) -> Result<Vec<Vec<i64>>, String> {
     if mesh.is_empty() || mesh.iter().any(|(_, n)| *n <= 0) {
         return Err(format!("replica_groups {text}: the mesh must be given inline with positive axis sizes"));
     }
-    // Each selected (sub-)axis as (mesh axis index, minor stride within the axis coordinate, size).
     let mut selected = Vec::new();
     for it in mesh_items(text, "axis_ref<") {
-        let name = quoted_name(it).ok_or_else(bad)?;
-        let k = mesh.iter().position(|(n, _)| n == name).ok_or_else(|| format!("replica_groups: no mesh axis named {name}"))?;
-        let axis = mesh[k].1;
-        let (minor, size) = match it.find("sub_axis_info") {
-            None => (1, axis),
+        let name = quoted_name(it).ok_or_else(bad)?.to_string();
+        let sub_axis = match it.find("sub_axis_info") {
+            None => None,
             Some(i) => {
                 let info = &it[i..];
                 let pre: i64 = number_after(info, "(").and_then(|v| v.parse().ok()).ok_or_else(bad)?;
                 let size: i64 = number_after(info, ")").and_then(|v| v.parse().ok()).ok_or_else(bad)?;
-                if pre <= 0 || size <= 0 || axis % (pre * size) != 0 {
-                    return Err(format!("replica_groups: sub-axis ({pre}){size} does not divide axis {name} of size {axis}"));
-                }
-                (axis / (pre * size), size)
+                Some((pre, size))
             }
         };
-        selected.push((k, minor, size));
+        selected.push(MeshAxisRef { name, sub_axis });
     }
-    let total: i64 = mesh.iter().map(|(_, n)| n).product();
-    // (coordinates with the listed axes zeroed, members as (position along the listed axes, device))
-    type Group = (Vec<i64>, Vec<(i64, i64)>);
-    let mut groups: Vec<Group> = Vec::new();
-    for d in 0..total {
-        // coordinates, row-major (first axis most major)
-        let mut coords = vec![0i64; mesh.len()];
-        let mut r = d;
-        for (k, (_, n)) in mesh.iter().enumerate().rev() {
-            coords[k] = r % n;
-            r /= n;
-        }
-        let mut key = coords.clone();
-        let mut pos = 0i64;
-        for &(k, minor, size) in &selected {
-            let v = (coords[k] / minor) % size;
-            key[k] -= v * minor;
-            pos = pos * size + v;
-        }
-        match groups.iter_mut().find(|(kk, _)| *kk == key) {
-            Some((_, members)) => members.push((pos, d)),
-            None => groups.push((key, vec![(pos, d)])),
-        }
-    }
-    Ok(groups
-        .into_iter()
-        .map(|(_, mut m)| {
-            m.sort();
-            m.into_iter().map(|(_, d)| d).collect()
-        })
-        .collect())
+    mesh_axis_groups(&mesh, &[], &selected).map_err(|e| format!("replica_groups: {e}"))
 }
 
 /// The process group of this process under `mode`.
@@ -480,4 +515,35 @@ pub fn eval_collective_reduce(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<R
     let outs = all_reduce_impl(ctx, args, "collective_reduce")?;
     let outs = if group.first() == Some(&me(ctx)) { outs } else { outs.iter().map(zeros_like).collect::<Result<_, _>>()? };
     finish(ctx, outs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(name: &str, sub_axis: Option<(i64, i64)>) -> MeshAxisRef {
+        MeshAxisRef { name: name.into(), sub_axis }
+    }
+
+    #[test]
+    fn mesh_axis_groups_by_axis_sub_axis_and_device_ids() {
+        let mesh = vec![("x".to_string(), 2), ("y".to_string(), 4)];
+        // Devices differing only along y: the rows of the 2 x 4 grid.
+        assert_eq!(mesh_axis_groups(&mesh, &[], &[axis("y", None)]).unwrap(), vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]);
+        assert_eq!(mesh_axis_groups(&mesh, &[], &[axis("x", None)]).unwrap(), vec![vec![0, 4], vec![1, 5], vec![2, 6], vec![3, 7]]);
+        // Members in row-major order of the selected axes: (y, x) lists y-major.
+        assert_eq!(mesh_axis_groups(&mesh, &[], &[axis("y", None), axis("x", None)]).unwrap(), vec![vec![0, 4, 1, 5, 2, 6, 3, 7]]);
+        // y = (1)2 is y's major half: devices whose y differs by 2.
+        assert_eq!(
+            mesh_axis_groups(&mesh, &[], &[axis("y", Some((1, 2)))]).unwrap(),
+            vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7]]
+        );
+        // Device ids map row-major positions to ids.
+        let ids = [7, 6, 5, 4, 3, 2, 1, 0];
+        assert_eq!(mesh_axis_groups(&mesh, &ids, &[axis("x", None)]).unwrap(), vec![vec![7, 3], vec![6, 2], vec![5, 1], vec![4, 0]]);
+        assert_eq!(mesh_axis_groups(&[], &[0], &[]).unwrap(), vec![vec![0]]);
+        assert!(mesh_axis_groups(&mesh, &[], &[axis("z", None)]).is_err());
+        assert!(mesh_axis_groups(&mesh, &[], &[axis("y", Some((3, 2)))]).is_err());
+        assert!(mesh_axis_groups(&mesh, &[1, 2], &[]).is_err());
+    }
 }

@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::proto::Writer;
+use oxhlo_interp::ops::collective_ops::{mesh_axis_groups, MeshAxisRef};
 use oxhlo_ir::{Attr, DenseElements, ElementType, Module, Op, OpKind, Region, TensorType, Type, Value};
 use std::collections::HashMap;
 
@@ -307,36 +308,8 @@ impl Partitioned {
 /// jaxlib 0.11 writes for shard_map collectives): devices that differ only along the named axes form a
 /// group, ordered along those axes; entries are the devices' ids.
 pub fn mesh_axes_groups(mesh: &Mesh, axes: &[String]) -> Result<Vec<Vec<i64>>> {
-    for a in axes {
-        if !mesh.axes.iter().any(|(n, _)| n == a) {
-            return Err(Error::invalid(format!("replica groups name axis \"{a}\", which the mesh does not have")));
-        }
-    }
-    // (coordinates along the other axes, [(position along the named axes, device id)]).
-    type Group = (Vec<i64>, Vec<(i64, i64)>);
-    let mut groups: Vec<Group> = Vec::new();
-    for (k, &dev) in mesh.device_ids.iter().enumerate() {
-        let mut rest = k as i64;
-        let mut coord: HashMap<&str, i64> = HashMap::new();
-        for (n, z) in mesh.axes.iter().rev() {
-            coord.insert(n, rest % z);
-            rest /= z;
-        }
-        let key: Vec<i64> = mesh.axes.iter().filter(|(n, _)| !axes.contains(n)).map(|(n, _)| coord[n.as_str()]).collect();
-        let size = |a: &str| mesh.axes.iter().find(|(n, _)| n == a).map(|(_, z)| *z).unwrap_or(1);
-        let pos = axes.iter().fold(0i64, |acc, a| acc * size(a) + coord[a.as_str()]);
-        match groups.iter_mut().find(|(k2, _)| *k2 == key) {
-            Some((_, members)) => members.push((pos, dev)),
-            None => groups.push((key, vec![(pos, dev)])),
-        }
-    }
-    Ok(groups
-        .into_iter()
-        .map(|(_, mut m)| {
-            m.sort();
-            m.into_iter().map(|(_, d)| d).collect()
-        })
-        .collect())
+    let selected: Vec<MeshAxisRef> = axes.iter().map(|a| MeshAxisRef { name: a.clone(), sub_axis: None }).collect();
+    mesh_axis_groups(&mesh.axes, &mesh.device_ids, &selected).map_err(Error::invalid)
 }
 
 /// The quoted names in an attribute's text, in order (`"mesh_0"`, `"x"`, ...).
