@@ -24,10 +24,16 @@ pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
 const NONE: usize = usize::MAX;
 
 /// Window geometry of one dimension: output size, taps, and per (output, tap) the input position.
+#[derive(Clone)]
 struct WinDim {
     out: usize,
     taps: usize,
     map: Vec<usize>,
+}
+
+/// Whether the window leaves a dimension of size `n` untouched (size 1, stride 1, no padding).
+fn identity_dim(w: &WinDim, n: usize) -> bool {
+    w.out == n && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
 }
 
 /// Lays a window over a dimension of size `n` (as the interpreter's `window_dim`).
@@ -149,10 +155,7 @@ fn fold_windows<T: Arith>(src: &[T], g: &Geometry, n_out: usize, init: T, comb: 
         return out;
     }
     let rank = g.dims.len();
-    let row_path = rank >= 2 && {
-        let w = &g.wins[rank - 1];
-        w.out == g.dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
-    };
+    let row_path = rank >= 2 && identity_dim(&g.wins[rank - 1], g.dims[rank - 1]);
     // Work unit: an output row on the row path, an output element otherwise.
     let unit = if row_path { g.dims[rank - 1].max(1) } else { 1 };
     let units = n_out / unit;
@@ -246,35 +249,62 @@ fn select_and_scatter(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         if xs.len() != count(&dims)? || ss.len() != count(&oshape)? {
             return Some(Err("select_and_scatter: buffers do not match their types".into()));
         }
-        let out = run_select_scatter(xs, ss, &dims, &wins, &oshape, &tshape, iv, cmp, comb);
+        let mut out = vec![iv; xs.len()];
+        let g = Geometry { dims: &dims, wins: &wins, oshape: &oshape, tshape: &tshape };
+        select_scatter_split(&mut out, xs, ss, &g, cmp, comb, ctx.threads);
         Ok(vec![super::elems::tensor_of(ty, out)])
     }))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_select_scatter<T: Arith + Compare>(
+/// select_and_scatter into `out` (filled with the init value), split over up to `threads` workers
+/// along dimension 0 when the window leaves it untouched (the batch dimension of pooling), so the
+/// workers' windows and writes never overlap.
+fn select_scatter_split<T: Arith + Compare>(
+    out: &mut [T],
     xs: &[T],
     ss: &[T],
-    dims: &[usize],
-    wins: &[WinDim],
-    oshape: &[usize],
-    tshape: &[usize],
-    init: T,
+    g: &Geometry,
     cmp: Comparator,
     comb: Comb,
-) -> Vec<T> {
-    let mut out = vec![init; xs.len()];
+    threads: usize,
+) {
+    let d0 = g.dims.first().copied().unwrap_or(0);
+    let split = threads > 1 && d0 > 1 && g.dims.len() >= 2 && xs.len() >= PARALLEL_MIN && identity_dim(&g.wins[0], d0);
+    if !split {
+        select_scatter(out, xs, ss, g, cmp, comb);
+        return;
+    }
+    let (xrow, srow) = (xs.len() / d0, ss.len() / d0);
+    let per = d0.div_ceil(threads.min(d0));
+    std::thread::scope(|sc| {
+        for (k, chunk) in out.chunks_mut(per * xrow).enumerate() {
+            let (i0, n0) = (k * per, chunk.len() / xrow.max(1));
+            let (xc, sc_) = (&xs[i0 * xrow..(i0 + n0) * xrow], &ss[i0 * srow..(i0 + n0) * srow]);
+            sc.spawn(move || {
+                let mut dims = g.dims.to_vec();
+                let mut oshape = g.oshape.to_vec();
+                dims[0] = n0;
+                oshape[0] = n0;
+                let mut wins = g.wins.to_vec();
+                wins[0] = WinDim { out: n0, taps: 1, map: (0..n0).collect() };
+                let sub = Geometry { dims: &dims, wins: &wins, oshape: &oshape, tshape: g.tshape };
+                select_scatter(chunk, xc, sc_, &sub, cmp, comb);
+            });
+        }
+    });
+}
+
+/// select_and_scatter of one (sub)tensor into `out`.
+fn select_scatter<T: Arith + Compare>(out: &mut [T], xs: &[T], ss: &[T], g: &Geometry, cmp: Comparator, comb: Comb) {
+    let (dims, wins, oshape, tshape) = (g.dims, g.wins, g.oshape, g.tshape);
     if ss.is_empty() {
-        return out;
+        return;
     }
     let st = strides(dims);
     let mut taps = Vec::new();
     let rank = dims.len();
     // Row path: the last dimension is untouched by the window; taps are computed once per row.
-    let row_path = rank >= 2 && {
-        let w = &wins[rank - 1];
-        w.out == dims[rank - 1] && w.taps == 1 && w.map.iter().enumerate().all(|(i, &p)| p == i)
-    };
+    let row_path = rank >= 2 && identity_dim(&wins[rank - 1], dims[rank - 1]);
     if row_path {
         let c = dims[rank - 1].max(1);
         let (owins, ost) = (&wins[..rank - 1], &st[..rank - 1]);
@@ -298,7 +328,7 @@ fn run_select_scatter<T: Arith + Compare>(
             }
             next_index(&mut y, oouter);
         }
-        return out;
+        return;
     }
     let mut y = vec![0usize; rank];
     for &s in ss {
@@ -317,5 +347,4 @@ fn run_select_scatter<T: Arith + Compare>(
         }
         next_index(&mut y, oshape);
     }
-    out
 }
