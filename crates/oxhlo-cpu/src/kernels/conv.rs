@@ -149,7 +149,7 @@ fn conv<T: Scalar>(g: &Geometry, cd: &ConvDims, lhs: &[T], ls: &[usize], rhs: &[
         let input: Cow<[T]> = if lorder.iter().enumerate().all(|(i, &d)| i == d) {
             Cow::Borrowed(lhs)
         } else {
-            Cow::Owned(permute(lhs, ls, &lorder))
+            Cow::Owned(permute(lhs, ls, &lorder, threads))
         };
         let w = pack_kernel(g, cd, rhs, rs);
         if g.is_pointwise() && g.groups() == 1 {
@@ -173,7 +173,7 @@ fn conv<T: Scalar>(g: &Geometry, cd: &ConvDims, lhs: &[T], ls: &[usize], rhs: &[
     if order.iter().enumerate().all(|(i, &d)| i == d) {
         Ok(canon)
     } else {
-        Ok(permute(&canon, &cshape, &order))
+        Ok(permute(&canon, &cshape, &order, threads))
     }
 }
 

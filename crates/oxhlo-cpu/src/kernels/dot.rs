@@ -56,7 +56,14 @@ struct Operand<'a, T: Clone> {
 
 /// Views `src` (row-major `shape`) as `batch` x (`rows` x `cols`) matrices; packs a copy ordered
 /// `[batch..., rows..., cols...]` when the row or column dimension groups do not collapse to one stride.
-fn operand<'a, T: Copy + Default>(src: &'a [T], shape: &[usize], batch: &[usize], rows: &[usize], cols: &[usize]) -> Operand<'a, T> {
+fn operand<'a, T: Copy + Default + Send + Sync>(
+    src: &'a [T],
+    shape: &[usize],
+    batch: &[usize],
+    rows: &[usize],
+    cols: &[usize],
+    threads: usize,
+) -> Operand<'a, T> {
     let st = strides(shape);
     let (nr, nc): (usize, usize) = (rows.iter().map(|&d| shape[d]).product(), cols.iter().map(|&d| shape[d]).product());
     let nb: usize = batch.iter().map(|&d| shape[d]).product();
@@ -77,7 +84,7 @@ fn operand<'a, T: Copy + Default>(src: &'a [T], shape: &[usize], batch: &[usize]
         return Operand { data: std::borrow::Cow::Borrowed(src), offsets, rs, cs };
     }
     let order: Vec<usize> = batch.iter().chain(rows).chain(cols).copied().collect();
-    let packed = permute(src, shape, &order);
+    let packed = permute(src, shape, &order, threads);
     Operand { data: std::borrow::Cow::Owned(packed), offsets: (0..nb).map(|b| b * nr * nc).collect(), rs: nc, cs: 1 }
 }
 
@@ -90,8 +97,8 @@ pub fn batched<T: Scalar>(lhs: &[T], ls: &[usize], rhs: &[T], rs: &[usize], dd: 
     if total == 0 || k == 0 {
         return Ok(out);
     }
-    let a = operand(lhs, ls, &dd.lhs_batch, &dd.lhs_free, &dd.lhs_contracting);
-    let bm = operand(rhs, rs, &dd.rhs_batch, &dd.rhs_contracting, &dd.rhs_free);
+    let a = operand(lhs, ls, &dd.lhs_batch, &dd.lhs_free, &dd.lhs_contracting, threads);
+    let bm = operand(rhs, rs, &dd.rhs_batch, &dd.rhs_contracting, &dd.rhs_free, threads);
     let flops = m.saturating_mul(n).saturating_mul(k);
     let one = |bi: usize, dst: &mut [T], th: usize| {
         matmul(

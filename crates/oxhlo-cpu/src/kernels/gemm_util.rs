@@ -146,7 +146,8 @@ pub fn collapse(dims: &[usize], shape: &[usize], st: &[usize]) -> Option<usize> 
 
 /// Copies `src` (row-major, `shape`) into a new row-major buffer whose dimensions are `order` (a
 /// permutation of all dimensions of `src`): out[i_0, i_1, ...] = src[dims order[0] = i_0, ...].
-pub fn permute<T: Copy + Default>(src: &[T], shape: &[usize], order: &[usize]) -> Vec<T> {
+/// With `threads > 1` and a large tensor, slabs of the output's first dimension copy in parallel.
+pub fn permute<T: Copy + Default + Send + Sync>(src: &[T], shape: &[usize], order: &[usize], threads: usize) -> Vec<T> {
     let st = strides(shape);
     let oshape: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
     let ost: Vec<usize> = order.iter().map(|&d| st[d]).collect();
@@ -155,35 +156,80 @@ pub fn permute<T: Copy + Default>(src: &[T], shape: &[usize], order: &[usize]) -
     if total == 0 {
         return out;
     }
-    let r = oshape.len();
-    if r == 0 {
+    if oshape.is_empty() {
         out[0] = src[0];
         return out;
     }
-    // Tile the two innermost output dimensions so that strided reads stay in cache.
-    let inner = oshape[r - 1];
-    let istride = ost[r - 1];
-    let mut idx = vec![0usize; r.saturating_sub(1)];
-    let outer: usize = oshape[..r - 1].iter().product();
-    for (row, chunk) in out.chunks_exact_mut(inner).enumerate().take(outer) {
-        let _ = row;
-        let base: usize = idx.iter().zip(&ost).map(|(&i, &s)| i * s).sum();
-        if istride == 1 {
-            chunk.copy_from_slice(&src[base..base + inner]);
-        } else {
-            for (j, o) in chunk.iter_mut().enumerate() {
-                *o = src[base + j * istride];
-            }
-        }
-        for d in (0..idx.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < oshape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+    let src_inner = order.iter().position(|&d| d == shape.len() - 1).unwrap_or(0);
+    let slab = total / oshape[0];
+    if threads > 1 && total >= (1 << 16) && oshape[0] > 1 {
+        // Slabs of several first-dimension indices (at least 16 when that dimension is the source's
+        // innermost, so that each cache line read is used for several outputs).
+        let min_rows = if src_inner == 0 { 16 } else { 1 };
+        let rows = (oshape[0] / (4 * threads)).max(min_rows).min(oshape[0]);
+        use rayon::prelude::*;
+        out.par_chunks_mut(rows * slab).enumerate().for_each(|(i, chunk)| {
+            let mut sub = oshape.clone();
+            sub[0] = chunk.len() / slab;
+            permute_into(chunk, src, i * rows * ost[0], &sub, &ost, src_inner);
+        });
+    } else {
+        permute_into(&mut out, src, 0, &oshape, &ost, src_inner);
     }
     out
+}
+
+/// The permuting copy of [`permute`] into `out` (row-major `oshape`), reading `src` at `base` plus the
+/// per-output-dimension strides `ost`; `src_inner` is the output position of the source's stride-1 dim.
+fn permute_into<T: Copy>(out: &mut [T], src: &[T], base: usize, oshape: &[usize], ost: &[usize], src_inner: usize) {
+    let r = oshape.len();
+    if ost[r - 1] == 1 {
+        // The innermost dimension stays innermost: whole rows copy.
+        let inner = oshape[r - 1];
+        let mut idx = vec![0usize; r - 1];
+        for chunk in out.chunks_exact_mut(inner) {
+            let b = base + idx.iter().zip(ost).map(|(&i, &s)| i * s).sum::<usize>();
+            chunk.copy_from_slice(&src[b..b + inner]);
+            next(&mut idx, &oshape[..r - 1]);
+        }
+        return;
+    }
+    // A transpose: tile the output's innermost dimension against the source's innermost one so that
+    // both the strided reads and the strided writes of a tile stay in L1.
+    const TILE: usize = 32;
+    let (a, b) = (src_inner, r - 1);
+    let ostr = strides(oshape);
+    let rest: Vec<usize> = (0..r).filter(|&d| d != a && d != b).collect();
+    let rest_shape: Vec<usize> = rest.iter().map(|&d| oshape[d]).collect();
+    let n_rest: usize = rest_shape.iter().product();
+    let mut idx = vec![0usize; rest.len()];
+    let (sa, sb) = (ost[a], ost[b]);
+    for _ in 0..n_rest {
+        let sbase: usize = base + idx.iter().zip(&rest).map(|(&i, &d)| i * ost[d]).sum::<usize>();
+        let obase: usize = idx.iter().zip(&rest).map(|(&i, &d)| i * ostr[d]).sum();
+        for ia0 in (0..oshape[a]).step_by(TILE) {
+            for ib0 in (0..oshape[b]).step_by(TILE) {
+                for ia in ia0..(ia0 + TILE).min(oshape[a]) {
+                    let o = obase + ia * ostr[a];
+                    let sr = sbase + ia * sa;
+                    for ib in ib0..(ib0 + TILE).min(oshape[b]) {
+                        out[o + ib] = src[sr + ib * sb];
+                    }
+                }
+            }
+        }
+        next(&mut idx, &rest_shape);
+    }
+}
+
+fn next(idx: &mut [usize], shape: &[usize]) {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < shape[d] {
+            return;
+        }
+        idx[d] = 0;
+    }
 }
 
 /// Operand elements as f32 in the domain of a result of kind `res`: each value is first rounded to
@@ -253,7 +299,15 @@ mod tests {
         assert_eq!(collapse(&[1, 0], &shape, &st), None);
         assert_eq!(collapse(&[], &shape, &st), Some(1));
         let src: Vec<i32> = (0..24).collect();
-        let p = permute(&src, &shape, &[2, 0, 1]);
+        let p = permute(&src, &shape, &[2, 0, 1], 1);
+        assert_eq!(permute(&src, &shape, &[2, 0, 1], 2), p);
+        let big: Vec<i32> = (0..40 * 50 * 37).collect();
+        let q = permute(&big, &[40, 50, 37], &[2, 0, 1], 2);
+        assert_eq!(q, permute(&big, &[40, 50, 37], &[2, 0, 1], 1));
+        // q[k, i, j] = big[i, j, k]
+        assert_eq!(q[(5 * 40 + 3) * 50 + 7], ((3 * 50 + 7) * 37 + 5) as i32);
+        let w = permute(&big, &[40, 50, 37], &[1, 0, 2], 2);
+        assert_eq!(w[(7 * 40 + 3) * 37 + 5], ((3 * 50 + 7) * 37 + 5) as i32);
         // p[k, i, j] = src[i, j, k]
         assert_eq!(p[0..6], [0, 4, 8, 12, 16, 20]);
         assert_eq!(p[6], 1);
