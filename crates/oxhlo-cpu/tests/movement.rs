@@ -702,3 +702,20 @@ fn dynamic_shape_forms_match_interpreter() {
     );
     case(&src, &[x, rand_t(&mut rng, &[2, 1], "i32", -1, 4, false), i64s(&[1, 2])]);
 }
+
+#[test]
+fn large_sorts_split_over_threads_match_interpreter() {
+    let mut rng = Rng(15);
+    let shape = [40usize, 500];
+    for (elem, ty, dim) in [("f32", "TOTALORDER", 1), ("f32", "FLOAT", 1), ("i32", "SIGNED", 0)] {
+        let tys = vec![tt(&shape, elem), tt(&shape, "i32")];
+        let body = format!(
+            "%r:2 = \"stablehlo.sort\"(%a0, %a1) <{{dimension = {dim} : i64, is_stable = true}}> {} : ({}) -> ({})",
+            comparator(&[elem, "i32"], "LT", ty, false),
+            tys.join(", "),
+            tys.join(", ")
+        );
+        let inputs = [rand_t(&mut rng, &shape, elem, -50, 50, true), rand_t(&mut rng, &shape, "i32", -99, 99, false)];
+        case(&module(&tys, &body, &tys), &inputs);
+    }
+}

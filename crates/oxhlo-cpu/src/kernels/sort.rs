@@ -53,24 +53,44 @@ fn merge_sort(idx: &mut Vec<usize>, less: impl Fn(usize, usize) -> bool) {
     }
 }
 
-/// Source offset of every output element: slices along `dim` sorted by the first operand's keys.
-fn sort_sources<T: Compare>(keys: &[T], dims: &[usize], dim: usize, cmp: Comparator) -> Vec<usize> {
+/// Elements below which a sort stays on the calling thread.
+const PARALLEL_MIN: usize = 1 << 14;
+
+/// Source offset of every output element: slices along `dim` sorted by the first operand's keys. Rows
+/// of a last-dimension sort are split over up to `threads` workers.
+fn sort_sources<T: Compare>(keys: &[T], dims: &[usize], dim: usize, cmp: Comparator, threads: usize) -> Vec<usize> {
     let st = strides(dims);
     let (len, stride) = (dims[dim], st[dim]);
     let mut src = vec![0usize; keys.len()];
     if keys.is_empty() {
         return src;
     }
+    let outer = keys.len() / (len * stride);
+    if stride == 1 && threads > 1 && outer > 1 && keys.len() >= PARALLEL_MIN {
+        let per = outer.div_ceil(threads.min(outer)) * len;
+        std::thread::scope(|sc| {
+            for (k, chunk) in src.chunks_mut(per).enumerate() {
+                sc.spawn(move || sort_slices(keys, chunk, k * per, len, 1, cmp));
+            }
+        });
+    } else {
+        sort_slices(keys, &mut src, 0, len, stride, cmp);
+    }
+    src
+}
+
+/// Sorts every slice (length `len`, element stride `stride`) of the region `first..first + out.len()`
+/// of `keys` (a whole number of `len * stride` blocks), writing each output position's source offset.
+fn sort_slices<T: Compare>(keys: &[T], out: &mut [usize], first: usize, len: usize, stride: usize, cmp: Comparator) {
     let fast = cmp.strict_weak::<T>();
     let mut slice: Vec<T> = Vec::with_capacity(len);
     let mut idx: Vec<usize> = Vec::with_capacity(len);
-    // Slice starts: every position with index 0 along `dim`.
-    let outer = keys.len() / (len * stride);
-    for o in 0..outer {
+    let block = len * stride;
+    for o in 0..out.len() / block.max(1) {
         for i in 0..stride {
-            let s = o * len * stride + i;
+            let s = o * block + i;
             slice.clear();
-            slice.extend((0..len).map(|j| keys[s + j * stride]));
+            slice.extend((0..len).map(|j| keys[first + s + j * stride]));
             idx.clear();
             idx.extend(0..len);
             if fast {
@@ -79,11 +99,10 @@ fn sort_sources<T: Compare>(keys: &[T], dims: &[usize], dim: usize, cmp: Compara
                 merge_sort(&mut idx, |a, b| cmp.less(slice[a], slice[b]));
             }
             for (j, &from) in idx.iter().enumerate() {
-                src[s + j * stride] = s + from * stride;
+                out[s + j * stride] = first + s + from * stride;
             }
         }
     }
-    src
 }
 
 fn permute(t: &NTensor, src: &[usize]) -> Option<Buf> {
@@ -124,7 +143,7 @@ fn sort(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         if !<T as Compare>::NATIVE {
             return None;
         }
-        sort_sources(elems::<T>(first)?, &dims, dim, cmp)
+        sort_sources(elems::<T>(first)?, &dims, dim, cmp, ctx.threads)
     });
     let mut out = Vec::with_capacity(args.len());
     for (t, ty) in args.iter().zip(tys) {
