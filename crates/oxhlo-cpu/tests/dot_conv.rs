@@ -320,6 +320,10 @@ fn convolution_configs() {
     c.pad = vec![(1, 1), (1, 1)];
     cases.push(c);
     cases.push(Conv::new("f01b", "i01o", "01bf", 4, 8, 4, &[24, 24], &[20, 20]));
+    // Few output rows, many taps: the split-K path (taps x channels >= 4096).
+    let mut c = Conv::new("f01b", "i01o", "01bf", 4, 8, 6, &[26, 26], &[24, 24]);
+    c.pad = vec![(1, 1), (1, 0)];
+    cases.push(c);
     for (i, c) in cases.iter().enumerate() {
         check(&c.text("f32"), 1000 + i as u64);
         if i % 4 == 0 {

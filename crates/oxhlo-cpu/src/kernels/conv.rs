@@ -219,52 +219,116 @@ fn next_index(idx: &mut [usize], shape: &[usize]) {
     }
 }
 
-/// im2col in row blocks: `canon[P, Co]` = sum over tap chunks of `cols[P, chunk] x W[chunk, Co/G]`, per
-/// group.
+/// What every block of [`blocked`] shares.
+struct Plan<'a, T> {
+    g: &'a Geometry,
+    input: &'a [T],
+    w: &'a [T],
+    taps: usize,
+    out_total: usize,
+    in_total: usize,
+    in_st: Vec<usize>,
+    out_st: Vec<usize>,
+    /// Tap coordinates, flattened: tap t's coordinate in dim d at tap_xy[t * s + d].
+    tap_xy: Vec<usize>,
+}
+
+/// im2col in blocks: `canon[P, Co]` = sum over tap chunks of `cols[P, chunk] x W[chunk, Co/G]`, per
+/// group. Many output rows: row blocks run in parallel. Few rows and many taps (the weight-gradient
+/// form): the taps split over threads, each summing into its own partial output (split-K).
 fn blocked<T: Scalar>(g: &Geometry, input: &[T], w: &[T], canon: &mut [T], threads: usize) -> Result<(), String> {
     let s = g.in_sp.len();
     let taps: usize = g.k_sp.iter().product();
-    let out_total: usize = g.out_sp.iter().product();
-    let in_total: usize = g.in_sp.iter().product();
-    let p_total = g.n_out * out_total;
-    let groups = g.groups();
-    let cog = g.co / groups;
-    let in_st = strides(&g.in_sp);
-    let out_st = strides(&g.out_sp);
-    // Tap coordinates, flattened: tap t's coordinate in dim d at tap_xy[t * s + d].
     let mut tap_xy = Vec::with_capacity(taps * s);
     let mut kx = vec![0usize; s];
     for _ in 0..taps {
         tap_xy.extend_from_slice(&kx);
         next_index(&mut kx, &g.k_sp);
     }
-    let per_chunk = (BLOCK_ELEMS / (64 * g.ci).max(1)).clamp(1, taps);
-    let kc_max = per_chunk * g.ci;
-    let rows = (BLOCK_ELEMS / kc_max).max(16).min(p_total.max(1));
+    let out_total: usize = g.out_sp.iter().product();
+    let plan = Plan {
+        g,
+        input,
+        w,
+        taps,
+        out_total,
+        in_total: g.in_sp.iter().product(),
+        in_st: strides(&g.in_sp),
+        out_st: strides(&g.out_sp),
+        tap_xy,
+    };
+    let p_total = g.n_out * out_total;
+    let per_chunk = (BLOCK_ELEMS / (64 * g.ci).max(1)).max(1).min(taps.max(1));
+    let rows = (BLOCK_ELEMS / (per_chunk * g.ci)).max(16).min(p_total.max(1));
     let blocks = p_total.div_ceil(rows);
+    if threads > 1 && blocks < 2 * threads && taps >= 2 * threads && (taps * g.ci) >= 4096 {
+        // Split-K: all rows per block (bounded), tap ranges per thread, partial sums added at the end.
+        let rows = p_total.min((BLOCK_ELEMS / 4 / g.ci.max(1)).max(16)).max(1);
+        let per_chunk = (2 * BLOCK_ELEMS / (rows * g.ci).max(1)).max(1).min(taps);
+        let splits = threads.min(taps);
+        let partials: Vec<Result<Vec<T>, String>> = (0..splits)
+            .into_par_iter()
+            .map(|si| {
+                let (t0, t1) = (taps * si / splits, taps * (si + 1) / splits);
+                let mut part = vec![T::ZERO; canon.len()];
+                for (bi, dst) in part.chunks_mut(rows * g.co).enumerate() {
+                    plan.block(bi * rows, dst, t0..t1, per_chunk, 1)?;
+                }
+                Ok(part)
+            })
+            .collect();
+        let mut first = true;
+        for part in partials {
+            let part = part?;
+            if first {
+                canon.copy_from_slice(&part);
+                first = false;
+            } else {
+                canon.par_chunks_mut(1 << 14).zip(part.par_chunks(1 << 14)).for_each(|(c, p)| {
+                    for (x, y) in c.iter_mut().zip(p) {
+                        *x = x.add(*y);
+                    }
+                });
+            }
+        }
+        return Ok(());
+    }
     // Enough blocks: one thread each; few blocks: let the GEMM split each product instead.
     let inner_threads = if blocks >= 2 * threads { 1 } else { threads };
-    let task = |(bi, dst): (usize, &mut [T])| -> Result<(), String> {
-        let r0 = bi * rows;
+    let task = |(bi, dst): (usize, &mut [T])| plan.block(bi * rows, dst, 0..taps, per_chunk, inner_threads);
+    if threads > 1 && blocks > 1 {
+        canon.par_chunks_mut(rows * g.co).enumerate().try_for_each(task)
+    } else {
+        canon.chunks_mut(rows * g.co).enumerate().try_for_each(task)
+    }
+}
+
+impl<T: Scalar> Plan<'_, T> {
+    /// Output rows `r0..` (as many as `dst` holds) over the taps `tr`, `per_chunk` taps per GEMM.
+    fn block(&self, r0: usize, dst: &mut [T], tr: std::ops::Range<usize>, per_chunk: usize, threads: usize) -> Result<(), String> {
+        let g = self.g;
+        let s = g.in_sp.len();
+        let groups = g.groups();
+        let cog = g.co / groups;
         let nr = dst.len() / g.co;
-        let mut cols = vec![T::ZERO; nr * kc_max];
+        let mut cols = vec![T::ZERO; nr * per_chunk * g.ci];
         // Per row: its batch index and the offset of each spatial coordinate into `map`.
         let mut row_n = Vec::with_capacity(nr);
         let mut row_y = Vec::with_capacity(nr * s);
+        let ot = self.out_total.max(1);
         for p in r0..r0 + nr {
-            row_n.push(p / out_total.max(1));
-            let q = p % out_total.max(1);
+            row_n.push(p / ot);
             for d in 0..s {
-                row_y.push((q / out_st[d]) % g.out_sp[d] * g.k_sp[d]);
+                row_y.push((p % ot / self.out_st[d]) % g.out_sp[d] * g.k_sp[d]);
             }
         }
         for gi in 0..groups {
             let c0 = if g.fgc > 1 { gi * g.ci } else { 0 };
             let nb0 = if g.bgc > 1 { gi * g.n_out } else { 0 };
-            let wg = &w[gi * taps * g.ci * cog..(gi + 1) * taps * g.ci * cog];
-            let mut t0 = 0;
-            while t0 < taps {
-                let t1 = (t0 + per_chunk).min(taps);
+            let wg = &self.w[gi * self.taps * g.ci * cog..(gi + 1) * self.taps * g.ci * cog];
+            let mut t0 = tr.start;
+            while t0 < tr.end {
+                let t1 = (t0 + per_chunk).min(tr.end);
                 let kc = (t1 - t0) * g.ci;
                 for i in 0..nr {
                     let nb = nb0 + row_n[i];
@@ -274,16 +338,16 @@ fn blocked<T: Scalar>(g: &Geometry, input: &[T], w: &[T], canon: &mut [T], threa
                         let mut off = 0usize;
                         let mut ok = true;
                         for d in 0..s {
-                            let pos = g.map[d][row_y[i * s + d] + tap_xy[t * s + d]];
+                            let pos = g.map[d][row_y[i * s + d] + self.tap_xy[t * s + d]];
                             if pos == NONE {
                                 ok = false;
                                 break;
                             }
-                            off += pos * in_st[d];
+                            off += pos * self.in_st[d];
                         }
                         if ok {
-                            let at = (nb * in_total + off) * g.c_in + c0;
-                            seg.copy_from_slice(&input[at..at + g.ci]);
+                            let at = (nb * self.in_total + off) * g.c_in + c0;
+                            seg.copy_from_slice(&self.input[at..at + g.ci]);
                         } else {
                             seg.fill(T::ZERO);
                         }
@@ -299,17 +363,12 @@ fn blocked<T: Scalar>(g: &Geometry, input: &[T], w: &[T], canon: &mut [T], threa
                     View { off: 0, rs: kc as isize, cs: 1 },
                     wg,
                     View { off: t0 * g.ci * cog, rs: cog as isize, cs: 1 },
-                    t0 > 0,
-                    inner_threads,
+                    t0 > tr.start,
+                    threads,
                 )?;
                 t0 = t1;
             }
         }
         Ok(())
-    };
-    if threads > 1 && blocks > 1 {
-        canon.par_chunks_mut(rows * g.co).enumerate().try_for_each(task)
-    } else {
-        canon.chunks_mut(rows * g.co).enumerate().try_for_each(task)
     }
 }

@@ -11,14 +11,21 @@ use std::borrow::Cow;
 pub trait Scalar: Copy + Send + Sync + Default + 'static {
     const ZERO: Self;
     const ONE: Self;
+    fn add(self, other: Self) -> Self;
 }
 impl Scalar for f32 {
     const ZERO: f32 = 0.0;
     const ONE: f32 = 1.0;
+    fn add(self, other: f32) -> f32 {
+        self + other
+    }
 }
 impl Scalar for f64 {
     const ZERO: f64 = 0.0;
     const ONE: f64 = 1.0;
+    fn add(self, other: f64) -> f64 {
+        self + other
+    }
 }
 
 /// A strided row-major matrix view: element (i, j) at `off + i * rs + j * cs` of its slice.
