@@ -169,8 +169,8 @@ fn strided_slice(x: &NTensor, ty: TensorType, start: &[i64], limit: &[i64], step
         if s < 0 || l > n || s > l || k <= 0 {
             return None;
         }
-        shape.push(((l - s + k - 1) / k) as usize);
-        st.push(ost[d] * k as isize);
+        shape.push(((l - s) as u64).div_ceil(k as u64) as usize);
+        st.push(ost[d].checked_mul(isize::try_from(k).ok()?)?);
         base += ost[d] * s as isize;
     }
     view(x, ty, &shape, &st, base)
@@ -269,7 +269,8 @@ fn pad_into<T: NElem>(out: &mut [T], src: &[T], dims: &[usize], shape: &[usize],
     }
     let ost = strides(shape);
     let last = rank - 1;
-    let (n, size, l, step) = (dims[last] as i64, shape[last] as i64, lo[last], interior[last] + 1);
+    // In i128: edge and interior padding may be anywhere in i64.
+    let (n, size, l, step) = (dims[last] as i128, shape[last] as i128, lo[last] as i128, interior[last] as i128 + 1);
     let outer = &dims[..last];
     let mut idx = vec![0usize; last];
     let mut row = 0usize;
@@ -277,8 +278,8 @@ fn pad_into<T: NElem>(out: &mut [T], src: &[T], dims: &[usize], shape: &[usize],
         let mut pos = 0usize;
         let mut inside = true;
         for d in 0..last {
-            let p = lo[d] + idx[d] as i64 * (interior[d] + 1);
-            if p < 0 || p >= shape[d] as i64 {
+            let p = lo[d] as i128 + idx[d] as i128 * (interior[d] as i128 + 1);
+            if p < 0 || p >= shape[d] as i128 {
                 inside = false;
                 break;
             }
@@ -295,7 +296,7 @@ fn pad_into<T: NElem>(out: &mut [T], src: &[T], dims: &[usize], shape: &[usize],
                 }
             } else {
                 for (j, &v) in s.iter().enumerate() {
-                    let p = l + j as i64 * step;
+                    let p = l + j as i128 * step;
                     if p >= 0 && p < size {
                         out[pos + p as usize] = v;
                     }

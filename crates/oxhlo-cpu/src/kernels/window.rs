@@ -48,8 +48,10 @@ fn window_dim(n: i64, w: i64, stride: i64, bd: i64, wd: i64, lo: i64, hi: i64) -
     let mut map = Vec::with_capacity(usize::try_from(out.checked_mul(w)?).ok()?);
     for y in 0..out {
         for k in 0..w {
-            let p = y * stride + k * wd - lo;
-            map.push(if p >= 0 && p % bd == 0 && p / bd < n { (p / bd) as usize } else { NONE });
+            // In i128: padding may be anywhere in i64.
+            let p = y as i128 * stride as i128 + k as i128 * wd as i128 - lo as i128;
+            let bd = bd as i128;
+            map.push(if p >= 0 && p % bd == 0 && p / bd < n as i128 { (p / bd) as usize } else { NONE });
         }
     }
     Some(WinDim { out: out as usize, taps: w as usize, map })
