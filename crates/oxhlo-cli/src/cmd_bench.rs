@@ -11,7 +11,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub fn run(argv: &[String]) -> Result<bool, String> {
-    let args = Args::parse(argv, &[], &["input", "runs", "warmup"])?;
+    let argv = crate::engine::normalize(argv);
+    let options = [&["input", "runs", "warmup"], crate::engine::OPTIONS].concat();
+    let args = Args::parse(&argv, crate::engine::FLAGS, &options)?;
+    let engine = crate::engine::Choice::from_args(&args)?;
     let runs: usize = parse_count(args.value("runs"), 10, "runs")?.max(1);
     let warmup: usize = parse_count(args.value("warmup"), 1, "warmup")?;
     let (name, bytes) = read_input(args.one_file()?)?;
@@ -25,6 +28,9 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
         }
     };
     let load_time = t0.elapsed();
+    let t1 = Instant::now();
+    let prepared = engine.prepare(&module)?;
+    let compile_time = t1.elapsed();
     let entry = module.entry().ok_or("the program has no @main and no single public function")?;
     let paths = args.values("input");
     if !paths.is_empty() && paths.len() != entry.ty.inputs.len() {
@@ -44,7 +50,7 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
     let mut times = Vec::with_capacity(runs);
     for i in 0..warmup + runs {
         let t = Instant::now();
-        if let Err(e) = oxhlo_interp::run_main(&module, inputs.clone()) {
+        if let Err(e) = prepared.run(inputs.clone()) {
             eprintln!("{e}");
             return Ok(false);
         }
@@ -58,7 +64,7 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
     if show_progress {
         eprintln!();
     }
-    print!("{}", render_table(&name, load_time, &mut times));
+    print!("{}", render_table(&format!("{name} (backend: {})", engine.describe()), load_time, compile_time, &mut times));
     Ok(true)
 }
 
@@ -79,7 +85,7 @@ fn progress(done: usize, total: usize) {
 }
 
 /// The result table: load time, then per-run statistics of the execution times.
-pub fn render_table(name: &str, load: Duration, times: &mut [Duration]) -> String {
+pub fn render_table(name: &str, load: Duration, compile: Duration, times: &mut [Duration]) -> String {
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let n = times.len();
@@ -87,8 +93,9 @@ pub fn render_table(name: &str, load: Duration, times: &mut [Duration]) -> Strin
     let median = if n == 0 { Duration::ZERO } else if n % 2 == 1 { times[n / 2] } else { (times[n / 2 - 1] + times[n / 2]) / 2 };
     let mean = if n == 0 { Duration::ZERO } else { times.iter().sum::<Duration>() / n as u32 };
     let mut out = String::new();
-    out.push_str(&format!("{name} (backend: interpreter)\n"));
+    out.push_str(&format!("{name}\n"));
     out.push_str(&format!("{:<20} {:>12}\n", "load (parse+verify)", format!("{:.3} ms", ms(load))));
+    out.push_str(&format!("{:<20} {:>12}\n", "compile", format!("{:.3} ms", ms(compile))));
     out.push_str(&format!("{:<20} {:>12}\n", "runs", n));
     for (label, d) in [("min", min), ("median", median), ("mean", mean), ("max", max)] {
         out.push_str(&format!("{:<20} {:>12}\n", label, format!("{:.3} ms", ms(d))));

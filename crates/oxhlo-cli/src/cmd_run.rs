@@ -1,7 +1,7 @@
 //! `oxhlo run PROG.mlir [--input x.npy|xs.npz]... [--output-dir DIR] [--output FILE.npz]`: execute the entry
 //! function (`@main` or the only public function) and print the results, or write them as `result0.npy`,
 //! `result1.npy`, ... (or as the members `result0`, ... of one .npz). An .npz input gives its arrays, in
-//! archive order, to consecutive parameters.
+//! archive order, to consecutive parameters. `--backend cpu|interp`, `-O0..3`: see `engine.rs`.
 
 use crate::args::{read_input, Args};
 use crate::format::format_value;
@@ -11,12 +11,10 @@ use oxhlo_ir::Type;
 use std::path::Path;
 
 pub fn run(argv: &[String]) -> Result<bool, String> {
-    let args = Args::parse(argv, &[], &["input", "output-dir", "output", "backend"])?;
-    if let Some(b) = args.value("backend") {
-        if b != "interp" && b != "cpu" {
-            return Err(format!("run: unknown backend `{b}` (available: interp; cpu runs on the interpreter for now)"));
-        }
-    }
+    let argv = crate::engine::normalize(argv);
+    let options = [&["input", "output-dir", "output"], crate::engine::OPTIONS].concat();
+    let args = Args::parse(&argv, crate::engine::FLAGS, &options)?;
+    let engine = crate::engine::Choice::from_args(&args)?;
     let (name, bytes) = read_input(args.one_file()?)?;
     let module = match load_module(&name, &bytes) {
         Ok(m) => m,
@@ -56,7 +54,7 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
             .map_err(|e| format!("input #{i} ({p}): {e}"))?;
         inputs.push(RtValue::Tensor(t));
     }
-    let results = match oxhlo_interp::run_main(&module, inputs) {
+    let results = match engine.prepare(&module)?.run(inputs) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");

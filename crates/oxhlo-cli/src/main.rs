@@ -1,5 +1,5 @@
 //! The `oxhlo` command line. A thin front door: argument handling and output formatting only; the work is
-//! done by the library crates (text parser/printer, verifier, bytecode reader, interpreter).
+//! done by the library crates (text parser/printer, verifier, bytecode reader, CPU backend, interpreter).
 
 mod args;
 mod cmd_bench;
@@ -7,6 +7,7 @@ mod cmd_convert;
 mod cmd_parse;
 mod cmd_run;
 mod cmd_test;
+mod engine;
 mod format;
 mod load;
 
@@ -20,12 +21,15 @@ commands:
         read a StableHLO program (MLIR text), verify it, print it in canonical form
   convert FILE.mlirbc|- [--generic] [--debug-info] [--no-verify]
         read MLIR bytecode (a VHLO portable artifact or plain bytecode) and print it as text
-  run PROG.mlir [--input x.npy|xs.npz]... [--output-dir DIR | --output FILE.npz] [--backend interp]
+  run PROG.mlir [--input x.npy|xs.npz]... [--output-dir DIR | --output FILE.npz]
         execute @main (or the only public function); print the results or write them as .npy
   test FILE.mlir|DIR...
         run StableHLO-style test files (`// -----` cases, check.* ops); prints `N passed, M failed`
   bench PROG [--input x.npy]... [--runs N] [--warmup K]
-        time loading and running a program (zero-filled inputs where none are given)
+        time loading, compiling and running a program (zero-filled inputs where none are given)
+
+  run, test and bench take: --backend cpu|interp (default cpu), -O0..-O3 (default -O2),
+  --print-after-all (the IR after every optimizer pass, on stderr; OXHLO_DUMP=DIR writes it to files)
   help  print this message
 ";
 

@@ -120,3 +120,42 @@ fn run_reads_and_writes_npz_as_numpy_does() {
     let status = Command::new("python3").args(["-c", &check]).status().expect("python3 ran before");
     assert!(status.success(), "numpy could not read the result or it differs");
 }
+
+#[test]
+fn run_gives_the_numpy_result_on_every_backend_and_level() {
+    // Expected from NumPy, as in run_prints_the_mlp_result_numpy_computed.
+    for args in [
+        &["run", "examples/mlp.mlir", "--backend", "interp"][..],
+        &["run", "examples/mlp.mlir", "--backend", "cpu", "-O0"],
+        &["run", "examples/mlp.mlir", "-O1"],
+        &["run", "examples/mlp.mlir", "--opt-level", "3"],
+    ] {
+        let (code, out, err) = oxhlo(args, None);
+        assert_eq!(code, 0, "{args:?} stderr: {err}");
+        assert!(out.contains("[[5.0, 0.0], [9.0, 1.0]]"), "{args:?} got: {out}");
+    }
+    let (code, _, err) = oxhlo(&["run", "examples/mlp.mlir", "--backend", "tpu"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown backend `tpu`"), "{err}");
+    let (code, _, err) = oxhlo(&["run", "examples/mlp.mlir", "-O7"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("optimization level"), "{err}");
+}
+
+#[test]
+fn test_command_counts_failures_on_the_cpu_backend() {
+    // 1 + 2 is 3 (the second case's expectation is wrong on purpose).
+    let src = "func.func @main() {\n  %a = stablehlo.constant dense<1> : tensor<i32>\n  %b = stablehlo.constant dense<2> : tensor<i32>\n  %c = stablehlo.add %a, %b : tensor<i32>\n  check.expect_eq_const %c, dense<3> : tensor<i32>\n  func.return\n}\n// -----\nfunc.func @main() {\n  %a = stablehlo.constant dense<1> : tensor<i32>\n  %b = stablehlo.constant dense<2> : tensor<i32>\n  %c = stablehlo.add %a, %b : tensor<i32>\n  check.expect_eq_const %c, dense<4> : tensor<i32>\n  func.return\n}\n";
+    let dir = std::env::temp_dir().join(format!("oxhlo-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("add.mlir");
+    std::fs::write(&f, src).unwrap();
+    for extra in [&["--backend", "interp"][..], &["-O0"], &["-O3", "--print-after-all"]] {
+        let mut args = vec!["test", f.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let (code, out, err) = oxhlo(&args, None);
+        assert_eq!(code, 1, "{extra:?}: {out} {err}");
+        assert!(out.contains("1 passed, 1 failed"), "{extra:?}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

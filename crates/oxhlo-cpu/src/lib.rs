@@ -5,7 +5,9 @@
 
 pub mod exec;
 pub mod kernels;
+pub mod pipeline;
 pub mod tensor;
 
 pub use exec::{CpuOptions, CpuProgram, RunOutcome};
+pub use oxhlo_opt::{OptLevel, OptOptions};
 pub use tensor::{Buf, Kind, NTensor, Val};

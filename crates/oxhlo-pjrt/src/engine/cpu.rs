@@ -1,11 +1,11 @@
 //! The plugin's fast path: single-device programs without host callbacks run on the CPU backend
-//! (`oxhlo-cpu`), host arrays crossing as native tensors (bytes copied once). `OXHLO_BACKEND=interpreter`
-//! keeps every program on the reference interpreter.
+//! (`oxhlo-cpu`, optimized at `OXHLO_OPT_LEVEL`, default 2), host arrays crossing as native tensors (bytes
+//! copied once). `OXHLO_BACKEND=interpreter` keeps every program on the reference interpreter.
 
 use super::{ArraySpec, HostArray};
 use crate::dtype::BufferType;
 use crate::error::{Error, Result};
-use oxhlo_cpu::{Buf, CpuOptions, CpuProgram, Kind, NTensor, Val};
+use oxhlo_cpu::{Buf, CpuProgram, Kind, NTensor, OptLevel, Val};
 use oxhlo_interp::custom_call::CustomCallRegistry;
 use oxhlo_interp::RtValue;
 use oxhlo_ir::{Module, TensorType};
@@ -27,8 +27,14 @@ impl CpuRunner {
         if interpreter_requested() {
             return Ok(None);
         }
-        let program = CpuProgram::compile_with_registry(module.clone(), &CpuOptions::default(), registry)
+        let level = match std::env::var("OXHLO_OPT_LEVEL") {
+            Ok(v) if !v.trim().is_empty() => v.parse::<OptLevel>().map_err(|e| Error::invalid(format!("OXHLO_OPT_LEVEL: {e}")))?,
+            _ => OptLevel::O2,
+        };
+        let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
+        let (program, report) = oxhlo_cpu::pipeline::compile(module.clone(), &opt, Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CPU backend: {m}")))?;
+        crate::log::info(|| format!("optimized at {level} in {:.3?}", report.total()));
         Ok(Some(CpuRunner { program }))
     }
 

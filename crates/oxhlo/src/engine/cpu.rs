@@ -1,5 +1,5 @@
-//! The CPU backend behind the facade: the verified module is compiled by `oxhlo_cpu::CpuProgram` (fusion
-//! from the optimization level) and run on the calling thread's big-stack worker; buffers cross as
+//! The CPU backend behind the facade: the verified module is optimized and planned by
+//! `oxhlo_cpu::pipeline` at the compile options' level and run on a big-stack worker; buffers cross as
 //! native tensors (bytes copied once, no conversion through the interpreter's representation), and
 //! element types without a native layout go through the interpreter's tensors.
 
@@ -8,10 +8,9 @@ use crate::backend::OptLevel;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
 use crate::error::{Diagnostic, Error, ErrorKind, Result};
-use oxhlo_cpu::{Buf, CpuOptions, CpuProgram, Kind, NTensor, Val};
+use oxhlo_cpu::{Buf, CpuProgram, Kind, NTensor, Val};
 use oxhlo_interp::{InterpError, RtValue};
 use oxhlo_ir::{Module, TensorType};
-use oxhlo_plan::fusion::FusionOptions;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,11 +21,13 @@ pub(crate) struct CpuBackendProgram {
     entry_loc: String,
 }
 
-/// The CPU backend's options at an optimization level: fusion from O2, aggressive fusion at O3.
-pub(crate) fn cpu_options(level: OptLevel) -> CpuOptions {
-    CpuOptions {
-        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3 },
-        ..CpuOptions::default()
+/// The optimizer's level for a facade level.
+fn opt_level(level: OptLevel) -> oxhlo_cpu::OptLevel {
+    match level {
+        OptLevel::O0 => oxhlo_cpu::OptLevel::O0,
+        OptLevel::O1 => oxhlo_cpu::OptLevel::O1,
+        OptLevel::O2 => oxhlo_cpu::OptLevel::O2,
+        OptLevel::O3 => oxhlo_cpu::OptLevel::O3,
     }
 }
 
@@ -34,7 +35,8 @@ impl CpuBackendProgram {
     pub(crate) fn new(module: Module, level: OptLevel) -> Result<CpuBackendProgram> {
         let f = module.entry().ok_or_else(|| Error::invalid("the module has no entry function"))?;
         let (entry, entry_loc) = (f.name.clone(), f.loc.to_string());
-        let program = CpuProgram::compile(module, &cpu_options(level))
+        let opt = oxhlo_cpu::pipeline::opt_options_from_env(opt_level(level));
+        let (program, _) = oxhlo_cpu::pipeline::compile(module, &opt, None)
             .map_err(|m| Error::new(ErrorKind::Internal, format!("CPU backend: {m}")))?;
         Ok(CpuBackendProgram { program: Arc::new(program), entry, entry_loc })
     }

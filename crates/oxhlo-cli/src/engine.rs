@@ -1,0 +1,94 @@
+//! Which engine runs a program for `run`, `test` and `bench`: `--backend cpu` (the default: the CPU
+//! backend, optimized at `-O N` / `--opt-level N`, default 2) or `--backend interp` (the reference
+//! interpreter, the program as written). `--print-after-all` prints the IR after every optimizer pass.
+
+use crate::args::Args;
+use oxhlo_cpu::{CpuProgram, OptLevel, OptOptions, Val};
+use oxhlo_interp::testing::CheckFailure;
+use oxhlo_interp::{InterpError, RtValue};
+use oxhlo_ir::Module;
+
+/// Options every running command accepts.
+pub const OPTIONS: &[&str] = &["backend", "opt-level"];
+/// Flags every running command accepts.
+pub const FLAGS: &[&str] = &["print-after-all"];
+
+/// Rewrites `-O2` into `--opt-level=2` so the option parser sees one spelling.
+pub fn normalize(argv: &[String]) -> Vec<String> {
+    argv.iter()
+        .map(|a| match a.strip_prefix("-O") {
+            Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("--opt-level={n}"),
+            _ => a.clone(),
+        })
+        .collect()
+}
+
+/// The engine a command was asked for.
+pub struct Choice {
+    cpu: bool,
+    opt: OptOptions,
+}
+
+impl Choice {
+    pub fn from_args(args: &Args) -> Result<Choice, String> {
+        let cpu = match args.value("backend") {
+            None | Some("cpu") => true,
+            Some("interp" | "interpreter") => false,
+            Some(b) => return Err(format!("unknown backend `{b}` (available: cpu, interp)")),
+        };
+        let level = match args.value("opt-level") {
+            Some(l) => l.parse::<OptLevel>()?,
+            None => OptLevel::O2,
+        };
+        let mut opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
+        opt.print_after_all |= args.flag("print-after-all");
+        Ok(Choice { cpu, opt })
+    }
+
+    /// The engine's name for reports: `cpu -O2` or `interpreter`.
+    pub fn describe(&self) -> String {
+        if self.cpu {
+            format!("cpu -{}", self.opt.level)
+        } else {
+            "interpreter".into()
+        }
+    }
+
+    /// Compiles `module` for the chosen engine.
+    pub fn prepare<'m>(&self, module: &'m Module) -> Result<Prepared<'m>, String> {
+        // Multi-process programs (replicas x partitions) run on the interpreter's process grid.
+        if !self.cpu || module.num_replicas().saturating_mul(module.num_partitions()) != 1 {
+            return Ok(Prepared::Interp(module));
+        }
+        let (program, _) = oxhlo_cpu::pipeline::compile(module.clone(), &self.opt, None)?;
+        Ok(Prepared::Cpu(Box::new(program)))
+    }
+}
+
+/// A program ready to run.
+pub enum Prepared<'m> {
+    Interp(&'m Module),
+    Cpu(Box<CpuProgram>),
+}
+
+impl Prepared<'_> {
+    /// Runs the entry function on `inputs` (checked against its signature; failed checks are errors).
+    pub fn run(&self, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
+        match self {
+            Prepared::Interp(m) => oxhlo_interp::run_main(m, inputs),
+            Prepared::Cpu(p) => {
+                let vals: Vec<Val> = inputs.into_iter().map(Val::from_rt).collect();
+                let out = oxhlo_interp::eval::on_big_stack(|| p.run(vals))??;
+                Ok(out.iter().map(Val::to_rt).collect())
+            }
+        }
+    }
+
+    /// Runs a test case (no inputs): checks evaluated and the failures.
+    pub fn run_case(&self) -> Result<(usize, Vec<CheckFailure>), String> {
+        match self {
+            Prepared::Interp(m) => oxhlo_interp::testing::run_case(m),
+            Prepared::Cpu(p) => oxhlo_interp::eval::on_big_stack(|| p.run_case()).map_err(|e| e.to_string())?,
+        }
+    }
+}
