@@ -719,3 +719,66 @@ fn large_sorts_split_over_threads_match_interpreter() {
         case(&module(&tys, &body, &tys), &inputs);
     }
 }
+
+/// Runs the single op of `@main` natively without verifying the module first; returns whether a native
+/// kernel produced results (None: fallback). Used to show that odd attributes never panic.
+fn native_only(src: &str, inputs: &[NTensor]) -> Option<Result<Vec<NTensor>, String>> {
+    let module = oxhlo_text::parse_module(src, "odd.mlir").unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let func = module.entry().expect("main");
+    let block = func.body.entry().expect("body");
+    let op = block.ops.iter().find(|o| !matches!(o.kind, OpKind::Return | OpKind::FuncReturn)).expect("an op");
+    let args: Vec<&NTensor> = op.operands.iter().map(|v| &inputs[block.args.iter().position(|a| a == v).unwrap()]).collect();
+    let result_types: Vec<&TensorType> = op
+        .results
+        .iter()
+        .map(|v| match func.ty(*v) {
+            Type::Tensor(t) => t,
+            t => panic!("result type {t:?}"),
+        })
+        .collect();
+    run_native(&KernelCtx { op, func, result_types, threads: 2 }, &args)
+}
+
+#[test]
+fn extreme_indices_and_attributes_never_panic() {
+    let mut rng = Rng(16);
+    // Scatter at the ends of the i64 range: every update is out of bounds and skipped.
+    let x = rand_t(&mut rng, &[4, 3], "f32", 0, 0, false);
+    let idx = NTensor::from_interp(&Tensor {
+        ty: TensorType::new(vec![3, 1], ElementType::int(64)),
+        data: Data::Int(vec![i64::MAX, i64::MIN, i64::MAX - 1]),
+    })
+    .unwrap();
+    let upd = rand_t(&mut rng, &[3, 3], "f32", 0, 0, false);
+    let src = module(
+        &[tt(&[4, 3], "f32"), tt(&[3, 1], "i64"), tt(&[3, 3], "f32")],
+        &format!(
+            "%r = \"stablehlo.scatter\"(%a0, %a1, %a2) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}}> {} : (tensor<4x3xf32>, tensor<3x1xi64>, tensor<3x3xf32>) -> tensor<4x3xf32>",
+            binary_region("f32", "add")
+        ),
+        &[tt(&[4, 3], "f32")],
+    );
+    let got = native_only(&src, &[x.clone(), idx.clone(), upd]).expect("native").expect("runs");
+    assert_eq!(got[0].buf, x.buf, "out-of-bounds updates must be skipped");
+    // Gather clamps the same indices into range (compared with the interpreter).
+    let src = module(
+        &[tt(&[4, 3], "f32"), tt(&[3, 1], "i64")],
+        "%r = \"stablehlo.gather\"(%a0, %a1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<3x1xi64>) -> tensor<3x3xf32>",
+        &[tt(&[3, 3], "f32")],
+    );
+    case(&src, &[x.clone(), idx]);
+    // Unverified programs with absurd attributes: any outcome but a panic.
+    let odd = [
+        "%r = stablehlo.pad %a0, %a1, low = [0, 0], high = [0, 0], interior = [9223372036854775807, 0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>",
+        "%r = stablehlo.pad %a0, %a1, low = [-9223372036854775807, 0], high = [9223372036854775807, 0] , interior = [0, 0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>",
+        "%r = \"stablehlo.slice\"(%a0) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 4, 3>, strides = array<i64: 9223372036854775807, 1>}> : (tensor<4x3xf32>) -> tensor<1x3xf32>",
+        "%r = stablehlo.transpose %a0, dims = [0, 0] : (tensor<4x3xf32>) -> tensor<4x4xf32>",
+        "%r = stablehlo.broadcast_in_dim %a0, dims = [0, 0] : (tensor<4x3xf32>) -> tensor<4x3xf32>",
+    ];
+    let pv = rand_t(&mut rng, &[], "f32", 0, 0, false);
+    for body in odd {
+        let res_ty = body.rsplit("-> ").next().unwrap().to_string();
+        let src = module(&[tt(&[4, 3], "f32"), tt(&[], "f32")], body, &[res_ty]);
+        let _ = native_only(&src, &[x.clone(), pv.clone()]);
+    }
+}
