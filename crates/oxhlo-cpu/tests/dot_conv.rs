@@ -5,6 +5,9 @@
 //! reversal, 1-D/3-D, f64 and bf16. Each case also asserts the native kernel handled the op (so the
 //! interpreter is not compared with itself).
 
+// Case tables: plain tuples and positional constructors read best here.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
 use oxhlo_cpu::kernels::{self, KernelCtx};
 use oxhlo_cpu::{CpuOptions, CpuProgram, NTensor, Val};
 use oxhlo_interp::{Data, RtValue, Tensor};

@@ -87,7 +87,7 @@ impl Geometry {
         let c_in = ls[cd.input_feature];
         let ci = rs[cd.kernel_input_feature];
         let co = rs[cd.kernel_output_feature];
-        if ci.checked_mul(fgc)? != c_in || co % fgc != 0 || co % bgc != 0 || n_in % bgc != 0 {
+        if ci.checked_mul(fgc)? != c_in || !co.is_multiple_of(fgc) || !co.is_multiple_of(bgc) || !n_in.is_multiple_of(bgc) {
             return None;
         }
         let s = cd.spatial();

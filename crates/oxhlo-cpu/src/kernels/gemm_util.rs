@@ -312,9 +312,9 @@ mod tests {
         let q = permute(&big, &[40, 50, 37], &[2, 0, 1], 2);
         assert_eq!(q, permute(&big, &[40, 50, 37], &[2, 0, 1], 1));
         // q[k, i, j] = big[i, j, k]
-        assert_eq!(q[(5 * 40 + 3) * 50 + 7], ((3 * 50 + 7) * 37 + 5) as i32);
+        assert_eq!(q[(5 * 40 + 3) * 50 + 7], (3 * 50 + 7) * 37 + 5);
         let w = permute(&big, &[40, 50, 37], &[1, 0, 2], 2);
-        assert_eq!(w[(7 * 40 + 3) * 37 + 5], ((3 * 50 + 7) * 37 + 5) as i32);
+        assert_eq!(w[(7 * 40 + 3) * 37 + 5], (3 * 50 + 7) * 37 + 5);
         // p[k, i, j] = src[i, j, k]
         assert_eq!(p[0..6], [0, 4, 8, 12, 16, 20]);
         assert_eq!(p[6], 1);
