@@ -243,3 +243,49 @@ fn sharding_annotations_pass_through() {
     let r = run_main(&m, vec![f32s(&[2], &[1.0, 2.5])]).unwrap();
     assert_eq!(r, vec![f32s(&[2], &[2.0, 5.0])]);
 }
+
+#[test]
+fn malformed_scans_and_futures_are_errors_not_panics() {
+    let scan = |attrs: &str, input_ty: &str| {
+        format!(
+            r#"func.func @main() {{
+  %x = stablehlo.constant dense<[1, 2, 3]> : {input_ty}
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = "chlo.scan"(%x, %i) <{{{attrs}}}> ({{
+  ^bb0(%a: tensor<i32>, %c: tensor<i32>):
+    %1 = stablehlo.add %a, %c : tensor<i32>
+    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+  }}) : ({input_ty}, tensor<i32>) -> (tensor<3xi32>, tensor<i32>)
+  func.return
+}}"#
+        )
+    };
+    let cases = [
+        (scan("dimension = 0 : i64, operandSegmentSizes = array<i32: 3, 1>", "tensor<3xi32>"), "operandSegmentSizes"),
+        (scan("dimension = 1 : i64", "tensor<3xi32>"), "out of range"),
+        (scan("operandSegmentSizes = array<i32: 1, 1>", "tensor<3xi32>"), "missing attribute `dimension`"),
+        (
+            r#"func.func @main() {
+  %c = stablehlo.constant dense<1> : tensor<i32>
+  %r = "stablehlo.async_done"(%c) : (tensor<i32>) -> tensor<i32>
+  func.return
+}"#
+            .to_string(),
+            "must be a future",
+        ),
+        (
+            r#"func.func @main() {
+  %c = stablehlo.constant dense<1> : tensor<i32>
+  %f = "stablehlo.async_start"(%c) {called_computation = @nowhere} : (tensor<i32>) -> !stablehlo.future<tensor<i32>>
+  func.return
+}"#
+            .to_string(),
+            "nowhere",
+        ),
+    ];
+    for (src, want) in cases {
+        let r = oxhlo_interp::run_test_source(&src, "t.mlir");
+        assert_eq!(r.failed(), 1, "{src}");
+        assert!(r.render().contains(want), "{want}: {}", r.render());
+    }
+}
