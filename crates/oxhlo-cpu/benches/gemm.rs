@@ -74,6 +74,10 @@ fn conv(c: &mut Criterion) {
     let s2 = "stride = [2, 2], pad = [[0, 1], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]";
     let down = conv_src("32x56x56x64xf32", "3x3x64x128xf32", "32x28x28x128xf32", "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", s2);
     bench_op(c, "conv3x3s2_nhwc_b32_c64to128_56 (elements = FLOP)", &down, 2 * 32 * 28 * 28 * 128 * 64 * 9);
+    // JAX's input gradient of that strided conv: dy lhs-dilated by 2, the kernel as [0, 1, o, i].
+    let igrad_w = "stride = [1, 1], pad = [[2, 1], [2, 1]], lhs_dilate = [2, 2], rhs_dilate = [1, 1], reverse = [false, false]";
+    let igrad = conv_src("32x28x28x128xf32", "3x3x64x128xf32", "32x56x56x64xf32", "[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]", igrad_w);
+    bench_op(c, "conv3x3s2_nhwc_igrad_b32_c128to64_28 (elements = FLOP)", &igrad, 2 * 32 * 28 * 28 * 128 * 64 * 9);
 }
 
 criterion_group!(benches, gemm, conv);

@@ -285,6 +285,18 @@ fn convolution_configs() {
     c.pad = vec![(0, 1), (0, 1)];
     c.lhs_dil = vec![2, 2];
     cases.push(c);
+    let mut c = Conv::new("b0f", "0io", "b0f", 2, 3, 4, &[7], &[4]);
+    c.lhs_dil = vec![3];
+    c.stride = vec![2];
+    c.rhs_dil = vec![2];
+    c.pad = vec![(-1, 3)];
+    c.reverse = vec![true];
+    cases.push(c);
+    let mut c = Conv::new("bf01", "oi01", "bf01", 2, 6, 4, &[5, 4], &[3, 3]);
+    c.lhs_dil = vec![2, 3];
+    c.pad = vec![(2, 2), (1, 2)];
+    c.fgc = 2;
+    cases.push(c);
     // NCHW/OIHW, padded, and pointwise.
     let mut c = Conv::new("bf01", "oi01", "bf01", 3, 5, 7, &[9, 6], &[3, 2]);
     c.pad = vec![(1, 1), (0, 2)];

@@ -151,12 +151,16 @@ fn conv<T: Scalar>(g: &Geometry, cd: &ConvDims, lhs: &[T], ls: &[usize], rhs: &[
         } else {
             Cow::Owned(permute(lhs, ls, &lorder, threads))
         };
-        let w = pack_kernel(g, cd, rhs, rs);
-        if g.is_pointwise() && g.groups() == 1 {
+        let all: Vec<Vec<usize>> = g.k_sp.iter().map(|&k| (0..k).collect()).collect();
+        if cd.lhs_dilation.iter().any(|&d| d > 1) {
+            phased(g, cd, &input, rhs, rs, &mut canon, threads)?;
+        } else if g.is_pointwise() && g.groups() == 1 {
+            let w = pack_kernel(g, cd, rhs, rs, &all);
             let m = g.n_in * out_total;
             let v = |rs: usize| View { off: 0, rs: rs as isize, cs: 1 };
             matmul(m, g.co, g.ci, &mut canon, v(g.co), &input, v(g.c_in), &w, v(g.co), false, threads)?;
         } else {
+            let w = pack_kernel(g, cd, rhs, rs, &all);
             blocked(g, &input, &w, &mut canon, threads)?;
         }
     }
@@ -178,22 +182,27 @@ fn conv<T: Scalar>(g: &Geometry, cd: &ConvDims, lhs: &[T], ls: &[usize], rhs: &[
 }
 
 /// The kernel as `G` matrices `[taps * Ci, Co/G]` (rows tap-major, channel-minor; taps in row-major
-/// order of the kernel's spatial dims, reversed dims read backwards), concatenated.
-fn pack_kernel<T: Scalar>(g: &Geometry, cd: &ConvDims, rhs: &[T], rs: &[usize]) -> Vec<T> {
+/// order of the kernel's spatial dims, reversed dims read backwards), concatenated. `sel` lists the
+/// kernel positions used per spatial dim (all of them, or one lhs-dilation phase's).
+fn pack_kernel<T: Scalar>(g: &Geometry, cd: &ConvDims, rhs: &[T], rs: &[usize], sel: &[Vec<usize>]) -> Vec<T> {
     let st = strides(rs);
-    let taps: usize = g.k_sp.iter().product();
+    let sel_len: Vec<usize> = sel.iter().map(Vec::len).collect();
+    let taps: usize = sel_len.iter().product();
     let groups = g.groups();
     let cog = g.co / groups;
     let mut w = Vec::with_capacity(groups * taps * g.ci * cog);
-    let mut kx = vec![0usize; g.k_sp.len()];
+    let mut kx = vec![0usize; sel.len()];
     let tap_off: Vec<usize> = (0..taps)
         .map(|_| {
             let off = kx
                 .iter()
                 .enumerate()
-                .map(|(d, &x)| if cd.window_reversal[d] { g.k_sp[d] - 1 - x } else { x } * st[cd.kernel_spatial[d]])
+                .map(|(d, &i)| {
+                    let x = sel[d][i];
+                    (if cd.window_reversal[d] { g.k_sp[d] - 1 - x } else { x }) * st[cd.kernel_spatial[d]]
+                })
                 .sum();
-            next_index(&mut kx, &g.k_sp);
+            next_index(&mut kx, &sel_len);
             off
         })
         .collect();
@@ -207,6 +216,68 @@ fn pack_kernel<T: Scalar>(g: &Geometry, cd: &ConvDims, rhs: &[T], rs: &[usize]) 
         }
     }
     w
+}
+
+/// A convolution with lhs dilation (JAX's input gradient of a strided convolution): most window taps
+/// fall on dilation holes. Output positions split into phases (position mod dilation, per spatial dim);
+/// within a phase the same kernel taps are live for every position, so each phase is an ordinary
+/// blocked convolution over its live taps only, computed into a temporary and scattered into `canon`.
+#[allow(clippy::too_many_arguments)]
+fn phased<T: Scalar>(g: &Geometry, cd: &ConvDims, input: &[T], rhs: &[T], rs: &[usize], canon: &mut [T], threads: usize) -> Result<(), String> {
+    let s = g.in_sp.len();
+    let dil: Vec<usize> = cd.lhs_dilation.iter().map(|&d| d.max(1) as usize).collect();
+    let phase_shape: Vec<usize> = (0..s).map(|d| dil[d].min(g.out_sp[d].max(1))).collect();
+    let phases: usize = phase_shape.iter().product();
+    let out_st = strides(&g.out_sp);
+    let mut ph = vec![0usize; s];
+    for _ in 0..phases {
+        let mut sel = Vec::with_capacity(s);
+        let mut ys = Vec::with_capacity(s);
+        for d in 0..s {
+            let (st, rd, lo, dl) = (cd.window_strides[d], cd.rhs_dilation[d], cd.padding[d].0, dil[d] as i64);
+            let phase = ph[d] as i64;
+            sel.push((0..g.k_sp[d]).filter(|&k| (phase * st + k as i64 * rd - lo).rem_euclid(dl) == 0).collect::<Vec<_>>());
+            ys.push((ph[d]..g.out_sp[d]).step_by(dil[d]).collect::<Vec<_>>());
+        }
+        next_index(&mut ph, &phase_shape);
+        if sel.iter().any(Vec::is_empty) || ys.iter().any(Vec::is_empty) {
+            continue; // No live tap: these outputs stay zero.
+        }
+        let map: Vec<Vec<usize>> = (0..s)
+            .map(|d| ys[d].iter().flat_map(|&y| sel[d].iter().map(move |&k| (y, k))).map(|(y, k)| g.map[d][y * g.k_sp[d] + k]).collect())
+            .collect();
+        let sub = Geometry {
+            n_in: g.n_in,
+            n_out: g.n_out,
+            c_in: g.c_in,
+            ci: g.ci,
+            co: g.co,
+            fgc: g.fgc,
+            bgc: g.bgc,
+            in_sp: g.in_sp.clone(),
+            k_sp: sel.iter().map(Vec::len).collect(),
+            out_sp: ys.iter().map(Vec::len).collect(),
+            map,
+        };
+        let w = pack_kernel(g, cd, rhs, rs, &sel);
+        let sub_total: usize = sub.out_sp.iter().product();
+        let mut tmp = vec![T::ZERO; g.n_out * sub_total * g.co];
+        blocked(&sub, input, &w, &mut tmp, threads)?;
+        // Scatter the phase's rows into the full canonical output.
+        let full_total: usize = g.out_sp.iter().product();
+        let mut idx = vec![0usize; s];
+        for (q, row) in tmp.chunks_exact(g.co).enumerate() {
+            let (n, r) = (q / sub_total, q % sub_total);
+            if r == 0 {
+                idx.iter_mut().for_each(|v| *v = 0);
+            }
+            let y: usize = (0..s).map(|d| ys[d][idx[d]] * out_st[d]).sum();
+            let at = (n * full_total + y) * g.co;
+            canon[at..at + g.co].copy_from_slice(row);
+            next_index(&mut idx, &sub.out_sp);
+        }
+    }
+    Ok(())
 }
 
 fn next_index(idx: &mut [usize], shape: &[usize]) {

@@ -100,15 +100,16 @@ pub fn batched<T: Scalar>(lhs: &[T], ls: &[usize], rhs: &[T], rs: &[usize], dd: 
     let a = operand(lhs, ls, &dd.lhs_batch, &dd.lhs_free, &dd.lhs_contracting, threads);
     let bm = operand(rhs, rs, &dd.rhs_batch, &dd.rhs_contracting, &dd.rhs_free, threads);
     let flops = m.saturating_mul(n).saturating_mul(k);
-    let one = |bi: usize, dst: &mut [T], th: usize| {
+    // Rows `r0..` of product `bi` (as many as `dst` holds).
+    let part = |bi: usize, r0: usize, dst: &mut [T], th: usize| {
         matmul(
-            m,
+            dst.len() / n,
             n,
             k,
             dst,
             View { off: 0, rs: n as isize, cs: 1 },
             &a.data,
-            View { off: a.offsets[bi], rs: a.rs as isize, cs: a.cs as isize },
+            View { off: a.offsets[bi] + r0 * a.rs, rs: a.rs as isize, cs: a.cs as isize },
             &bm.data,
             View { off: bm.offsets[bi], rs: bm.rs as isize, cs: bm.cs as isize },
             false,
@@ -117,10 +118,10 @@ pub fn batched<T: Scalar>(lhs: &[T], ls: &[usize], rhs: &[T], rs: &[usize], dd: 
     };
     if threads > 1 && b > 1 && flops < (1 << 22) && flops.saturating_mul(b) >= (1 << 16) {
         // Many small products: one per task, each on one thread.
-        out.par_chunks_mut(m * n).enumerate().try_for_each(|(bi, dst)| one(bi, dst, 1))?;
+        out.par_chunks_mut(m * n).enumerate().try_for_each(|(bi, dst)| part(bi, 0, dst, 1))?;
     } else {
         for (bi, dst) in out.chunks_mut(m * n).enumerate() {
-            one(bi, dst, threads)?;
+            part(bi, 0, dst, threads)?;
         }
     }
     Ok(out)
