@@ -1,0 +1,231 @@
+//! The device: library probing (before any cudarc call, which panics when a library is missing), the
+//! process-wide context, stream and cuBLAS handle, device tensors (`DTensor`: one byte buffer per tensor,
+//! row-major, the element layouts of `oxhlo_cpu::Kind`), host <-> device copies, and NVRTC compilation
+//! with an in-memory and on-disk cache keyed by a hash of the source.
+
+use cudarc::cublas::CudaBlas;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{CompileOptions, Ptx};
+use oxhlo_cpu::{Buf, Kind, NTensor};
+use oxhlo_ir::TensorType;
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// What [`crate::available`] reports about the GPU.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// Compute capability (major, minor).
+    pub compute_capability: (i32, i32),
+    pub total_memory: usize,
+}
+
+/// The process-wide GPU state.
+pub struct Gpu {
+    pub info: DeviceInfo,
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub blas: Mutex<CudaBlas>,
+    arch: &'static str,
+    kernels: Mutex<HashMap<u64, CudaFunction>>,
+}
+
+/// Runs `f`, turning a panic into an error message (cudarc panics on some missing-library paths).
+pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            Err(format!("{what}: {msg}"))
+        }
+    }
+}
+
+/// Checks that the driver, NVRTC, cuBLAS and cuBLASLt libraries can be loaded.
+fn probe_libraries() -> Result<(), String> {
+    // SAFETY: these only try to dlopen the library names; no library function is called.
+    let present = [
+        ("libcuda (the NVIDIA driver)", unsafe { cudarc::driver::sys::is_culib_present() }),
+        ("libnvrtc", unsafe { cudarc::nvrtc::sys::is_culib_present() }),
+        ("libcublas", unsafe { cudarc::cublas::sys::is_culib_present() }),
+        ("libcublasLt", unsafe { cudarc::cublaslt::sys::is_culib_present() }),
+    ];
+    let missing: Vec<&str> = present.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} not found", missing.join(", ")))
+    }
+}
+
+fn arch_for(cc: (i32, i32)) -> &'static str {
+    match cc {
+        (9, 0) => "sm_90",
+        (8, 9) => "sm_89",
+        (8, 6) => "sm_86",
+        (8, 0) => "sm_80",
+        (10, 0) => "sm_100",
+        (12, 0) => "sm_120",
+        (7, 5) => "sm_75",
+        _ => "sm_80",
+    }
+}
+
+fn create() -> Result<Arc<Gpu>, String> {
+    probe_libraries()?;
+    guarded("CUDA initialization", || {
+        let ctx = CudaContext::new(0).map_err(|e| format!("no usable CUDA device: {e}"))?;
+        let name = ctx.name().map_err(|e| e.to_string())?;
+        let cc = ctx.compute_capability().map_err(|e| e.to_string())?;
+        let total_memory = cudarc::driver::result::mem_get_info().map(|(_, t)| t).unwrap_or(0);
+        let stream = ctx.default_stream();
+        let blas = CudaBlas::new(stream.clone()).map_err(|e| format!("cuBLAS: {e}"))?;
+        Ok(Arc::new(Gpu {
+            info: DeviceInfo { name, compute_capability: cc, total_memory },
+            ctx,
+            stream,
+            blas: Mutex::new(blas),
+            arch: arch_for(cc),
+            kernels: Mutex::new(HashMap::new()),
+        }))
+    })
+}
+
+/// The GPU, created on first use (the failure is remembered too).
+pub fn gpu() -> Result<Arc<Gpu>, String> {
+    static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
+    GPU.get_or_init(create).clone()
+}
+
+/// A tensor in device memory.
+#[derive(Clone, Debug)]
+pub struct DTensor {
+    pub ty: TensorType,
+    pub kind: Kind,
+    /// Element count.
+    pub len: usize,
+    /// At least one byte (CUDA allocations of zero bytes are avoided).
+    pub buf: Arc<CudaSlice<u8>>,
+}
+
+impl DTensor {
+    pub fn bytes(&self) -> usize {
+        self.len * self.kind.size()
+    }
+    pub fn retyped(&self, ty: TensorType) -> DTensor {
+        DTensor { ty, ..self.clone() }
+    }
+}
+
+fn hash(s: &str) -> u64 {
+    // FNV-1a: stable across runs (the disk cache depends on it).
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn cache_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("OXHLO_CUDA_CACHE") {
+        return (!d.is_empty()).then(|| d.into());
+    }
+    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/oxhlo/cuda"))
+}
+
+impl Gpu {
+    /// Allocates an uninitialized buffer of `len` elements of `kind` (at least one byte); every
+    /// rendered kernel and copy writes all of its outputs before they are read.
+    pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<CudaSlice<u8>, String> {
+        let bytes = (len * kind.size()).max(1);
+        // SAFETY: the buffer is written in full by the kernel or copy that produces it before any read.
+        unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
+    }
+
+    /// A device tensor of type `ty` over a buffer from [`Gpu::alloc_raw`].
+    pub fn wrap(ty: TensorType, kind: Kind, len: usize, buf: CudaSlice<u8>) -> DTensor {
+        DTensor { ty, kind, len, buf: Arc::new(buf) }
+    }
+
+    /// Copies a native host tensor to the device.
+    pub fn upload(&self, t: &NTensor) -> Result<DTensor, String> {
+        let kind = t.kind();
+        let mut bytes = t.buf.to_le_bytes();
+        if bytes.is_empty() {
+            bytes.push(0);
+        }
+        let buf = self.stream.clone_htod(&bytes).map_err(|e| format!("host to device copy: {e}"))?;
+        Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(buf) })
+    }
+
+    /// Copies a device tensor to the host.
+    pub fn download(&self, d: &DTensor) -> Result<NTensor, String> {
+        let bytes = self.stream.clone_dtoh(&*d.buf).map_err(|e| format!("device to host copy: {e}"))?;
+        let n = d.bytes();
+        let buf = Buf::from_le_bytes(d.kind, bytes.get(..n).ok_or("short device buffer")?)?;
+        Ok(NTensor::new(d.ty.clone(), buf))
+    }
+
+    pub fn synchronize(&self) -> Result<(), String> {
+        self.stream.synchronize().map_err(|e| e.to_string())
+    }
+
+    /// The compiled entry [`crate::render::ENTRY`] of `src` (NVRTC for this device's architecture;
+    /// cached in memory and on disk by source hash).
+    pub fn function(&self, src: &str) -> Result<CudaFunction, String> {
+        let key = hash(src) ^ hash(self.arch);
+        if let Some(f) = self.kernels.lock().map_err(|_| "kernel cache poisoned")?.get(&key) {
+            return Ok(f.clone());
+        }
+        let path = cache_dir().map(|d| d.join(format!("{key:016x}.ptx")));
+        let ptx_text = match path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+            Some(t) => t,
+            None => {
+                let opts = CompileOptions { arch: Some(self.arch), options: vec!["-default-device".into()], ..Default::default() };
+                let ptx = guarded("NVRTC", || {
+                    cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| format!("NVRTC failed: {e:?}\n{src}"))
+                })?;
+                let t = ptx.to_src();
+                if let Some(p) = &path {
+                    if let Some(d) = p.parent() {
+                        let _ = std::fs::create_dir_all(d);
+                    }
+                    let _ = std::fs::write(p, &t);
+                }
+                t
+            }
+        };
+        let module = self.ctx.load_module(Ptx::from_src(ptx_text)).map_err(|e| format!("loading a kernel module: {e}"))?;
+        let f = module.load_function(crate::render::ENTRY).map_err(|e| format!("kernel entry: {e}"))?;
+        self.kernels.lock().map_err(|_| "kernel cache poisoned")?.insert(key, f.clone());
+        Ok(f)
+    }
+
+    /// Launches an elementwise kernel of `src` over `n` elements with these inputs and outputs.
+    pub fn launch(&self, src: &str, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        if n == 0 {
+            return Ok(());
+        }
+        let f = self.function(src)?;
+        let blocks = n.div_ceil(256).min(1 << 20) as u32;
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let n64 = n as i64;
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&n64);
+        for i in inputs {
+            b.arg(*i);
+        }
+        for o in outputs.iter_mut() {
+            b.arg(o);
+        }
+        // SAFETY: the kernel signature is (long long n, const T* in..., T* out...) as rendered; every
+        // pointer covers n elements (rank-0 and broadcast inputs are only indexed within their size).
+        unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
+    }
+}

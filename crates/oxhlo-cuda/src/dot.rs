@@ -1,0 +1,139 @@
+//! dot_general on cuBLAS: operands are permuted on the device (only when needed) to `[B, M, K]` and
+//! `[B, K, N]` row-major, then one strided-batched GEMM (`cublasGemmStridedBatchedEx`) computes
+//! `[B, M, N]`, which is the result's row-major layout. f32 x f32 -> f32 (TF32 tensor cores when the
+//! precision config is DEFAULT and the program allows it, as XLA does; true fp32 for HIGH/HIGHEST),
+//! f64, and f16/bf16 operands with a result of their type or f32 (fp32 accumulation). Anything else
+//! (integers, complex, mixed types, empty dimensions) returns `None` and runs on the host.
+
+use crate::device::{DTensor, Gpu};
+use crate::render::render_permute;
+use cudarc::cublas::sys;
+use cudarc::driver::DevicePtr;
+use oxhlo_cpu::Kind;
+use oxhlo_ir::attr::Precision;
+use oxhlo_ir::{Op, TensorType};
+use oxhlo_plan::dims::DotDims;
+use std::ffi::c_void;
+
+/// Permutes `t` so that its dims come in `perm` order (no copy for the identity).
+pub fn permute(gpu: &Gpu, t: &DTensor, perm: &[usize]) -> Result<DTensor, String> {
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        return Ok(t.clone());
+    }
+    let src = render_permute(&t.ty.shape, perm, t.kind.size()).ok_or("no permute kernel for this element size")?;
+    let shape: Vec<i64> = perm.iter().map(|&p| t.ty.shape[p]).collect();
+    let mut out = [gpu.alloc_raw(t.kind, t.len)?];
+    gpu.launch(&src, t.len, &[&*t.buf], &mut out)?;
+    let [buf] = out;
+    Ok(Gpu::wrap(TensorType::new(shape, t.ty.elem.clone()), t.kind, t.len, buf))
+}
+
+fn data_type(k: Kind) -> Option<sys::cudaDataType> {
+    Some(match k {
+        Kind::F32 => sys::cudaDataType::CUDA_R_32F,
+        Kind::F64 => sys::cudaDataType::CUDA_R_64F,
+        Kind::F16 => sys::cudaDataType::CUDA_R_16F,
+        Kind::BF16 => sys::cudaDataType::CUDA_R_16BF,
+        _ => return None,
+    })
+}
+
+/// Runs a dot_general / dot on the GPU when its types are supported.
+pub fn try_dot(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
+    let rk = Kind::of(&rty.elem)?;
+    let ok = match (lhs.kind, rhs.kind, rk) {
+        (Kind::F32, Kind::F32, Kind::F32) | (Kind::F64, Kind::F64, Kind::F64) => true,
+        (Kind::F16, Kind::F16, Kind::F16 | Kind::F32) | (Kind::BF16, Kind::BF16, Kind::BF16 | Kind::F32) => true,
+        _ => false,
+    };
+    if !ok || !rty.is_static() {
+        return None;
+    }
+    let d = DotDims::from_op(op, &lhs.ty.shape, &rhs.ty.shape).ok()?;
+    let prod = |s: &[i64], ix: &[usize]| ix.iter().map(|&i| s[i]).product::<i64>();
+    let (ls, rs) = (&lhs.ty.shape, &rhs.ty.shape);
+    let (b, m, k, n) = (prod(ls, &d.lhs_batch), prod(ls, &d.lhs_free), prod(ls, &d.lhs_contracting), prod(rs, &d.rhs_free));
+    if [b, m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) || m * n > i32::MAX as i64 * 64 {
+        return None;
+    }
+    if rty.num_elements() != Some((b * m * n) as usize) {
+        return None;
+    }
+    let strict = d.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
+    Some(run(gpu, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32 && !strict))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    gpu: &Gpu,
+    d: &DotDims,
+    lhs: &DTensor,
+    rhs: &DTensor,
+    rty: &TensorType,
+    rk: Kind,
+    (b, m, k, n): (i64, i64, i64, i64),
+    tf32: bool,
+) -> Result<DTensor, String> {
+    let lperm: Vec<usize> = d.lhs_batch.iter().chain(&d.lhs_free).chain(&d.lhs_contracting).copied().collect();
+    let rperm: Vec<usize> = d.rhs_batch.iter().chain(&d.rhs_contracting).chain(&d.rhs_free).copied().collect();
+    let a = permute(gpu, lhs, &lperm)?;
+    let bt = permute(gpu, rhs, &rperm)?;
+    let len = (b * m * n) as usize;
+    let mut out = gpu.alloc_raw(rk, len)?;
+    let compute = match (lhs.kind, tf32) {
+        (Kind::F64, _) => sys::cublasComputeType_t::CUBLAS_COMPUTE_64F,
+        (Kind::F32, true) => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
+        _ => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+    };
+    let (alpha64, beta64) = (1.0f64, 0.0f64);
+    let (alpha32, beta32) = (1.0f32, 0.0f32);
+    let (alpha, beta): (*const c_void, *const c_void) = if lhs.kind == Kind::F64 {
+        (&alpha64 as *const f64 as *const c_void, &beta64 as *const f64 as *const c_void)
+    } else {
+        (&alpha32 as *const f32 as *const c_void, &beta32 as *const f32 as *const c_void)
+    };
+    let ik = data_type(lhs.kind).ok_or("unsupported dot operand type")?;
+    let ok = data_type(rk).ok_or("unsupported dot result type")?;
+    let blas = gpu.blas.lock().map_err(|_| "cuBLAS handle poisoned")?;
+    let stream = &gpu.stream;
+    let status = {
+        let (pa, _ga) = a.buf.device_ptr(stream);
+        let (pb, _gb) = bt.buf.device_ptr(stream);
+        let (pc, _gc) = cudarc::driver::DevicePtrMut::device_ptr_mut(&mut out, stream);
+        // Row-major C[M,N] = A[M,K] B[K,N] is column-major C^T[N,M] = B^T[N,K] A^T[K,M]: cuBLAS gets
+        // the rhs as its first operand (ld N) and the lhs as its second (ld K).
+        // SAFETY: the pointers cover b*k*n, b*m*k and b*m*n elements of the stated types; the handle is
+        // bound to `stream`, which orders this call after the permute kernels and before later readers.
+        unsafe {
+            sys::cublasGemmStridedBatchedEx(
+                *blas.handle(),
+                sys::cublasOperation_t::CUBLAS_OP_N,
+                sys::cublasOperation_t::CUBLAS_OP_N,
+                n as i32,
+                m as i32,
+                k as i32,
+                alpha,
+                pb as *const c_void,
+                ik,
+                n as i32,
+                k * n,
+                pa as *const c_void,
+                ik,
+                k as i32,
+                m * k,
+                beta,
+                pc as *mut c_void,
+                ok,
+                n as i32,
+                m * n,
+                b as i32,
+                compute,
+                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        }
+    };
+    if status != sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
+        return Err(format!("cuBLAS GEMM failed: {status:?}"));
+    }
+    Ok(Gpu::wrap(rty.clone(), rk, len, out))
+}

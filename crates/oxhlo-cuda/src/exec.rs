@@ -1,0 +1,584 @@
+//! The CUDA executor: walks each block's plan (`oxhlo_plan::fusion::fuse_block` steps). Fused kernels and
+//! single elementwise ops run as NVRTC-compiled kernels, dot_general on cuBLAS, transposes as permute
+//! kernels, reshapes as retypes; every other op runs on the host (the CPU backend's native kernels, else
+//! the reference interpreter) on operands copied back, and its results go to the device only when a
+//! device op reads them. A value may live on the device, on the host, or both (a copy is made once and
+//! kept while the value lives). Control flow (while/if/case/call) runs on the host, reading predicates
+//! back. Results are defined by the interpreter's semantics, with float transcendental functions from
+//! CUDA's libm and (when allowed) TF32 products for DEFAULT-precision f32 dots.
+
+use crate::device::{gpu, DTensor, Gpu};
+use crate::{dot, render};
+use oxhlo_cpu::kernels::{self, KernelCtx};
+use oxhlo_cpu::{NTensor, Val};
+use oxhlo_interp::custom_call::CustomCallRegistry;
+use oxhlo_interp::testing::CheckFailure;
+use oxhlo_interp::{Data, InterpError, Interpreter, RtValue, Tensor};
+use oxhlo_ir::{Attr, Block, Func, Module, Op, OpKind, Region, Type, Value};
+use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// How a program is compiled for the GPU.
+#[derive(Clone, Debug)]
+pub struct CudaOptions {
+    pub fusion: FusionOptions,
+    /// DEFAULT-precision f32 dots may use TF32 tensor cores (as XLA does); HIGH/HIGHEST never do.
+    pub allow_tf32: bool,
+}
+
+impl Default for CudaOptions {
+    fn default() -> CudaOptions {
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false }, allow_tf32: true }
+    }
+}
+
+/// Counts of what ran where (over the program's lifetime).
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub device_kernels: AtomicUsize,
+    pub device_gemms: AtomicUsize,
+    pub host_ops: AtomicUsize,
+}
+
+struct PlannedStep {
+    step: Step,
+    take: Vec<bool>,
+    free_after: Vec<Value>,
+    captured: Vec<Value>,
+    /// The rendered kernel (fused kernels, single elementwise ops) and its inputs.
+    kernel: Option<(String, Vec<Value>)>,
+}
+
+/// A module compiled for the CUDA backend.
+pub struct CudaProgram {
+    module: Arc<Module>,
+    plans: HashMap<usize, Vec<PlannedStep>>,
+    constants: HashMap<usize, Slot>,
+    registry: Arc<CustomCallRegistry>,
+    gpu: Arc<Gpu>,
+    threads: usize,
+    tf32: bool,
+    pub stats: Stats,
+}
+
+/// A value: on the device, on the host, or both.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    dev: Option<DTensor>,
+    host: Option<Val>,
+}
+
+const MAX_DEPTH: usize = 200;
+
+fn block_key(b: &Block) -> usize {
+    b as *const Block as usize
+}
+
+fn ie(m: String) -> InterpError {
+    InterpError::new(m)
+}
+
+fn op_error(op: &Op, message: String) -> InterpError {
+    InterpError { loc: op.loc.clone(), op: op.name().to_string(), message }
+}
+
+fn collect(r: &Region, uses: &mut HashSet<Value>, defs: &mut HashSet<Value>) {
+    for b in &r.blocks {
+        defs.extend(b.args.iter().copied());
+        for op in &b.ops {
+            uses.extend(op.operands.iter().copied());
+            defs.extend(op.results.iter().copied());
+            for rr in &op.regions {
+                collect(rr, uses, defs);
+            }
+        }
+    }
+}
+
+fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<PlannedStep> {
+    let steps = fuse_block(func, block, fusion);
+    let mut owned: HashSet<Value> = block.args.iter().copied().collect();
+    for op in &block.ops {
+        owned.extend(op.results.iter().copied());
+    }
+    let mut info = Vec::new();
+    for step in &steps {
+        match step {
+            Step::Op(i) => {
+                let op = &block.ops[*i];
+                let (mut uses, mut defs) = (HashSet::new(), HashSet::new());
+                for r in &op.regions {
+                    collect(r, &mut uses, &mut defs);
+                }
+                let mut cap: Vec<Value> = uses.difference(&defs).copied().collect();
+                cap.sort();
+                let kernel = render::render_single(func, block, *i);
+                info.push((op.operands.clone(), uses, cap, kernel));
+            }
+            Step::Kernel(k) => {
+                let kernel = render::render_fused(func, block, k).map(|s| (s, k.inputs.clone()));
+                info.push((k.inputs.clone(), HashSet::new(), Vec::new(), kernel));
+            }
+        }
+    }
+    let mut last: HashMap<Value, usize> = HashMap::new();
+    for (i, (d, n, _, _)) in info.iter().enumerate() {
+        for v in d.iter().chain(n.iter()) {
+            if owned.contains(v) {
+                last.insert(*v, i);
+            }
+        }
+    }
+    let mut planned: Vec<PlannedStep> = steps
+        .into_iter()
+        .zip(info)
+        .enumerate()
+        .map(|(i, (step, (direct, nested, captured, kernel)))| {
+            let take = direct
+                .iter()
+                .map(|v| owned.contains(v) && last.get(v) == Some(&i) && !nested.contains(v) && direct.iter().filter(|w| *w == v).count() == 1)
+                .collect();
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel }
+        })
+        .collect();
+    for (v, &i) in &last {
+        planned[i].free_after.push(*v);
+    }
+    planned
+}
+
+impl CudaProgram {
+    /// Plans every block of `module` (verified, already optimized) and uploads its constants.
+    pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
+        let gpu = gpu()?;
+        let module = Arc::new(module);
+        let mut plans = HashMap::new();
+        let mut constants = HashMap::new();
+        for func in &module.funcs {
+            for block in &func.body.blocks {
+                plan_tree(&gpu, func, block, &opts.fusion, &mut plans, &mut constants)?;
+            }
+        }
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        Ok(CudaProgram { module, plans, constants, registry, gpu, threads, tf32: opts.allow_tf32, stats: Stats::default() })
+    }
+
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// Runs the entry function; failed checks are an error.
+    pub fn run(&self, inputs: Vec<Val>) -> Result<Vec<Val>, InterpError> {
+        let (res, checks) = self.run_with_checks(inputs);
+        let res = res?;
+        if let Some(f) = checks.1.first() {
+            return Err(ie(format!("{} check(s) failed; first: {f}", checks.1.len())));
+        }
+        Ok(res)
+    }
+
+    /// Runs the entry function and reports (checks evaluated, failures) of `check.*` ops.
+    #[allow(clippy::type_complexity)]
+    pub fn run_with_checks(&self, inputs: Vec<Val>) -> (Result<Vec<Val>, InterpError>, (usize, Vec<CheckFailure>)) {
+        let Some(func) = self.module.entry() else {
+            return (Err(ie("the module has no @main and no single public function to run".into())), (0, Vec::new()));
+        };
+        if self.module.num_replicas() * self.module.num_partitions() != 1 {
+            return (Err(ie("the CUDA backend runs single-process programs".into())), (0, Vec::new()));
+        }
+        let rt: Vec<RtValue> = inputs.iter().map(Val::to_rt).collect();
+        let checked = match oxhlo_interp::eval::check_inputs(func, rt) {
+            Ok(c) => c,
+            Err(e) => return (Err(e), (0, Vec::new())),
+        };
+        let args = checked.into_iter().map(|c| Slot { dev: None, host: Some(Val::from_rt(c)) }).collect();
+        let mut run = Run { prog: self, interp: None, depth: 0 };
+        let res = run.call(func, args).and_then(|outs| {
+            outs.into_iter().map(|s| run.host_of(s).map_err(ie)).collect::<Result<Vec<_>, _>>()
+        });
+        let checks = run.interp.take().map(|it| (it.checks_run, it.check_failures)).unwrap_or_default();
+        (res, checks)
+    }
+
+    /// Runs a test case (a no-argument entry) for `oxhlo_interp::testing::run_test_source_with`.
+    pub fn run_case(&self) -> Result<(usize, Vec<CheckFailure>), String> {
+        let (res, checks) = self.run_with_checks(Vec::new());
+        res.map_err(|e| e.to_string())?;
+        Ok(checks)
+    }
+}
+
+fn plan_tree(
+    gpu: &Gpu,
+    func: &Func,
+    block: &Block,
+    fusion: &FusionOptions,
+    plans: &mut HashMap<usize, Vec<PlannedStep>>,
+    constants: &mut HashMap<usize, Slot>,
+) -> Result<(), String> {
+    for op in &block.ops {
+        if matches!(op.kind, OpKind::Constant | OpKind::ChloConstant) {
+            if let Some(d) = op.attr("value").and_then(Attr::as_dense) {
+                let mut t = Tensor::from_dense(d)?;
+                if let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) {
+                    if rt.is_static() && rt.shape == t.ty.shape {
+                        t.ty = rt.clone();
+                        t.ty.encoding = None;
+                    }
+                }
+                let host = Val::from_rt(RtValue::Tensor(t));
+                let dev = match &host {
+                    Val::Native(n) => Some(gpu.upload(n)?),
+                    Val::Other(_) => None,
+                };
+                constants.insert(op as *const Op as usize, Slot { dev, host: Some(host) });
+            }
+        }
+        for r in &op.regions {
+            for b in &r.blocks {
+                plan_tree(gpu, func, b, fusion, plans, constants)?;
+            }
+        }
+    }
+    plans.insert(block_key(block), plan_block(func, block, fusion));
+    Ok(())
+}
+
+struct Run<'p> {
+    prog: &'p CudaProgram,
+    interp: Option<Interpreter<'p>>,
+    depth: usize,
+}
+
+struct Frame<'f> {
+    func: &'f Func,
+    env: Vec<Option<Slot>>,
+}
+
+impl Frame<'_> {
+    fn get(&mut self, v: Value, take: bool) -> Result<Slot, String> {
+        let slot = self.env.get_mut(v.0 as usize).ok_or_else(|| format!("value %{} is out of range", v.0))?;
+        let x = if take { slot.take() } else { slot.clone() };
+        x.ok_or_else(|| format!("value %{} has no value (used before it is defined)", v.0))
+    }
+    fn set(&mut self, v: Value, x: Slot) -> Result<(), String> {
+        let slot = self.env.get_mut(v.0 as usize).ok_or_else(|| format!("value %{} is out of range", v.0))?;
+        *slot = Some(x);
+        Ok(())
+    }
+}
+
+impl<'p> Run<'p> {
+    fn host_of(&self, s: Slot) -> Result<Val, String> {
+        match s {
+            Slot { host: Some(h), .. } => Ok(h),
+            Slot { dev: Some(d), .. } => {
+                self.prog.gpu.download(&d).map(Val::Native)
+            }
+            _ => Err("internal error: an empty value".into()),
+        }
+    }
+
+    /// The host form of `v`, kept in the frame when the value lives on.
+    fn host(&self, frame: &mut Frame, v: Value, take: bool) -> Result<Val, String> {
+        let s = frame.get(v, take)?;
+        if s.host.is_none() && !take {
+            let h = self.host_of(s.clone())?;
+            frame.set(v, Slot { dev: s.dev, host: Some(h.clone()) })?;
+            return Ok(h);
+        }
+        self.host_of(s)
+    }
+
+    /// The device form of `v` (None when it has no device layout), kept in the frame when it lives on.
+    fn dev(&self, frame: &mut Frame, v: Value, take: bool) -> Result<Option<DTensor>, String> {
+        let s = frame.get(v, take)?;
+        if let Some(d) = s.dev {
+            return Ok(Some(d));
+        }
+        let Some(Val::Native(n)) = &s.host else { return Ok(None) };
+        let d = self.prog.gpu.upload(n)?;
+        if !take {
+            frame.set(v, Slot { dev: Some(d.clone()), host: s.host })?;
+        }
+        Ok(Some(d))
+    }
+
+    fn call(&mut self, func: &'p Func, args: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
+        let body = func.body.entry().ok_or_else(|| ie(format!("@{} is a declaration without a body", func.name)))?;
+        if self.depth >= MAX_DEPTH {
+            return Err(ie(format!("call depth limit ({MAX_DEPTH}) exceeded calling @{}", func.name)));
+        }
+        self.depth += 1;
+        let mut frame = Frame { func, env: vec![None; func.values.len()] };
+        let res = self.run_block(&mut frame, body, args);
+        self.depth -= 1;
+        res
+    }
+
+    fn run_region(&mut self, frame: &mut Frame<'p>, region: &'p Region, args: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
+        let block = region.entry().ok_or_else(|| ie("region has no block".into()))?;
+        if self.depth >= MAX_DEPTH {
+            return Err(ie(format!("region nesting limit ({MAX_DEPTH}) exceeded")));
+        }
+        self.depth += 1;
+        let res = self.run_block(frame, block, args);
+        self.depth -= 1;
+        res
+    }
+
+    fn run_block(&mut self, frame: &mut Frame<'p>, block: &'p Block, args: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
+        let plan = self.prog.plans.get(&block_key(block)).ok_or_else(|| ie("internal error: a block without a plan".into()))?;
+        if args.len() != block.args.len() {
+            return Err(ie(format!("block takes {} arguments, got {}", block.args.len(), args.len())));
+        }
+        for (&v, x) in block.args.iter().zip(args) {
+            frame.set(v, x).map_err(ie)?;
+        }
+        for ps in plan {
+            match &ps.step {
+                Step::Op(i) => {
+                    let op = &block.ops[*i];
+                    if matches!(op.kind, OpKind::Return | OpKind::FuncReturn) {
+                        let outs = op.operands.iter().map(|&v| frame.get(v, false)).collect::<Result<Vec<_>, _>>();
+                        return outs.map_err(|m| op_error(op, m));
+                    }
+                    let results = self.exec_op(frame, block, op, ps)?;
+                    if results.len() != op.results.len() {
+                        return Err(op_error(op, format!("produced {} results, the op declares {}", results.len(), op.results.len())));
+                    }
+                    for (&v, r) in op.results.iter().zip(results) {
+                        frame.set(v, r).map_err(|m| op_error(op, m))?;
+                    }
+                }
+                Step::Kernel(k) => {
+                    let first = &block.ops[k.ops[0]];
+                    let outs = self.exec_kernel(frame, block, k, ps).map_err(|m| op_error(first, m))?;
+                    for (&v, s) in k.outputs.iter().zip(outs) {
+                        frame.set(v, s).map_err(ie)?;
+                    }
+                }
+            }
+            for v in &ps.free_after {
+                if let Some(s) = frame.env.get_mut(v.0 as usize) {
+                    *s = None;
+                }
+            }
+        }
+        Err(ie("block ends without a terminator (return)".into()))
+    }
+
+    /// Launches a rendered kernel when every input can live on the device.
+    fn try_device_kernel(&self, frame: &mut Frame, ps: &PlannedStep, outputs: &[Value]) -> Result<Option<Vec<Slot>>, String> {
+        let Some((src, inputs)) = &ps.kernel else { return Ok(None) };
+        let mut devs = Vec::with_capacity(inputs.len());
+        for &v in inputs {
+            match self.dev(frame, v, false)? {
+                Some(d) => devs.push(d),
+                None => return Ok(None),
+            }
+        }
+        let gpu = &self.prog.gpu;
+        let mut n = 0usize;
+        let mut outs = Vec::new();
+        let mut meta = Vec::new();
+        for &v in outputs {
+            let Some(Type::Tensor(t)) = frame.func.try_ty(v) else { return Ok(None) };
+            let Some((kind, _)) = render::kind_of(frame.func, v) else { return Ok(None) };
+            n = t.num_elements().unwrap_or(0);
+            outs.push(gpu.alloc_raw(kind, n)?);
+            meta.push((t.clone(), kind));
+        }
+        let ins: Vec<_> = devs.iter().map(|d| &*d.buf).collect();
+        gpu.launch(src, n, &ins, &mut outs)?;
+        self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        Ok(Some(
+            outs.into_iter().zip(meta).map(|(b, (t, k))| Slot { dev: Some(Gpu::wrap(t, k, n, b)), host: None }).collect(),
+        ))
+    }
+
+    fn exec_kernel(&mut self, frame: &mut Frame<'p>, block: &'p Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Vec<Slot>, String> {
+        if let Some(outs) = self.try_device_kernel(frame, ps, &k.outputs)? {
+            return Ok(outs);
+        }
+        let vals = k.inputs.iter().map(|&v| self.host(frame, v, false)).collect::<Result<Vec<_>, _>>()?;
+        let natives: Vec<&NTensor> = vals.iter().filter_map(Val::native).collect();
+        if natives.len() != vals.len() {
+            return Err("internal error: a fused kernel got a non-native input".into());
+        }
+        self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
+        let outs = kernels::fused::run_kernel(k, frame.func, block, &natives, self.prog.threads)?;
+        Ok(outs.into_iter().map(|t| Slot { dev: None, host: Some(Val::Native(t)) }).collect())
+    }
+
+    fn exec_op(&mut self, frame: &mut Frame<'p>, block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {
+        let err = |m: String| op_error(op, m);
+        let slots = |run: &Self, frame: &mut Frame| -> Result<Vec<Slot>, InterpError> {
+            let _ = run;
+            op.operands.iter().zip(&ps.take).map(|(&v, &t)| frame.get(v, t)).collect::<Result<Vec<_>, _>>().map_err(err)
+        };
+        match op.kind {
+            OpKind::Constant | OpKind::ChloConstant => {
+                if let Some(c) = self.prog.constants.get(&(op as *const Op as usize)) {
+                    return Ok(vec![c.clone()]);
+                }
+            }
+            OpKind::While => {
+                let (cond, body) = match op.regions.as_slice() {
+                    [c, b] => (c, b),
+                    _ => return Err(err("while needs a cond and a body region".into())),
+                };
+                let mut state = slots(self, frame)?;
+                loop {
+                    let c = self.run_region(frame, cond, state.clone())?;
+                    let go = self.scalar(c.into_iter().next()).map_err(err)? != 0;
+                    if !go {
+                        return Ok(state);
+                    }
+                    state = self.run_region(frame, body, state)?;
+                }
+            }
+            OpKind::If | OpKind::Case => {
+                let args = slots(self, frame)?;
+                let n = op.regions.len();
+                let x = self.scalar(args.into_iter().next()).map_err(err)?;
+                let i = if op.kind == OpKind::If {
+                    if x != 0 { 0 } else { 1 }
+                } else if x < 0 || x >= n as i64 {
+                    n.saturating_sub(1)
+                } else {
+                    x as usize
+                };
+                let r = op.regions.get(i).ok_or_else(|| err("missing branch region".into()))?;
+                return self.run_region(frame, r, Vec::new());
+            }
+            OpKind::Call | OpKind::Composite => {
+                let attr = if op.kind == OpKind::Call { "callee" } else { "decomposition" };
+                if let Some(Attr::SymbolRef(name) | Attr::Str(name)) = op.attr(attr) {
+                    if let Some(callee) = self.prog.module.func(name.trim_start_matches('@')) {
+                        if callee.ty.inputs.len() == op.operands.len() {
+                            let args = slots(self, frame)?;
+                            return self.call(callee, args);
+                        }
+                    }
+                }
+            }
+            OpKind::OptimizationBarrier => return slots(self, frame),
+            OpKind::Reshape => {
+                if let Some(Type::Tensor(rt)) = op.results.first().map(|v| frame.func.ty(*v)) {
+                    let s = frame.get(op.operands[0], false).map_err(err)?;
+                    let n = s.dev.as_ref().map(|d| d.len).or_else(|| match &s.host {
+                        Some(Val::Native(h)) => Some(h.len()),
+                        _ => None,
+                    });
+                    if rt.is_static() && n.is_some() && rt.num_elements() == n {
+                        let host = match s.host {
+                            Some(Val::Native(h)) => Some(Val::Native(h.retyped(rt.clone()))),
+                            _ => None,
+                        };
+                        return Ok(vec![Slot { dev: s.dev.map(|d| d.retyped(rt.clone())), host }]);
+                    }
+                }
+            }
+            OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose => {
+                if let Some(r) = self.try_device_library(frame, op).map_err(err)? {
+                    return Ok(vec![r]);
+                }
+            }
+            _ => {}
+        }
+        if ps.kernel.is_some() {
+            if let Some(outs) = self.try_device_kernel(frame, ps, &op.results).map_err(err)? {
+                return Ok(outs);
+            }
+        }
+        self.host_op(frame, block, op, ps)
+    }
+
+    /// dot_general on cuBLAS, transpose as a permute kernel.
+    fn try_device_library(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Slot>, String> {
+        let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| frame.func.try_ty(*v)) else { return Ok(None) };
+        let gpu = self.prog.gpu.clone();
+        if op.kind == OpKind::Transpose {
+            let Some(perm) = op.attr("permutation").and_then(Attr::as_i64_list) else { return Ok(None) };
+            let Some(x) = self.dev(frame, op.operands[0], false)? else { return Ok(None) };
+            let perm: Vec<usize> = perm.iter().map(|&p| p.max(0) as usize).collect();
+            if perm.len() != x.ty.shape.len() || perm.iter().any(|&p| p >= perm.len()) {
+                return Ok(None);
+            }
+            let t = dot::permute(&gpu, &x, &perm)?;
+            self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+            return Ok(Some(Slot { dev: Some(t.retyped(rt.clone())), host: None }));
+        }
+        let (Some(a), Some(b)) = (self.dev(frame, op.operands[0], false)?, self.dev(frame, op.operands[1], false)?) else {
+            return Ok(None);
+        };
+        match dot::try_dot(&gpu, op, &a, &b, rt, self.prog.tf32) {
+            Some(r) => {
+                self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(Slot { dev: Some(r?), host: None }))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn host_op(&mut self, frame: &mut Frame<'p>, _block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {
+        let err = |m: String| op_error(op, m);
+        self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
+        let args = op.operands.iter().zip(&ps.take).map(|(&v, &t)| self.host(frame, v, t)).collect::<Result<Vec<_>, _>>().map_err(err)?;
+        let wrap = |vals: Vec<Val>| vals.into_iter().map(|h| Slot { dev: None, host: Some(h) }).collect();
+        if op.regions.is_empty()
+            || matches!(op.kind, OpKind::Reduce | OpKind::ReduceWindow | OpKind::Scatter | OpKind::SelectAndScatter | OpKind::Sort | OpKind::Map)
+        {
+            if let Some(natives) = args.iter().map(Val::native).collect::<Option<Vec<_>>>() {
+                let mut rts = Vec::new();
+                for v in &op.results {
+                    match frame.func.try_ty(*v) {
+                        Some(Type::Tensor(t)) if t.is_static() => rts.push(t),
+                        _ => break,
+                    }
+                }
+                if rts.len() == op.results.len() {
+                    let ctx = KernelCtx { op, func: frame.func, result_types: rts, threads: self.prog.threads };
+                    if let Some(r) = kernels::run_native(&ctx, &natives) {
+                        return r.map(|ts| wrap(ts.into_iter().map(Val::Native).collect())).map_err(err);
+                    }
+                }
+            }
+        }
+        let prog = self.prog;
+        let rt_args: Vec<RtValue> = args.iter().map(Val::to_rt).collect();
+        drop(args);
+        let mut cap = Vec::with_capacity(ps.captured.len());
+        for &v in &ps.captured {
+            if matches!(frame.env.get(v.0 as usize), Some(Some(_))) {
+                cap.push((v, self.host(frame, v, false).map_err(err)?.to_rt()));
+            }
+        }
+        let it = self.interp.get_or_insert_with(|| {
+            let mut it = Interpreter::new(&prog.module);
+            it.registry = prog.registry.clone();
+            it
+        });
+        let res = it.eval_op(frame.func, op, rt_args, cap)?;
+        Ok(wrap(res.into_iter().map(Val::from_rt).collect()))
+    }
+
+    /// A one-element bool or integer value read back to the host (bool as 0/1).
+    fn scalar(&self, s: Option<Slot>) -> Result<i64, String> {
+        let v = self.host_of(s.ok_or("expected a scalar operand")?)?;
+        let t = match v {
+            Val::Native(n) => n.to_interp(),
+            Val::Other(RtValue::Tensor(t)) => t,
+            Val::Other(_) => return Err("expected a tensor scalar".into()),
+        };
+        match &t.data {
+            Data::Bool(b) if b.len() == 1 => Ok(b[0] as i64),
+            Data::Int(b) if b.len() == 1 => Ok(b[0]),
+            Data::UInt(b) if b.len() == 1 => Ok(b[0].min(i64::MAX as u64) as i64),
+            _ => Err("expected a bool or integer tensor with one element".into()),
+        }
+    }
+}

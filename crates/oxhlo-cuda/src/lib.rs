@@ -1,0 +1,44 @@
+//! The CUDA backend: a [`CudaProgram`] runs an optimized module on an NVIDIA GPU, with values resident in
+//! device memory, fused elementwise kernels rendered as CUDA C ([`render`]) and compiled with NVRTC for the
+//! device's architecture, dot_general on cuBLAS ([`dot`]), and every other op on the host through the CPU
+//! backend's kernels or the reference interpreter ([`exec`]). [`available`] probes for a usable device
+//! without ever panicking; on a machine without CUDA it returns the reason.
+
+pub mod device;
+pub mod dot;
+pub mod exec;
+pub mod render;
+
+pub use device::DeviceInfo;
+pub use exec::{CudaOptions, CudaProgram, Stats};
+
+use oxhlo_cpu::OptLevel;
+use oxhlo_interp::custom_call::CustomCallRegistry;
+use oxhlo_ir::Module;
+use oxhlo_opt::OptOptions;
+use std::sync::Arc;
+
+/// The GPU this process would use, or why there is none (missing libraries, no device, driver errors).
+pub fn available() -> Result<DeviceInfo, String> {
+    device::gpu().map(|g| g.info.clone())
+}
+
+/// CUDA options at an optimization level (fusion from O2).
+pub fn options_at(level: OptLevel) -> CudaOptions {
+    let mut o = CudaOptions::default();
+    o.fusion.enabled = level >= OptLevel::O2;
+    o.fusion.aggressive = level >= OptLevel::O3;
+    o
+}
+
+/// Optimizes `module` (the CPU pipeline's passes) and compiles it for the GPU.
+pub fn compile(
+    mut module: Module,
+    opt: &OptOptions,
+    opts: &CudaOptions,
+    registry: Option<Arc<CustomCallRegistry>>,
+) -> Result<CudaProgram, String> {
+    oxhlo_opt::optimize(&mut module, opt)?;
+    let registry = registry.unwrap_or_else(|| Arc::new(CustomCallRegistry::with_builtins()));
+    CudaProgram::compile(module, opts, registry)
+}

@@ -1,0 +1,463 @@
+//! CUDA C rendering of loop-fusion kernels (`oxhlo_plan::fusion::FusedKernel`) and single elementwise
+//! ops: a pure function from IR ops to source text, compiled later with NVRTC. Every value is computed in
+//! a wide register type (double for floats, 64-bit integers, bool) and rounded to its element type after
+//! each op, as the reference interpreter does, so results match it up to the libm differences of
+//! transcendental functions. Ops or types without a rendering here return `None` (the caller then runs
+//! the kernel on the host), never wrong code.
+
+use oxhlo_cpu::Kind;
+use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
+use oxhlo_ir::{Attr, Block, Func, Op, OpKind, Type, Value};
+use oxhlo_plan::fusion::{ew_class, EwClass, FusedKernel};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The name of the `extern "C"` entry every rendered kernel has.
+pub const ENTRY: &str = "oxk";
+
+/// Helpers shared by every kernel: f16/bf16 conversions (f16 through PTX `cvt`, bf16 by bit
+/// arithmetic with round-to-nearest-even and NaN kept quiet) and NaN-propagating max/min.
+pub const PRELUDE: &str = r#"
+__device__ __forceinline__ float oxh_f16_to_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+__device__ __forceinline__ unsigned short oxh_f_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+__device__ __forceinline__ float oxh_bf16_to_f(unsigned short h) { return __uint_as_float(((unsigned int)h) << 16); }
+__device__ __forceinline__ unsigned short oxh_f_to_bf16(float f) {
+  unsigned int u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (unsigned short)(u >> 16);
+}
+__device__ __forceinline__ double oxh_max(double a, double b) { return (a != a || b != b) ? (a + b) : (a > b ? a : b); }
+__device__ __forceinline__ double oxh_min(double a, double b) { return (a != a || b != b) ? (a + b) : (a < b ? a : b); }
+__device__ __forceinline__ double oxh_sign(double a) { return a != a ? a : (a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : a)); }
+"#;
+
+/// The native kind of a value of `func`, when it is a statically shaped tensor.
+pub fn kind_of(func: &Func, v: Value) -> Option<(Kind, Vec<i64>)> {
+    match func.try_ty(v)? {
+        Type::Tensor(t) if t.is_static() && t.encoding.is_none() => Some((Kind::of(&t.elem)?, t.shape.clone())),
+        _ => None,
+    }
+}
+
+fn is_float(k: Kind) -> bool {
+    matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
+}
+
+fn is_unsigned(k: Kind) -> bool {
+    matches!(k, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
+}
+
+/// The C storage type of an element kind (None for complex).
+pub fn storage_type(k: Kind) -> Option<&'static str> {
+    Some(match k {
+        Kind::Bool | Kind::U8 => "unsigned char",
+        Kind::I8 => "signed char",
+        Kind::I16 => "short",
+        Kind::I32 => "int",
+        Kind::I64 => "long long",
+        Kind::U16 | Kind::F16 | Kind::BF16 => "unsigned short",
+        Kind::U32 => "unsigned int",
+        Kind::U64 => "unsigned long long",
+        Kind::F32 => "float",
+        Kind::F64 => "double",
+        Kind::C64 | Kind::C128 => return None,
+    })
+}
+
+/// The register type values of a kind are computed in.
+fn reg_type(k: Kind) -> &'static str {
+    match k {
+        Kind::Bool => "bool",
+        k if is_float(k) => "double",
+        k if is_unsigned(k) => "unsigned long long",
+        _ => "long long",
+    }
+}
+
+/// An expression loading element `idx` of pointer `p` into the register type.
+fn load(k: Kind, p: &str, idx: &str) -> String {
+    match k {
+        Kind::Bool => format!("({p}[{idx}] != 0)"),
+        Kind::F16 => format!("(double)oxh_f16_to_f({p}[{idx}])"),
+        Kind::BF16 => format!("(double)oxh_bf16_to_f({p}[{idx}])"),
+        _ => format!("({})({p}[{idx}])", reg_type(k)),
+    }
+}
+
+/// An expression converting a register value to storage.
+fn store(k: Kind, x: &str) -> String {
+    match k {
+        Kind::Bool => format!("(unsigned char)({x} ? 1 : 0)"),
+        Kind::F16 => format!("oxh_f_to_f16((float)({x}))"),
+        Kind::BF16 => format!("oxh_f_to_bf16((float)({x}))"),
+        _ => format!("({})({x})", storage_type(k).unwrap_or("int")),
+    }
+}
+
+/// An expression rounding a register-typed result to the precision and range of kind `k`.
+fn round(k: Kind, x: &str) -> String {
+    match k {
+        Kind::Bool | Kind::F64 | Kind::I64 | Kind::U64 => format!("({x})"),
+        Kind::F32 => format!("(double)(float)({x})"),
+        Kind::F16 => format!("(double)oxh_f16_to_f(oxh_f_to_f16((float)({x})))"),
+        Kind::BF16 => format!("(double)oxh_bf16_to_f(oxh_f_to_bf16((float)({x})))"),
+        _ => format!("({})({})({x})", reg_type(k), storage_type(k).unwrap_or("int")),
+    }
+}
+
+fn float_unary(kind: OpKind, a: &str) -> Option<String> {
+    use OpKind as K;
+    Some(match kind {
+        K::Abs => format!("fabs({a})"),
+        K::Negate => format!("(-{a})"),
+        K::Sign => format!("oxh_sign({a})"),
+        K::Sqrt => format!("sqrt({a})"),
+        K::Rsqrt => format!("(1.0 / sqrt({a}))"),
+        K::Cbrt => format!("cbrt({a})"),
+        K::Exponential => format!("exp({a})"),
+        K::ExponentialMinusOne => format!("expm1({a})"),
+        K::Log => format!("log({a})"),
+        K::LogPlusOne => format!("log1p({a})"),
+        K::Logistic => format!("(1.0 / (1.0 + exp(-{a})))"),
+        K::Sine => format!("sin({a})"),
+        K::Cosine => format!("cos({a})"),
+        K::Tan | K::ChloTan => format!("tan({a})"),
+        K::Tanh => format!("tanh({a})"),
+        K::Floor => format!("floor({a})"),
+        K::Ceil => format!("ceil({a})"),
+        K::RoundNearestAfz => format!("round({a})"),
+        K::RoundNearestEven => format!("rint({a})"),
+        K::Square | K::ChloSquare => format!("({a} * {a})"),
+        K::ChloCosh => format!("cosh({a})"),
+        K::ChloSinh => format!("sinh({a})"),
+        K::ChloAcos => format!("acos({a})"),
+        K::ChloAsin => format!("asin({a})"),
+        K::ChloAtan => format!("atan({a})"),
+        K::ChloAcosh => format!("acosh({a})"),
+        K::ChloAsinh => format!("asinh({a})"),
+        K::ChloAtanh => format!("atanh({a})"),
+        K::ChloErf => format!("erf({a})"),
+        K::ChloErfc => format!("erfc({a})"),
+        _ => return None,
+    })
+}
+
+fn float_binary(kind: OpKind, a: &str, b: &str) -> Option<String> {
+    use OpKind as K;
+    Some(match kind {
+        K::Add => format!("({a} + {b})"),
+        K::Subtract => format!("({a} - {b})"),
+        K::Multiply => format!("({a} * {b})"),
+        K::Divide => format!("({a} / {b})"),
+        K::Remainder => format!("fmod({a}, {b})"),
+        K::Power => format!("pow({a}, {b})"),
+        K::Maximum => format!("oxh_max({a}, {b})"),
+        K::Minimum => format!("oxh_min({a}, {b})"),
+        K::Atan2 => format!("atan2({a}, {b})"),
+        _ => return None,
+    })
+}
+
+/// Integer binary ops with wrapping arithmetic (through unsigned 64-bit) and bitwise logic.
+fn int_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
+    use OpKind as K;
+    let rt = reg_type(k);
+    let wrap = |op: &str| format!("({rt})((unsigned long long)({a}) {op} (unsigned long long)({b}))");
+    Some(match kind {
+        K::Add => wrap("+"),
+        K::Subtract => wrap("-"),
+        K::Multiply => wrap("*"),
+        K::Maximum => format!("({a} > {b} ? {a} : {b})"),
+        K::Minimum => format!("({a} < {b} ? {a} : {b})"),
+        K::And => format!("({a} & {b})"),
+        K::Or => format!("({a} | {b})"),
+        K::Xor => format!("({a} ^ {b})"),
+        _ => return None,
+    })
+}
+
+fn bool_op(kind: OpKind, a: &str, b: Option<&str>) -> Option<String> {
+    use OpKind as K;
+    Some(match (kind, b) {
+        (K::Not, None) => format!("(!{a})"),
+        (K::And | K::Multiply | K::Minimum, Some(b)) => format!("({a} && {b})"),
+        (K::Or | K::Add | K::Maximum, Some(b)) => format!("({a} || {b})"),
+        (K::Xor, Some(b)) => format!("({a} != {b})"),
+        _ => return None,
+    })
+}
+
+fn compare(op: &Op, k: Kind, a: &str, b: &str) -> Option<String> {
+    let dir = match op.attr("comparison_direction")? {
+        Attr::ComparisonDirection(d) => *d,
+        Attr::Str(s) => Dir::from_keyword(s)?,
+        _ => return None,
+    };
+    let ty = match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
+        Some(Attr::ComparisonType(t)) => Some(*t),
+        Some(Attr::Str(s)) => Some(CmpTy::from_keyword(s)?),
+        Some(_) => return None,
+        None => None,
+    };
+    if matches!(ty, Some(CmpTy::TotalOrder | CmpTy::WeakOrder)) && is_float(k) {
+        return None;
+    }
+    if matches!(ty, Some(CmpTy::Unsigned)) && !is_unsigned(k) && k != Kind::Bool {
+        return None;
+    }
+    let c = match dir {
+        Dir::Eq => "==",
+        Dir::Ne => "!=",
+        Dir::Lt => "<",
+        Dir::Le => "<=",
+        Dir::Gt => ">",
+        Dir::Ge => ">=",
+    };
+    Some(format!("({a} {c} {b})"))
+}
+
+fn convert(from: Kind, to: Kind, a: &str) -> Option<String> {
+    if from == to {
+        return Some(a.to_string());
+    }
+    if to == Kind::Bool {
+        return Some(format!("({a} != 0)"));
+    }
+    if from == Kind::Bool {
+        return Some(round(to, &format!("({} ? 1 : 0)", reg_type(to))));
+    }
+    match (is_float(from), is_float(to)) {
+        (_, true) => Some(round(to, &format!("(double)({a})"))),
+        (false, false) => Some(round(to, &format!("({})({a})", reg_type(to)))),
+        // float -> integer has saturating semantics in the interpreter: left to the host.
+        (true, false) => None,
+    }
+}
+
+/// A broadcast_in_dim operand index for output index `i` (row-major `out` shape).
+fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
+    let dims = op.attr("broadcast_dimensions")?.as_i64_list()?;
+    if dims.len() != src.len() {
+        return None;
+    }
+    let mut out_strides = vec![1i64; out.len()];
+    for d in (0..out.len().saturating_sub(1)).rev() {
+        out_strides[d] = out_strides[d + 1] * out[d + 1];
+    }
+    let mut terms = Vec::new();
+    let mut stride = 1i64;
+    for k in (0..src.len()).rev() {
+        let d = usize::try_from(dims[k]).ok().filter(|&d| d < out.len())?;
+        if src[k] != 1 {
+            if src[k] != out[d] {
+                return None;
+            }
+            terms.push(format!("((i / {}LL) % {}LL) * {}LL", out_strides[d], out[d], stride));
+        }
+        stride *= src[k];
+    }
+    Some(if terms.is_empty() { "0".into() } else { terms.join(" + ") })
+}
+
+/// Renders the kernel computing `ops` (indices into `block.ops`, in order) over `shape`, reading
+/// `inputs` and writing `outputs`: the full CUDA C source with entry [`ENTRY`] taking
+/// `(long long n, inputs..., outputs...)`. None when some op or type has no rendering.
+pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<String> {
+    let numel: i64 = shape.iter().product();
+    let mut params = vec!["long long n".to_string()];
+    let mut in_idx: HashMap<Value, (usize, Kind, Vec<i64>)> = HashMap::new();
+    for (j, &v) in inputs.iter().enumerate() {
+        let (k, s) = kind_of(func, v)?;
+        params.push(format!("const {}* __restrict__ in{j}", storage_type(k)?));
+        in_idx.insert(v, (j, k, s));
+    }
+    for (j, &v) in outputs.iter().enumerate() {
+        let (k, _) = kind_of(func, v)?;
+        params.push(format!("{}* __restrict__ out{j}", storage_type(k)?));
+    }
+    let mut body = String::new();
+    let mut regs: HashMap<Value, (String, Kind)> = HashMap::new();
+    let mut tmp = 0usize;
+    for &oi in ops {
+        let op = block.ops.get(oi)?;
+        let class = ew_class(op.kind)?;
+        if op.results.len() != 1 || !op.regions.is_empty() {
+            return None;
+        }
+        let (rk, rshape) = kind_of(func, op.results[0])?;
+        if rshape.iter().product::<i64>() != numel || storage_type(rk).is_none() {
+            return None;
+        }
+        // Operand expressions: kernel values by register, inputs loaded at the right index.
+        let mut args: Vec<(String, Kind)> = Vec::new();
+        for &a in &op.operands {
+            if let Some(r) = regs.get(&a) {
+                args.push(r.clone());
+                continue;
+            }
+            let (j, k, s) = in_idx.get(&a)?.clone();
+            let n: i64 = s.iter().product();
+            let idx = if class == EwClass::Broadcast {
+                broadcast_index(op, &s, &rshape)?
+            } else if n == numel {
+                "i".into()
+            } else if n == 1 {
+                "0".into()
+            } else {
+                return None;
+            };
+            let name = format!("t{tmp}");
+            tmp += 1;
+            let _ = writeln!(body, "    {} {name} = {};", reg_type(k), load(k, &format!("in{j}"), &idx));
+            args.push((name, k));
+        }
+        let a = args.first()?.0.clone();
+        let ak = args.first()?.1;
+        let expr = match class {
+            EwClass::Broadcast => {
+                // An operand inside the kernel must already have the result's shape (identity map).
+                if args.len() != 1 || !in_idx.contains_key(&op.operands[0]) && kind_of(func, op.operands[0])?.1 != rshape {
+                    return None;
+                }
+                a.clone()
+            }
+            EwClass::Unary => {
+                if op.kind == OpKind::IsFinite {
+                    if !is_float(ak) {
+                        return None;
+                    }
+                    format!("isfinite({a})")
+                } else if matches!(op.kind, OpKind::ChloIsInf | OpKind::ChloIsPosInf | OpKind::ChloIsNegInf) {
+                    if !is_float(ak) {
+                        return None;
+                    }
+                    match op.kind {
+                        OpKind::ChloIsInf => format!("isinf({a})"),
+                        OpKind::ChloIsPosInf => format!("(isinf({a}) && {a} > 0)"),
+                        _ => format!("(isinf({a}) && {a} < 0)"),
+                    }
+                } else if rk != ak {
+                    return None;
+                } else if is_float(rk) {
+                    round(rk, &float_unary(op.kind, &a)?)
+                } else if rk == Kind::Bool {
+                    bool_op(op.kind, &a, None)?
+                } else {
+                    let rt = reg_type(rk);
+                    let e = match op.kind {
+                        OpKind::Negate => format!("({rt})(0ULL - (unsigned long long)({a}))"),
+                        OpKind::Not => format!("(~{a})"),
+                        OpKind::Abs if !is_unsigned(rk) => format!("({a} < 0 ? ({rt})(0ULL - (unsigned long long)({a})) : {a})"),
+                        OpKind::Sign if !is_unsigned(rk) => format!("({rt})({a} > 0 ? 1 : ({a} < 0 ? -1 : 0))"),
+                        _ => return None,
+                    };
+                    round(rk, &e)
+                }
+            }
+            EwClass::Binary => {
+                let b = &args.get(1)?.0;
+                if args[1].1 != ak || rk != ak {
+                    return None;
+                }
+                if is_float(rk) {
+                    round(rk, &float_binary(op.kind, &a, b)?)
+                } else if rk == Kind::Bool {
+                    bool_op(op.kind, &a, Some(b))?
+                } else {
+                    round(rk, &int_binary(op.kind, rk, &a, b)?)
+                }
+            }
+            EwClass::Compare => {
+                let b = &args.get(1)?.0;
+                if args[1].1 != ak || rk != Kind::Bool {
+                    return None;
+                }
+                compare(op, ak, &a, b)?
+            }
+            EwClass::Select => {
+                let [(p, pk), (t, tk), (f, fk)] = args.as_slice() else { return None };
+                if *pk != Kind::Bool || tk != fk || *tk != rk {
+                    return None;
+                }
+                format!("({p} ? {t} : {f})")
+            }
+            EwClass::Clamp => {
+                let [(lo, lk), (x, xk), (hi, hk)] = args.as_slice() else { return None };
+                if lk != xk || hk != xk || *xk != rk {
+                    return None;
+                }
+                if is_float(rk) {
+                    format!("oxh_min(oxh_max({x}, {lo}), {hi})")
+                } else if rk == Kind::Bool {
+                    return None;
+                } else {
+                    format!("({x} < {lo} ? {lo} : ({x} > {hi} ? {hi} : {x}))")
+                }
+            }
+            EwClass::Convert => convert(ak, rk, &a)?,
+        };
+        let name = format!("v{}", op.results[0].0);
+        let _ = writeln!(body, "    {} {name} = {expr};", reg_type(rk));
+        regs.insert(op.results[0], (name, rk));
+    }
+    for (j, &v) in outputs.iter().enumerate() {
+        let (name, k) = regs.get(&v)?;
+        let _ = writeln!(body, "    out{j}[i] = {};", store(*k, name));
+    }
+    let mut src = String::from(PRELUDE);
+    let _ = write!(
+        src,
+        "extern \"C\" __global__ void {ENTRY}({}) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n",
+        params.join(", ")
+    );
+    Some(src)
+}
+
+/// Renders a fused kernel of `block`.
+pub fn render_fused(func: &Func, block: &Block, k: &FusedKernel) -> Option<String> {
+    render(func, block, &k.ops, &k.inputs, &k.outputs, &k.shape)
+}
+
+/// Renders a single elementwise op (`block.ops[i]`) as a kernel; inputs are its distinct operands.
+pub fn render_single(func: &Func, block: &Block, i: usize) -> Option<(String, Vec<Value>)> {
+    let op = block.ops.get(i)?;
+    ew_class(op.kind)?;
+    let mut inputs: Vec<Value> = Vec::new();
+    for &a in &op.operands {
+        if !inputs.contains(&a) {
+            inputs.push(a);
+        }
+    }
+    let (_, shape) = kind_of(func, *op.results.first()?)?;
+    let src = render(func, block, &[i], &inputs, &op.results, &shape)?;
+    Some((src, inputs))
+}
+
+/// A transpose (permute) kernel: output dims `out` (row-major), output dim d reads input dim `perm[d]`
+/// of an input with row-major `in_shape`; elements of `elem_bytes` bytes copied unchanged.
+pub fn render_permute(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Option<String> {
+    let ty = match elem_bytes {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "unsigned long long",
+        16 => "ulonglong2",
+        _ => return None,
+    };
+    if perm.len() != in_shape.len() {
+        return None;
+    }
+    let mut in_strides = vec![1i64; in_shape.len()];
+    for d in (0..in_shape.len().saturating_sub(1)).rev() {
+        in_strides[d] = in_strides[d + 1] * in_shape[d + 1];
+    }
+    let out: Vec<i64> = perm.iter().map(|&p| in_shape.get(p).copied()).collect::<Option<_>>()?;
+    let mut body = String::from("    long long r = i; long long src = 0;\n");
+    for d in (0..out.len()).rev() {
+        let _ = writeln!(body, "    src += (r % {}LL) * {}LL; r /= {}LL;", out[d], in_strides[perm[d]], out[d]);
+    }
+    Some(format!(
+        "extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}    out0[i] = in0[src];\n  }}\n}}\n"
+    ))
+}

@@ -1,0 +1,92 @@
+//! CUDA C rendering without a GPU: the text and structure of fused kernels, single ops and permutes,
+//! ops without a rendering refused, and device probing failing cleanly (or succeeding) without a panic.
+
+use oxhlo_cuda::render;
+use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+
+fn module(src: &str) -> oxhlo_ir::Module {
+    let m = oxhlo_text::parse_module(src, "test.mlir").expect("parses");
+    oxhlo_ir::verify_module(&m).expect("verifies");
+    m
+}
+
+const CHAIN: &str = r#"
+func.func @main(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = stablehlo.add %a, %0 : tensor<4x8xf32>
+  %2 = stablehlo.exponential %1 : tensor<4x8xf32>
+  %3 = stablehlo.maximum %2, %a : tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}
+"#;
+
+#[test]
+fn fused_chain_renders_one_loop_with_broadcast_index() {
+    let m = module(CHAIN);
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let k = steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Kernel(k) => Some(k.clone()),
+            Step::Op(_) => None,
+        })
+        .expect("the chain fuses");
+    assert_eq!(k.ops.len(), 4);
+    let src = render::render_fused(f, block, &k).expect("renders");
+    assert!(src.contains("extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0)"), "{src}");
+    // The broadcast reads the rank-1 operand at the column index.
+    assert!(src.contains("in1[((i / 1LL) % 8LL) * 1LL]"), "{src}");
+    assert!(src.contains("exp("), "{src}");
+    assert!(src.contains("oxh_max("), "{src}");
+    assert!(src.contains("(double)(float)("), "f32 results are rounded after each op: {src}");
+    assert_eq!(src.matches("out0[i] =").count(), 1);
+}
+
+#[test]
+fn single_ops_render_by_type_and_refuse_what_they_cannot_do() {
+    let m = module(
+        r#"
+func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>, %i: tensor<3xi32>, %j: tensor<3xi32>) -> (tensor<3xbf16>, tensor<3xi1>, tensor<3xi32>, tensor<3xi32>) {
+  %0 = stablehlo.multiply %a, %b : tensor<3xbf16>
+  %1 = stablehlo.compare LT, %i, %j : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  %2 = stablehlo.divide %i, %j : tensor<3xi32>
+  %3 = stablehlo.convert %a : (tensor<3xbf16>) -> tensor<3xi32>
+  return %0, %1, %2, %3 : tensor<3xbf16>, tensor<3xi1>, tensor<3xi32>, tensor<3xi32>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let (mul, inputs) = render::render_single(f, block, 0).expect("bf16 multiply renders");
+    assert_eq!(inputs.len(), 2);
+    assert!(mul.contains("oxh_bf16_to_f(in0[i])") && mul.contains("oxh_f_to_bf16"), "{mul}");
+    let (cmp, _) = render::render_single(f, block, 1).expect("compare renders");
+    assert!(cmp.contains("unsigned char* __restrict__ out0") && cmp.contains(" < "), "{cmp}");
+    // Integer division (division by zero semantics) and float -> int conversion stay on the host.
+    assert!(render::render_single(f, block, 2).is_none());
+    assert!(render::render_single(f, block, 3).is_none());
+}
+
+#[test]
+fn permute_kernel_indexes_the_source() {
+    let src = render::render_permute(&[2, 3], &[1, 0], 4).unwrap();
+    assert!(src.contains("const unsigned int* __restrict__ in0"), "{src}");
+    // Output [3, 2]: the last output dim walks input dim 0 (stride 3).
+    assert!(src.contains("src += (r % 2LL) * 3LL"), "{src}");
+    assert!(src.contains("src += (r % 3LL) * 1LL"), "{src}");
+    assert!(render::render_permute(&[2, 3], &[0], 4).is_none());
+    assert!(render::render_permute(&[2], &[0], 3).is_none());
+}
+
+#[test]
+fn probing_never_panics() {
+    match oxhlo_cuda::available() {
+        Ok(info) => println!("CUDA device: {info:?}"),
+        Err(e) => {
+            assert!(!e.is_empty());
+            println!("skipped: no CUDA device ({e})");
+        }
+    }
+}
