@@ -233,8 +233,11 @@ impl ConvDims {
     /// and lhs dilation applied), or None when it falls on padding or a dilation hole.
     pub fn input_pos(&self, d: usize, y: i64, k: i64, n: i64) -> Option<usize> {
         let ld = self.lhs_dilation[d];
-        let p = y * self.window_strides[d] + k * self.rhs_dilation[d] - self.padding[d].0;
-        if p >= 0 && p % ld == 0 && p / ld < n {
+        let p = y
+            .checked_mul(self.window_strides[d])?
+            .checked_add(k.checked_mul(self.rhs_dilation[d])?)?
+            .checked_sub(self.padding[d].0)?;
+        if p >= 0 && ld > 0 && p % ld == 0 && p / ld < n {
             usize::try_from(p / ld).ok()
         } else {
             None

@@ -6,9 +6,12 @@
 //! the canonical output `[N, spatial..., Co]` is computed in blocks of rows (output positions): each
 //! block fills a bounded im2col buffer (a chunk of taps x input channels, zeros for padding and
 //! dilation holes) and multiplies it into its rows with the GEMM of [`super::gemm_util`], accumulating
-//! over tap chunks. Blocks run in parallel on the rayon pool. A 1x1, stride-1, unpadded convolution
-//! multiplies the canonical input directly. The canonical output is finally permuted into the result's
-//! layout (no copy for `[b, 0, 1, f]` outputs).
+//! over tap chunks. Blocks run in parallel on the rayon pool; when there are few output rows and many
+//! taps (JAX's weight gradients) the taps are split over threads instead (split-K, partial sums added).
+//! A 1x1, stride-1, unpadded convolution multiplies the canonical input directly. lhs dilation (JAX's
+//! input gradient of a strided convolution) runs per output phase over the live taps only, skipping the
+//! dilation holes. The canonical output is finally permuted into the result's layout (no copy for
+//! `[b, 0, 1, f]` outputs).
 //!
 //! Numerics as in [`super::dot`]: f64 in f64; f32/f16/bf16 accumulate in f32 (f16/bf16 rounded once).
 //! Integer, complex and quantized convolutions and dynamic_conv return None (the interpreter runs them).
@@ -95,7 +98,8 @@ impl Geometry {
         for d in 0..s {
             let (n, k) = (ls[cd.input_spatial[d]], rs[cd.kernel_spatial[d]]);
             let out = usize::try_from(cd.output_size(d, n as i64, k as i64)).ok()?;
-            let mut m = Vec::with_capacity(out.checked_mul(k)?);
+            // Index tables stay far below any size a real tensor could have.
+            let mut m = Vec::with_capacity(out.checked_mul(k).filter(|&x| x <= 1 << 32)?);
             for y in 0..out {
                 for kx in 0..k {
                     m.push(cd.input_pos(d, y as i64, kx as i64, n as i64).unwrap_or(NONE));
@@ -236,7 +240,11 @@ fn phased<T: Scalar>(g: &Geometry, cd: &ConvDims, input: &[T], rhs: &[T], rs: &[
         for d in 0..s {
             let (st, rd, lo, dl) = (cd.window_strides[d], cd.rhs_dilation[d], cd.padding[d].0, dil[d] as i64);
             let phase = ph[d] as i64;
-            sel.push((0..g.k_sp[d]).filter(|&k| (phase * st + k as i64 * rd - lo).rem_euclid(dl) == 0).collect::<Vec<_>>());
+            let live = |k: usize| {
+                let p = (phase.wrapping_mul(st)).wrapping_add((k as i64).wrapping_mul(rd)).wrapping_sub(lo);
+                p.rem_euclid(dl) == 0
+            };
+            sel.push((0..g.k_sp[d]).filter(|&k| live(k)).collect::<Vec<_>>());
             ys.push((ph[d]..g.out_sp[d]).step_by(dil[d]).collect::<Vec<_>>());
         }
         next_index(&mut ph, &phase_shape);
