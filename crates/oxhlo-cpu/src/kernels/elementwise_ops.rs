@@ -353,13 +353,20 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 Bin::Mul => zip(d, a, b, |x, y| x * y),
                 Bin::Div => zip(d, a, b, |x, y| x / y),
                 Bin::Rem => zip(d, a, b, |x, y| x % y),
-                Bin::Max => return Ok(zip(d, a, b, fmax32)),
-                Bin::Min => return Ok(zip(d, a, b, fmin32)),
+                Bin::Max => {
+                    zip(d, a, b, fmax32);
+                    return Ok(());
+                }
+                Bin::Min => {
+                    zip(d, a, b, fmin32);
+                    return Ok(());
+                }
                 _ => {
                     let va: Vec<f64> = a.iter().map(|&x| x as f64).collect();
                     let vb: Vec<f64> = b.iter().map(|&x| x as f64).collect();
                     let out = fl::binary(op, lane.float_type(), &va, &vb).ok_or_else(|| bad(&format!("{op:?}"), lane))?;
-                    return Ok(from_data_f32(d, out));
+                    from_data_f32(d, out);
+                    return Ok(());
                 }
             }
             round_f32(r, d);

@@ -1,0 +1,213 @@
+//! Loop fusion and native reductions against the interpreter (the oracle): which ops `fuse_block`
+//! groups (chains, broadcasts, several outputs, sealing when a value is read outside a group), fused
+//! programs computing what the interpreter computes, and `reduce` over every reducer, element type and
+//! dimension layout (row, column, middle, all, none).
+
+mod common;
+use common::*;
+use oxhlo_cpu::Kind;
+use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+
+const CHAIN: &str = r#"
+func.func @main(%x: tensor<64x300xf32>, %y: tensor<64x300xf32>, %b: tensor<300xf32>, %s: tensor<f32>) -> (tensor<64x300xf32>, tensor<64x300xf32>, tensor<64x300xi32>) {
+  %c = stablehlo.constant dense<0.5> : tensor<64x300xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<300xf32>) -> tensor<64x300xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<64x300xf32>
+  %0 = stablehlo.multiply %x, %y : tensor<64x300xf32>
+  %1 = stablehlo.add %0, %bb : tensor<64x300xf32>
+  %2 = stablehlo.tanh %1 : tensor<64x300xf32>
+  %3 = stablehlo.logistic %y : tensor<64x300xf32>
+  %4 = stablehlo.multiply %2, %3 : tensor<64x300xf32>
+  %5 = stablehlo.multiply %x, %c : tensor<64x300xf32>
+  %6 = stablehlo.exponential %5 : tensor<64x300xf32>
+  %7 = stablehlo.subtract %4, %6 : tensor<64x300xf32>
+  %8 = stablehlo.compare GT, %7, %sb : (tensor<64x300xf32>, tensor<64x300xf32>) -> tensor<64x300xi1>
+  %9 = stablehlo.select %8, %7, %sb : tensor<64x300xi1>, tensor<64x300xf32>
+  %10 = stablehlo.convert %9 : (tensor<64x300xf32>) -> tensor<64x300xi32>
+  return %9, %1, %10 : tensor<64x300xf32>, tensor<64x300xf32>, tensor<64x300xi32>
+}"#;
+
+fn f32_input(shape: &[i64], seed: u64) -> oxhlo_cpu::NTensor {
+    let n = shape.iter().product::<i64>() as usize;
+    let mut r = Rng(seed | 1);
+    let v: Vec<f32> = (0..n).map(|_| (r.unit() * 6.0 - 3.0) as f32).collect();
+    tensor("f32", shape, oxhlo_cpu::Buf::F32(v))
+}
+
+#[test]
+fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
+    let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let kernels: Vec<_> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Kernel(k) => Some(k.clone()),
+            Step::Op(_) => None,
+        })
+        .collect();
+    assert_eq!(kernels.len(), 1, "{steps:?}");
+    let k = &kernels[0];
+    // Everything but the constant (op 0) and the return fuses.
+    assert_eq!(k.ops, (1..=13).collect::<Vec<_>>());
+    let ret = &block.ops[14];
+    let mut outs = k.outputs.clone();
+    outs.sort();
+    let mut want = ret.operands.clone();
+    want.sort();
+    assert_eq!(outs, want);
+    assert_eq!(k.inputs.len(), 5, "x, y, b, s and the constant");
+    let off = fuse_block(f, block, &FusionOptions::default());
+    assert!(off.iter().all(|s| matches!(s, Step::Op(_))));
+}
+
+#[test]
+fn a_group_read_outside_is_sealed() {
+    let src = r#"
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.exponential %x : tensor<8xf32>
+  %1 = stablehlo.add %0, %0 : tensor<8xf32>
+  %2 = stablehlo.reverse %1, dims = [0] : tensor<8xf32>
+  %3 = stablehlo.multiply %1, %2 : tensor<8xf32>
+  %4 = stablehlo.negate %3 : tensor<8xf32>
+  return %4 : tensor<8xf32>
+}"#;
+    let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true });
+    let ks: Vec<Vec<usize>> = steps
+        .iter()
+        .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
+        .collect();
+    assert_eq!(ks, vec![vec![0, 1], vec![3, 4]]);
+    let x = f32_input(&[8], 5);
+    let want = run_interp(src, std::slice::from_ref(&x)).expect("interp");
+    let got = run_cpu(src, &[x], true, 2).expect("cpu");
+    compare(&got[0], &want[0], 2, 0.0).expect("same results");
+}
+
+#[test]
+fn fused_chain_matches_the_interpreter_and_the_unfused_run() {
+    let inputs = [f32_input(&[64, 300], 1), f32_input(&[64, 300], 2), f32_input(&[300], 3), f32_input(&[], 4)];
+    let want = run_interp(CHAIN, &inputs).expect("interp");
+    for threads in [1, 2, 5] {
+        let fused = run_cpu(CHAIN, &inputs, true, threads).expect("fused");
+        let unfused = run_cpu(CHAIN, &inputs, false, threads).expect("unfused");
+        for i in 0..3 {
+            compare(&fused[i], &want[i], 4, 1e-5).unwrap_or_else(|e| panic!("output {i}: {e}"));
+            compare(&fused[i], &unfused[i], 0, 0.0).unwrap_or_else(|e| panic!("fused vs unfused {i}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn fused_mixed_types_and_broadcasts_match_the_interpreter() {
+    let src = r#"
+func.func @main(%a: tensor<3x1x5xi32>, %b: tensor<4x5xi32>, %h: tensor<4x5xf16>) -> (tensor<3x4x5xbf16>, tensor<3x4x5xui8>) {
+  %ab = stablehlo.broadcast_in_dim %a, dims = [0, 1, 2] : (tensor<3x1x5xi32>) -> tensor<3x4x5xi32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1, 2] : (tensor<4x5xi32>) -> tensor<3x4x5xi32>
+  %hb = stablehlo.broadcast_in_dim %h, dims = [1, 2] : (tensor<4x5xf16>) -> tensor<3x4x5xf16>
+  %0 = stablehlo.multiply %ab, %bb : tensor<3x4x5xi32>
+  %1 = stablehlo.shift_right_arithmetic %0, %bb : tensor<3x4x5xi32>
+  %2 = stablehlo.convert %1 : (tensor<3x4x5xi32>) -> tensor<3x4x5xf16>
+  %3 = stablehlo.multiply %2, %hb : tensor<3x4x5xf16>
+  %4 = stablehlo.sqrt %3 : tensor<3x4x5xf16>
+  %5 = stablehlo.convert %4 : (tensor<3x4x5xf16>) -> tensor<3x4x5xbf16>
+  %6 = stablehlo.convert %1 : (tensor<3x4x5xi32>) -> tensor<3x4x5xui8>
+  return %5, %6 : tensor<3x4x5xbf16>, tensor<3x4x5xui8>
+}"#;
+    for seed in [0, 1, 2] {
+        let a = tensor("i32", &[3, 1, 5], values(Kind::I32, 15, seed));
+        let b = tensor("i32", &[4, 5], values(Kind::I32, 20, seed + 7));
+        let h = tensor("f16", &[4, 5], values(Kind::F16, 20, seed));
+        let inputs = [a, b, h];
+        let want = run_interp(src, &inputs).expect("interp");
+        let got = run_cpu(src, &inputs, true, 2).expect("cpu");
+        for (g, w) in got.iter().zip(&want) {
+            compare(g, w, 0, 0.0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
+}
+
+fn reduce_src(ty: &str, shape: &[i64], dims: &[usize], op: &str) -> String {
+    let s = |v: &[i64]| v.iter().map(|d| format!("{d}x")).collect::<String>();
+    let out: Vec<i64> = shape.iter().enumerate().filter(|(i, _)| !dims.contains(i)).map(|(_, &d)| d).collect();
+    let dl = dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+    format!(
+        "func.func @main(%x: tensor<{}{ty}>, %i: tensor<{ty}>) -> tensor<{}{ty}> {{\n  %0 = stablehlo.reduce(%x init: %i) applies stablehlo.{op} across dimensions = [{dl}] : (tensor<{}{ty}>, tensor<{ty}>) -> tensor<{}{ty}>\n  return %0 : tensor<{}{ty}>\n}}",
+        s(shape),
+        s(&out),
+        s(shape),
+        s(&out),
+        s(&out)
+    )
+}
+
+#[test]
+fn reductions_match_the_interpreter() {
+    let layouts: &[(&[i64], &[usize])] = &[
+        (&[7, 300], &[1]),
+        (&[300, 7], &[0]),
+        (&[5, 9, 11], &[1]),
+        (&[5, 9, 11], &[1, 2]),
+        (&[5, 9, 11], &[0, 1, 2]),
+        (&[5, 9, 11], &[]),
+        (&[2, 70000], &[1]),
+        (&[3, 40000], &[0]),
+        (&[0, 4], &[0]),
+    ];
+    let mut ran = 0;
+    for &(ty, kind) in TYPES {
+        let ops: &[&str] = if is_float(kind) {
+            &["add", "multiply", "maximum", "minimum"]
+        } else {
+            &["add", "multiply", "maximum", "minimum", "and", "or"]
+        };
+        for op in ops {
+            for (shape, dims) in layouts {
+                let n = shape.iter().product::<i64>() as usize;
+                // Floats: values in [-2, 2) (products stay finite), plus NaN/inf edges for max/min.
+                let x = if is_float(kind) && !matches!(*op, "maximum" | "minimum") {
+                    let mut r = Rng(n as u64 + 3);
+                    let fl: Vec<f64> = (0..n).map(|_| r.unit() * 4.0 - 2.0).collect();
+                    let fl = if *op == "multiply" { fl.iter().map(|x| 1.0 + x * 1e-3).collect() } else { fl };
+                    // f16/bf16: the interpreter rounds after every step, so use values whose running
+                    // sums and products are exact in any order (1, -1, 0 repeating; products of +-1).
+                    let fl: Vec<f64> = match (kind, *op) {
+                        (Kind::F16 | Kind::BF16, "add") => (0..n).map(|i| [1.0, -1.0, 0.0][i % 3]).collect(),
+                        (Kind::F16 | Kind::BF16, _) => (0..n).map(|i| [1.0, -1.0, 1.0][i % 3]).collect(),
+                        _ => fl,
+                    };
+                    match kind {
+                        Kind::F32 => oxhlo_cpu::Buf::F32(fl.iter().map(|&x| x as f32).collect()),
+                        Kind::F64 => oxhlo_cpu::Buf::F64(fl),
+                        Kind::F16 => oxhlo_cpu::Buf::F16(fl.iter().map(|&x| half::f16::from_f64(x)).collect()),
+                        _ => oxhlo_cpu::Buf::BF16(fl.iter().map(|&x| half::bf16::from_f64(x)).collect()),
+                    }
+                } else {
+                    values(kind, n, n as u64 % 2 + 2 * (n == 99 * 5) as u64)
+                };
+                let src = reduce_src(ty, shape, dims, op);
+                let m = oxhlo_text::parse_module(&src, "r.mlir").expect("parses");
+                if oxhlo_ir::verify_module(&m).is_err() {
+                    continue;
+                }
+                let inputs = [tensor(ty, shape, x), tensor(ty, &[], values(kind, 1, 1))];
+                let want = run_interp(&src, &inputs).expect("interp");
+                let rel = match (kind, *op) {
+                    (Kind::F32, "add" | "multiply") => 1e-4,
+                    (Kind::F64, "add" | "multiply") => 1e-12,
+                    _ => 0.0,
+                };
+                for threads in [1, 2] {
+                    let got = run_cpu(&src, &inputs, true, threads).expect("cpu");
+                    compare(&got[0], &want[0], 0, rel).unwrap_or_else(|e| panic!("{src}\n{e}"));
+                }
+                ran += 1;
+            }
+        }
+    }
+    assert!(ran > 400, "only {ran} reductions ran");
+}
