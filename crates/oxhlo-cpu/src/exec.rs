@@ -5,6 +5,7 @@
 //! defined by the interpreter's semantics.
 
 use crate::kernels::{self, KernelCtx};
+use crate::profile::RunProfile;
 use crate::tensor::{NTensor, Val};
 use oxhlo_interp::custom_call::CustomCallRegistry;
 use oxhlo_interp::testing::CheckFailure;
@@ -54,6 +55,8 @@ pub struct CpuProgram {
     registry: Arc<CustomCallRegistry>,
     threads: usize,
     interpreter_only: bool,
+    /// `OXHLO_PROFILE`: print per-step times after each run.
+    profile: bool,
 }
 
 /// What one run produced besides its results: checks evaluated and failed (`check.*` ops).
@@ -90,7 +93,8 @@ impl CpuProgram {
         } else {
             opts.threads
         };
-        Ok(CpuProgram { module, plans, constants, registry, threads, interpreter_only: opts.interpreter_only })
+        let profile = crate::profile::enabled_from_env();
+        Ok(CpuProgram { module, plans, constants, registry, threads, interpreter_only: opts.interpreter_only, profile })
     }
 
     pub fn module(&self) -> &Module {
@@ -134,8 +138,12 @@ impl CpuProgram {
                 (_, c) => Val::from_rt(c),
             })
             .collect();
-        let mut run = Run { prog: self, interp: None, depth: 0 };
+        let profile = self.profile.then(RunProfile::default);
+        let mut run = Run { prog: self, interp: None, depth: 0, profile };
         let res = run.call(func, inputs);
+        if let Some(p) = &run.profile {
+            eprint!("{}", p.render());
+        }
         if let Some(it) = run.interp.take() {
             outcome.checks_run = it.checks_run;
             outcome.check_failures = it.check_failures;
@@ -304,6 +312,7 @@ struct Run<'p> {
     /// The interpreter used for fallback ops, created on first use.
     interp: Option<Interpreter<'p>>,
     depth: usize,
+    profile: Option<RunProfile>,
 }
 
 fn op_error(op: &Op, message: String) -> InterpError {
@@ -368,6 +377,7 @@ impl<'p> Run<'p> {
             frame.set(v, x).map_err(InterpError::new)?;
         }
         for ps in &plan.steps {
+            let started = self.profile.is_some().then(std::time::Instant::now);
             match &ps.step {
                 Step::Op(i) => {
                     let op = &block.ops[*i];
@@ -412,6 +422,18 @@ impl<'p> Run<'p> {
                     for (&v, t) in k.outputs.iter().zip(outs) {
                         frame.set(v, Val::Native(t)).map_err(InterpError::new)?;
                     }
+                }
+            }
+            if let (Some(t), Some(p)) = (started, self.profile.as_mut()) {
+                let name = || match &ps.step {
+                    Step::Op(i) => block.ops[*i].name().to_string(),
+                    Step::Kernel(k) => {
+                        let names: Vec<&str> = k.ops.iter().map(|&i| block.ops[i].name().trim_start_matches("stablehlo.")).collect();
+                        format!("fused[{}]", names.join(","))
+                    }
+                };
+                if !matches!(&ps.step, Step::Op(i) if matches!(block.ops[*i].kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call)) {
+                    p.record(name, t.elapsed());
                 }
             }
             for v in &ps.free_after {
@@ -521,7 +543,11 @@ impl<'p> Run<'p> {
                 cap.push((v, x.to_rt()));
             }
         }
+        let started = self.profile.is_some().then(std::time::Instant::now);
         let res = it.eval_op(frame.func, op, rt_args, cap)?;
+        if let (Some(t), Some(p)) = (started, self.profile.as_mut()) {
+            p.record(|| format!("  (interpreter fallback) {}", op.name()), t.elapsed());
+        }
         Ok(res.into_iter().map(Val::from_rt).collect())
     }
 

@@ -6,6 +6,7 @@
 pub mod exec;
 pub mod kernels;
 pub mod pipeline;
+pub mod profile;
 pub mod tensor;
 
 pub use exec::{CpuOptions, CpuProgram, RunOutcome};

@@ -155,73 +155,58 @@ impl Buf {
     }
 
     /// The elements' little-endian bytes (the layout PJRT and `oxhlo::Buffer` use; bool as one byte).
+    /// A plain memory copy on little-endian hosts.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        fn flat<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-            let mut out = Vec::with_capacity(v.len() * N);
-            for &x in v {
-                out.extend_from_slice(&f(x));
-            }
-            out
-        }
+        use bytemuck::cast_slice as bytes;
+        debug_assert!(cfg!(target_endian = "little"), "oxhlo-cpu assumes a little-endian host");
         match self {
             Buf::Bool(v) => v.iter().map(|&b| b as u8).collect(),
-            Buf::I8(v) => v.iter().map(|&x| x as u8).collect(),
+            Buf::I8(v) => bytes(v).to_vec(),
             Buf::U8(v) => v.clone(),
-            Buf::I16(v) => flat(v, i16::to_le_bytes),
-            Buf::U16(v) => flat(v, u16::to_le_bytes),
-            Buf::I32(v) => flat(v, i32::to_le_bytes),
-            Buf::U32(v) => flat(v, u32::to_le_bytes),
-            Buf::I64(v) => flat(v, i64::to_le_bytes),
-            Buf::U64(v) => flat(v, u64::to_le_bytes),
-            Buf::F16(v) => flat(v, |x: f16| x.to_bits().to_le_bytes()),
-            Buf::BF16(v) => flat(v, |x: bf16| x.to_bits().to_le_bytes()),
-            Buf::F32(v) => flat(v, f32::to_le_bytes),
-            Buf::F64(v) => flat(v, f64::to_le_bytes),
-            Buf::C64(v) => flat(v, |[r, i]: [f32; 2]| {
-                let mut b = [0u8; 8];
-                b[..4].copy_from_slice(&r.to_le_bytes());
-                b[4..].copy_from_slice(&i.to_le_bytes());
-                b
-            }),
-            Buf::C128(v) => flat(v, |[r, i]: [f64; 2]| {
-                let mut b = [0u8; 16];
-                b[..8].copy_from_slice(&r.to_le_bytes());
-                b[8..].copy_from_slice(&i.to_le_bytes());
-                b
-            }),
+            Buf::I16(v) => bytes(v).to_vec(),
+            Buf::U16(v) => bytes(v).to_vec(),
+            Buf::I32(v) => bytes(v).to_vec(),
+            Buf::U32(v) => bytes(v).to_vec(),
+            Buf::I64(v) => bytes(v).to_vec(),
+            Buf::U64(v) => bytes(v).to_vec(),
+            Buf::F16(v) => bytes(v).to_vec(),
+            Buf::BF16(v) => bytes(v).to_vec(),
+            Buf::F32(v) => bytes(v).to_vec(),
+            Buf::F64(v) => bytes(v).to_vec(),
+            Buf::C64(v) => bytes(v).to_vec(),
+            Buf::C128(v) => bytes(v).to_vec(),
         }
     }
 
     /// Reads `kind` elements from little-endian bytes (bool: any nonzero byte is true). The byte count
-    /// must be a multiple of the element size.
+    /// must be a multiple of the element size. A plain memory copy on little-endian hosts.
     pub fn from_le_bytes(kind: Kind, b: &[u8]) -> Result<Buf, String> {
         let size = kind.size();
         if b.len() % size != 0 {
             return Err(format!("{} bytes is not a whole number of {size}-byte elements", b.len()));
         }
-        fn rd<T, const N: usize>(b: &[u8], f: impl Fn([u8; N]) -> T) -> Vec<T> {
-            b.chunks_exact(N).map(|c| f(c.try_into().unwrap())).collect()
+        let n = b.len() / size;
+        fn fill<T: bytemuck::Pod + Default + Clone>(n: usize, b: &[u8]) -> Vec<T> {
+            let mut v = vec![T::default(); n];
+            bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(b);
+            v
         }
         Ok(match kind {
             Kind::Bool => Buf::Bool(b.iter().map(|&x| x != 0).collect()),
-            Kind::I8 => Buf::I8(b.iter().map(|&x| x as i8).collect()),
+            Kind::I8 => Buf::I8(fill(n, b)),
             Kind::U8 => Buf::U8(b.to_vec()),
-            Kind::I16 => Buf::I16(rd(b, i16::from_le_bytes)),
-            Kind::U16 => Buf::U16(rd(b, u16::from_le_bytes)),
-            Kind::I32 => Buf::I32(rd(b, i32::from_le_bytes)),
-            Kind::U32 => Buf::U32(rd(b, u32::from_le_bytes)),
-            Kind::I64 => Buf::I64(rd(b, i64::from_le_bytes)),
-            Kind::U64 => Buf::U64(rd(b, u64::from_le_bytes)),
-            Kind::F16 => Buf::F16(rd(b, |x| f16::from_bits(u16::from_le_bytes(x)))),
-            Kind::BF16 => Buf::BF16(rd(b, |x| bf16::from_bits(u16::from_le_bytes(x)))),
-            Kind::F32 => Buf::F32(rd(b, f32::from_le_bytes)),
-            Kind::F64 => Buf::F64(rd(b, f64::from_le_bytes)),
-            Kind::C64 => Buf::C64(rd(b, |x: [u8; 8]| {
-                [f32::from_le_bytes(x[..4].try_into().unwrap()), f32::from_le_bytes(x[4..].try_into().unwrap())]
-            })),
-            Kind::C128 => Buf::C128(rd(b, |x: [u8; 16]| {
-                [f64::from_le_bytes(x[..8].try_into().unwrap()), f64::from_le_bytes(x[8..].try_into().unwrap())]
-            })),
+            Kind::I16 => Buf::I16(fill(n, b)),
+            Kind::U16 => Buf::U16(fill(n, b)),
+            Kind::I32 => Buf::I32(fill(n, b)),
+            Kind::U32 => Buf::U32(fill(n, b)),
+            Kind::I64 => Buf::I64(fill(n, b)),
+            Kind::U64 => Buf::U64(fill(n, b)),
+            Kind::F16 => Buf::F16(fill(n, b)),
+            Kind::BF16 => Buf::BF16(fill(n, b)),
+            Kind::F32 => Buf::F32(fill(n, b)),
+            Kind::F64 => Buf::F64(fill(n, b)),
+            Kind::C64 => Buf::C64(fill(n, b)),
+            Kind::C128 => Buf::C128(fill(n, b)),
         })
     }
 }
