@@ -428,8 +428,10 @@ impl<'p> Run<'p> {
                 let name = || match &ps.step {
                     Step::Op(i) => block.ops[*i].name().to_string(),
                     Step::Kernel(k) => {
-                        let names: Vec<&str> = k.ops.iter().map(|&i| block.ops[i].name().trim_start_matches("stablehlo.")).collect();
-                        format!("fused[{}]", names.join(","))
+                        let names: Vec<&str> =
+                            k.ops.iter().take(8).map(|&i| block.ops[i].name().trim_start_matches("stablehlo.")).collect();
+                        let more = if k.ops.len() > 8 { format!(",... {} ops", k.ops.len()) } else { String::new() };
+                        format!("fused[{}{more}]", names.join(","))
                     }
                 };
                 if !matches!(&ps.step, Step::Op(i) if matches!(block.ops[*i].kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call)) {
