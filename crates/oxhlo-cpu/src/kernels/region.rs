@@ -72,6 +72,9 @@ pub fn binary_body(func: &Func, region: &Region, elem: &ElementType) -> Option<C
                 OpKind::Minimum => BinOp::Min,
                 _ => return None,
             };
+            // The interpreter folds add/multiply bodies as `acc op x` whatever the argument order
+            // (only NaN payloads could tell); maximum/minimum bodies run in the order written.
+            let swapped = swapped && matches!(bop, BinOp::Max | BinOp::Min);
             Some(Comb { op: bop, swapped })
         }
         _ => None,
