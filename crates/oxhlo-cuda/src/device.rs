@@ -228,4 +228,27 @@ impl Gpu {
         // pointer covers n elements (rank-0 and broadcast inputs are only indexed within their size).
         unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
     }
+
+    /// Launches a row kernel `(long long rows, long long cols, inputs..., outputs...)` with one block of
+    /// up to 256 threads per row (grid-stride over rows).
+    pub fn launch_rows(&self, src: &str, rows: i64, cols: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        if rows <= 0 {
+            return Ok(());
+        }
+        let f = self.function(src)?;
+        let threads = (cols.clamp(32, 256) as u32).div_ceil(32) * 32;
+        let cfg = LaunchConfig { grid_dim: (rows.min(1 << 20) as u32, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&rows);
+        b.arg(&cols);
+        for i in inputs {
+            b.arg(*i);
+        }
+        for o in outputs.iter_mut() {
+            b.arg(o);
+        }
+        // SAFETY: the kernel signature is (long long rows, long long cols, const T* in..., T* out...) as
+        // rendered by `reduce::render_reduce`; the input covers rows*cols elements, the output rows.
+        unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
+    }
 }

@@ -8,7 +8,7 @@
 //! CUDA's libm and (when allowed) TF32 products for DEFAULT-precision f32 dots.
 
 use crate::device::{gpu, DTensor, Gpu};
-use crate::{dot, render};
+use crate::{dot, reduce, render};
 use oxhlo_cpu::kernels::{self, KernelCtx};
 use oxhlo_cpu::{NTensor, Val};
 use oxhlo_interp::custom_call::CustomCallRegistry;
@@ -188,12 +188,21 @@ impl CudaProgram {
         if self.module.num_replicas() * self.module.num_partitions() != 1 {
             return (Err(ie("the CUDA backend runs single-process programs".into())), (0, Vec::new()));
         }
-        let rt: Vec<RtValue> = inputs.iter().map(Val::to_rt).collect();
+        // Signature checking sees native tensors as empty placeholders of their type (no element copy).
+        let rt: Vec<RtValue> = inputs.iter().map(light).collect();
         let checked = match oxhlo_interp::eval::check_inputs(func, rt) {
             Ok(c) => c,
             Err(e) => return (Err(e), (0, Vec::new())),
         };
-        let args = checked.into_iter().map(|c| Slot { dev: None, host: Some(Val::from_rt(c)) }).collect();
+        let args = inputs
+            .into_iter()
+            .zip(checked)
+            .map(|(v, c)| match (v, c) {
+                (Val::Native(n), RtValue::Tensor(t)) => Val::Native(n.retyped(t.ty)),
+                (_, c) => Val::from_rt(c),
+            })
+            .map(|h| Slot { dev: None, host: Some(h) })
+            .collect();
         let mut run = Run { prog: self, interp: None, depth: 0 };
         let res = run.call(func, args).and_then(|outs| {
             outs.into_iter().map(|s| run.host_of(s).map_err(ie)).collect::<Result<Vec<_>, _>>()
@@ -207,6 +216,24 @@ impl CudaProgram {
         let (res, checks) = self.run_with_checks(Vec::new());
         res.map_err(|e| e.to_string())?;
         Ok(checks)
+    }
+}
+
+/// An interpreter value for signature checks only: native tensors become empty-data placeholders.
+fn light(v: &Val) -> RtValue {
+    use oxhlo_ir::ElementType as E;
+    match v {
+        Val::Native(n) => {
+            let data = match &n.ty.elem {
+                E::Bool => Data::Bool(Vec::new()),
+                E::Float(_) => Data::Float(Vec::new()),
+                E::Complex(_) => Data::Complex(Vec::new()),
+                e if e.is_unsigned_integer() => Data::UInt(Vec::new()),
+                _ => Data::Int(Vec::new()),
+            };
+            RtValue::Tensor(Tensor { ty: n.ty.clone(), data })
+        }
+        Val::Other(o) => o.clone(),
     }
 }
 
@@ -482,7 +509,7 @@ impl<'p> Run<'p> {
                     }
                 }
             }
-            OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose => {
+            OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose | OpKind::Reduce => {
                 if let Some(r) = self.try_device_library(frame, op).map_err(err)? {
                     return Ok(vec![r]);
                 }
@@ -512,9 +539,26 @@ impl<'p> Run<'p> {
             self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
             return Ok(Some(Slot { dev: Some(t.retyped(rt.clone())), host: None }));
         }
+        if op.kind == OpKind::Reduce {
+            if op.operands.len() != 2 || !matches!(render::kind_of(frame.func, op.operands[0]), Some((k, _)) if crate::render::storage_type(k).is_some()) {
+                return Ok(None);
+            }
+            if op.regions.first().and_then(|r| oxhlo_plan::reducer::reducer_kind(frame.func, r)).is_none() {
+                return Ok(None);
+            }
+        }
         let (Some(a), Some(b)) = (self.dev(frame, op.operands[0], false)?, self.dev(frame, op.operands[1], false)?) else {
             return Ok(None);
         };
+        if op.kind == OpKind::Reduce {
+            return match reduce::try_reduce(&gpu, frame.func, op, &a, &b, rt) {
+                Some(r) => {
+                    self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                    Ok(Some(Slot { dev: Some(r?), host: None }))
+                }
+                None => Ok(None),
+            };
+        }
         match dot::try_dot(&gpu, op, &a, &b, rt, self.prog.tf32) {
             Some(r) => {
                 self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);

@@ -7,6 +7,7 @@
 pub mod device;
 pub mod dot;
 pub mod exec;
+pub mod reduce;
 pub mod render;
 
 pub use device::DeviceInfo;

@@ -16,7 +16,8 @@ use std::fmt::Write;
 pub const ENTRY: &str = "oxk";
 
 /// Helpers shared by every kernel: f16/bf16 conversions (f16 through PTX `cvt`, bf16 by bit
-/// arithmetic with round-to-nearest-even and NaN kept quiet) and NaN-propagating max/min.
+/// arithmetic with round-to-nearest-even and NaN kept quiet), and max/min that propagate NaN and order
+/// -0 below +0.
 pub const PRELUDE: &str = r#"
 __device__ __forceinline__ float oxh_f16_to_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short oxh_f_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
@@ -27,8 +28,9 @@ __device__ __forceinline__ unsigned short oxh_f_to_bf16(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);
   return (unsigned short)(u >> 16);
 }
-__device__ __forceinline__ double oxh_max(double a, double b) { return (a != a || b != b) ? (a + b) : (a > b ? a : b); }
-__device__ __forceinline__ double oxh_min(double a, double b) { return (a != a || b != b) ? (a + b) : (a < b ? a : b); }
+#define OXH_INF __longlong_as_double(0x7ff0000000000000LL)
+__device__ __forceinline__ double oxh_max(double a, double b) { return (a != a || b != b) ? (a + b) : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+__device__ __forceinline__ double oxh_min(double a, double b) { return (a != a || b != b) ? (a + b) : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 __device__ __forceinline__ double oxh_sign(double a) { return a != a ? a : (a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : a)); }
 "#;
 
@@ -225,7 +227,7 @@ fn convert(from: Kind, to: Kind, a: &str) -> Option<String> {
         return Some(format!("({a} != 0)"));
     }
     if from == Kind::Bool {
-        return Some(round(to, &format!("({} ? 1 : 0)", reg_type(to))));
+        return Some(round(to, &format!("(({a}) ? 1 : 0)")));
     }
     match (is_float(from), is_float(to)) {
         (_, true) => Some(round(to, &format!("(double)({a})"))),

@@ -24,9 +24,7 @@ fn conformance_on_gpu() {
         println!("skipped: no CUDA device ({e})");
         return;
     }
-    std::thread::scope(|s| {
-        std::thread::Builder::new().stack_size(256 << 20).spawn_scoped(s, run_suite).unwrap().join().unwrap();
-    });
+    run_suite();
 }
 
 fn run_suite() {
@@ -41,18 +39,36 @@ fn run_suite() {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no conformance files found");
+    let start = std::time::Instant::now();
+    // Files run on several threads (NVRTC compiles dominate small cases); one device, one stream.
+    let threads = std::env::var("CONFORMANCE_THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(8usize).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(s, || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    let src = std::fs::read_to_string(f).expect("readable test file");
+                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let report = oxhlo_interp::testing::run_test_source_with(&src, &format!("tests/conformance/{name}"), &run_case);
+                    results.lock().unwrap().push((name, report.passed(), report.failed(), report.render()));
+                })
+                .unwrap();
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
     let (mut passed, mut failed) = (0, 0);
     let mut failures = String::new();
-    let start = std::time::Instant::now();
-    for f in &files {
-        let src = std::fs::read_to_string(f).expect("readable test file");
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let report = oxhlo_interp::testing::run_test_source_with(&src, &format!("tests/conformance/{name}"), &run_case);
-        passed += report.passed();
-        failed += report.failed();
-        if report.failed() > 0 {
-            println!("{name}: {} passed, {} failed", report.passed(), report.failed());
-            failures.push_str(&report.render());
+    for (name, p, f, text) in &results {
+        passed += p;
+        failed += f;
+        if *f > 0 {
+            println!("{name}: {p} passed, {f} failed");
+            failures.push_str(text);
         }
     }
     println!("CUDA backend conformance: {passed} passed, {failed} failed in {:.1?}", start.elapsed());

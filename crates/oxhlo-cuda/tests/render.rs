@@ -37,7 +37,7 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     let src = render::render_fused(f, block, &k).expect("renders");
     assert!(src.contains("extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0)"), "{src}");
     // The broadcast reads the rank-1 operand at the column index.
-    assert!(src.contains("in1[((i / 1LL) % 8LL) * 1LL]"), "{src}");
+    assert!(src.contains("in0[((i / 1LL) % 8LL) * 1LL]"), "{src}");
     assert!(src.contains("exp("), "{src}");
     assert!(src.contains("oxh_max("), "{src}");
     assert!(src.contains("(double)(float)("), "f32 results are rounded after each op: {src}");
@@ -89,4 +89,18 @@ fn probing_never_panics() {
             println!("skipped: no CUDA device ({e})");
         }
     }
+}
+
+#[test]
+fn reduce_kernels_render_per_reducer() {
+    use oxhlo_cpu::Kind;
+    use oxhlo_plan::reducer::ReduceKind;
+    let sum = oxhlo_cuda::reduce::render_reduce(Kind::F32, ReduceKind::Add).unwrap();
+    assert!(sum.contains("__shfl_down_sync") && sum.contains("double acc = (double)(0)"), "{sum}");
+    let max = oxhlo_cuda::reduce::render_reduce(Kind::BF16, ReduceKind::Max).unwrap();
+    assert!(max.contains("-OXH_INF") && max.contains("oxh_f_to_bf16"), "{max}");
+    let imin = oxhlo_cuda::reduce::render_reduce(Kind::I32, ReduceKind::Min).unwrap();
+    assert!(imin.contains("long long acc") && imin.contains("9223372036854775807LL"), "{imin}");
+    assert!(oxhlo_cuda::reduce::render_reduce(Kind::Bool, ReduceKind::Mul).is_none());
+    assert!(oxhlo_cuda::reduce::render_reduce(Kind::C64, ReduceKind::Add).is_none());
 }

@@ -18,7 +18,7 @@ pub const BACKEND_ENV: &str = "OXHLO_BACKEND";
 /// |---|---|
 /// | [`Interpreter`](Backend::Interpreter) | the reference interpreter (exact, every op and element type; slow) |
 /// | [`Cpu`](Backend::Cpu) (the default) | the CPU backend (`oxhlo-cpu`: native kernels, fusion; ops without a kernel run on the interpreter); multi-process programs on the interpreter's process grid |
-/// | [`Cuda`](Backend::Cuda) | error: "CUDA backend not built yet" |
+/// | [`Cuda`](Backend::Cuda) | the CUDA backend (`oxhlo-cuda`) when a usable NVIDIA GPU and the CUDA libraries are present; otherwise an Unsupported error saying why |
 ///
 /// New backends are added as variants; match with a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -29,7 +29,7 @@ pub enum Backend {
     /// The host CPU: the fast CPU backend.
     #[default]
     Cpu,
-    /// NVIDIA GPUs through CUDA (not built yet).
+    /// NVIDIA GPUs through CUDA (`oxhlo-cuda`), when present.
     Cuda,
 }
 
@@ -52,16 +52,20 @@ impl Backend {
     /// ```
     /// use oxhlo::Backend;
     /// assert_eq!(Backend::Cpu.resolve().unwrap(), Backend::Cpu);
-    /// assert!(Backend::Cuda.resolve().unwrap_err().to_string().contains("CUDA backend not built yet"));
+    /// // Cuda resolves only where a usable GPU is present (an Unsupported error says why otherwise).
+    /// assert_eq!(Backend::Cuda.resolve().is_ok(), Backend::Cuda.is_available());
     /// ```
     pub fn resolve(self) -> Result<Backend> {
         match self {
             Backend::Interpreter => Ok(Backend::Interpreter),
             Backend::Cpu => Ok(Backend::Cpu),
-            Backend::Cuda => Err(Error::new(
-                ErrorKind::Unsupported,
-                "CUDA backend not built yet (use Backend::Cpu or Backend::Interpreter)",
-            )),
+            Backend::Cuda => match oxhlo_cuda::available() {
+                Ok(_) => Ok(Backend::Cuda),
+                Err(why) => Err(Error::new(
+                    ErrorKind::Unsupported,
+                    format!("CUDA backend unavailable: no usable CUDA device ({why}); use Backend::Cpu or Backend::Interpreter"),
+                )),
+            },
         }
     }
 
@@ -159,8 +163,10 @@ mod tests {
     fn resolution() {
         assert_eq!(Backend::default(), Backend::Cpu);
         assert!(Backend::Interpreter.is_available());
-        assert!(!Backend::Cuda.is_available());
-        assert_eq!(Backend::Cuda.resolve().unwrap_err().kind(), ErrorKind::Unsupported);
+        match oxhlo_cuda::available() {
+            Ok(_) => assert_eq!(Backend::Cuda.resolve().unwrap(), Backend::Cuda),
+            Err(_) => assert_eq!(Backend::Cuda.resolve().unwrap_err().kind(), ErrorKind::Unsupported),
+        }
     }
 
     #[test]

@@ -29,8 +29,8 @@
 //! ## Backends
 //! [`Backend::Interpreter`] is the reference interpreter: exact and complete, not fast. [`Backend::Cpu`]
 //! (the default) is the fast CPU backend (native kernels and fusion; any op without a kernel runs on the
-//! interpreter, so results always follow its semantics); [`Backend::Cuda`] is not
-//! built yet and fails with a clear error. Programs, buffers and results are the same on every backend.
+//! interpreter, so results always follow its semantics); [`Backend::Cuda`] runs on an
+//! NVIDIA GPU (`oxhlo-cuda`) when one is usable, and fails with a clear Unsupported error otherwise. Programs, buffers and results are the same on every backend.
 //!
 //! ## Element types
 //! Buffers hold every non-quantized StableHLO element type ([`DType`]). Rust types map onto them through

@@ -14,6 +14,8 @@ use std::sync::Arc;
 /// A program compiled for the CPU backend.
 pub struct CpuRunner {
     program: CpuProgram,
+    /// The GPU compilation when `OXHLO_BACKEND=cuda` and a GPU is usable.
+    cuda: Option<super::cuda::CudaRunner>,
 }
 
 /// Whether the environment asks for the interpreter instead of the CPU backend.
@@ -32,15 +34,21 @@ impl CpuRunner {
             _ => OptLevel::O2,
         };
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
+        let registry_for_cuda = registry.clone();
         let (program, report) = oxhlo_cpu::pipeline::compile(module.clone(), &opt, Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CPU backend: {m}")))?;
         crate::log::info(|| format!("optimized at {level} in {:.3?}", report.total()));
-        Ok(Some(CpuRunner { program }))
+        let cuda = super::cuda::CudaRunner::build(module, registry_for_cuda, level)?;
+        Ok(Some(CpuRunner { program, cuda }))
     }
 
     /// Runs the entry function on one device's arguments.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
         let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
+        if let Some(cuda) = &self.cuda {
+            let outs = cuda.run(vals)?;
+            return outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect();
+        }
         let res = oxhlo_interp::eval::on_big_stack(|| self.program.run(vals));
         let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed: {e}")))?;
         outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect()

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod cpu;
+pub mod cuda;
 pub mod host_transfer;
 pub mod interp;
 pub mod linalg;

@@ -3,12 +3,13 @@
 //! one module here and one arm in [`compile`].
 
 mod cpu;
+mod cuda;
 mod interp;
 mod worker;
 
 use crate::backend::{Backend, OptLevel};
 use crate::buffer::Buffer;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::timing::KernelTiming;
 use oxhlo_ir::Module;
 use std::collections::HashMap;
@@ -30,7 +31,10 @@ pub(crate) fn compile(backend: Backend, module: Module, opt_level: OptLevel) -> 
             Ok(Box::new(interp::InterpProgram::new(module)?))
         }
         Backend::Cpu => Ok(Box::new(cpu::CpuBackendProgram::new(module, opt_level)?)),
-        other => Err(Error::unsupported(format!("the {other} backend is not built into this copy of oxhlo"))),
+        Backend::Cuda if module.num_replicas().saturating_mul(module.num_partitions()) != 1 => {
+            Ok(Box::new(interp::InterpProgram::new(module)?))
+        }
+        Backend::Cuda => Ok(Box::new(cuda::CudaBackendProgram::new(module, opt_level)?)),
     }
 }
 
