@@ -105,8 +105,8 @@ fn bench(c: &mut Criterion) {
     let src: Vec<f32> = (0..N).map(|i| i as f32).collect();
     let copy = || {
         let mut d = vec![0.0f32; N];
-        d.copy_from_slice(&src);
-        d
+        d.copy_from_slice(std::hint::black_box(&src));
+        std::hint::black_box(d)
     };
     g.bench_function("copy_16M_f32", |b| b.iter(copy));
     let m2 = input(&[4096, 4096], |i| ((i % 4099) as f32 - 2000.0) * 1e-3);

@@ -251,6 +251,7 @@ fn from_data_f32(d: &mut [f32], v: Vec<f64>) {
 }
 
 /// `d = op(a)` on the first `n` elements; `lane` is the operand's lane.
+#[inline(always)]
 pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     let pred = |x: f64| -> Option<bool> {
         Some(match op {
@@ -343,6 +344,7 @@ pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), S
 }
 
 /// `d = op(a, b)` on the first `n` elements; `lane` is the operands' lane.
+#[inline(always)]
 pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     match (lane, a, b, d) {
         (Lane::F32(r), Reg::F32(a), Reg::F32(b), Reg::F32(d)) => {
@@ -469,6 +471,7 @@ fn cmp_partial<T: PartialOrd + Copy>(d: &mut [bool], a: &[T], b: &[T], dir: Dir)
 }
 
 /// `d = compare(a, b)` with the interpreter's comparison types (TOTALORDER, WEAKORDER, SIGNED, UNSIGNED).
+#[inline(always)]
 pub fn compare(dir: Dir, ty: Option<CmpTy>, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     let Reg::B(d) = d else { return Err(bad("compare result", lane)) };
     let d = &mut d[..n];
@@ -508,6 +511,7 @@ pub fn compare(dir: Dir, ty: Option<CmpTy>, lane: Lane, a: &Reg, b: &Reg, d: &mu
 }
 
 /// `d = p ? t : f`.
+#[inline(always)]
 pub fn select(p: &Reg, t: &Reg, f: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     let Reg::B(p) = p else { return Err("select: the predicate register is not boolean".into()) };
     fn go<T: Copy>(p: &[bool], t: &[T], f: &[T], d: &mut [T]) {
@@ -528,6 +532,7 @@ pub fn select(p: &Reg, t: &Reg, f: &Reg, d: &mut Reg, n: usize) -> Result<(), St
 }
 
 /// `d = minimum(maximum(x, lo), hi)` with the lane's max/min.
+#[inline(always)]
 pub fn clamp(lo: &Reg, x: &Reg, hi: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     fn go<T: Copy>(lo: &[T], x: &[T], hi: &[T], d: &mut [T], mx: impl Fn(T, T) -> T, mn: impl Fn(T, T) -> T) {
         for (i, d) in d.iter_mut().enumerate() {
@@ -550,6 +555,7 @@ pub fn clamp(lo: &Reg, x: &Reg, hi: &Reg, d: &mut Reg, n: usize) -> Result<(), S
 }
 
 /// `d = convert(a)` from lane `la` to lane `lb`, as the interpreter's `convert`.
+#[inline(always)]
 pub fn convert(la: Lane, lb: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), String> {
     match (a, lb, d) {
         (Reg::F32(a), Lane::F32(r), Reg::F32(d)) => map(&mut d[..n], &a[..n], |x| from_f64(r, x as f64)),
@@ -594,6 +600,7 @@ pub enum Sel<'a> {
 }
 
 /// Loads `n` elements of `buf` (selected by `sel`) into register `d` (of the buffer kind's lane).
+#[inline(always)]
 pub fn load(buf: &Buf, sel: Sel, n: usize, d: &mut Reg) -> Result<(), String> {
     macro_rules! ld {
         ($v:expr, $d:expr, $f:expr) => {{
@@ -715,12 +722,18 @@ impl<'a> OutSlice<'a> {
         each_out!(self, v => v.len())
     }
 
+    /// The address and byte length of the window.
+    pub fn byte_range(&mut self) -> (usize, usize) {
+        each_out!(self, v => (v.as_mut_ptr() as usize, std::mem::size_of_val(*v)))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
 /// Stores the first `n` register elements at `out[off..off + n]`.
+#[inline(always)]
 pub fn store(r: &Reg, out: &mut OutSlice, off: usize, n: usize) -> Result<(), String> {
     macro_rules! st {
         ($o:expr, $a:expr, $f:expr) => {{
