@@ -41,11 +41,13 @@ fn data_type(k: Kind) -> Option<sys::cudaDataType> {
 /// Runs a dot_general / dot on the GPU when its types are supported.
 pub fn try_dot(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
     let rk = Kind::of(&rty.elem)?;
-    let ok = match (lhs.kind, rhs.kind, rk) {
-        (Kind::F32, Kind::F32, Kind::F32) | (Kind::F64, Kind::F64, Kind::F64) => true,
-        (Kind::F16, Kind::F16, Kind::F16 | Kind::F32) | (Kind::BF16, Kind::BF16, Kind::BF16 | Kind::F32) => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (lhs.kind, rhs.kind, rk),
+        (Kind::F32, Kind::F32, Kind::F32)
+            | (Kind::F64, Kind::F64, Kind::F64)
+            | (Kind::F16, Kind::F16, Kind::F16 | Kind::F32)
+            | (Kind::BF16, Kind::BF16, Kind::BF16 | Kind::F32)
+    );
     if !ok || !rty.is_static() {
         return None;
     }
@@ -53,7 +55,7 @@ pub fn try_dot(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorTyp
     let prod = |s: &[i64], ix: &[usize]| ix.iter().map(|&i| s[i]).product::<i64>();
     let (ls, rs) = (&lhs.ty.shape, &rhs.ty.shape);
     let (b, m, k, n) = (prod(ls, &d.lhs_batch), prod(ls, &d.lhs_free), prod(ls, &d.lhs_contracting), prod(rs, &d.rhs_free));
-    if [b, m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) || m * n > i32::MAX as i64 * 64 {
+    if [b, m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
         return None;
     }
     if rty.num_elements() != Some((b * m * n) as usize) {
