@@ -80,6 +80,7 @@ impl CpuProgram {
         opts: &CpuOptions,
         registry: Arc<CustomCallRegistry>,
     ) -> Result<CpuProgram, String> {
+        crate::alloc::tune_once();
         let module = Arc::new(module);
         let mut plans = HashMap::new();
         let mut constants = HashMap::new();

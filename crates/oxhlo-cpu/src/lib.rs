@@ -3,6 +3,7 @@
 //! ([`kernels`]) where they exist, the host for control flow (while/if/case/call), and the reference
 //! interpreter for any op no kernel handles (converted in and out), so every op and element type runs.
 
+pub mod alloc;
 pub mod exec;
 pub mod kernels;
 pub mod pipeline;
