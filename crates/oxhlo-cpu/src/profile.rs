@@ -26,7 +26,7 @@ impl RunProfile {
     /// The table: one line per step name (calls, total ms, share), longest first, then the total.
     pub fn render(&self) -> String {
         let mut rows: Vec<_> = self.entries.iter().collect();
-        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.1 .1));
         let total: Duration = rows.iter().filter(|(k, _)| !k.starts_with("  ")).map(|(_, v)| v.1).sum();
         let mut s = format!("oxhlo CPU profile: {:.3} ms in steps\n", total.as_secs_f64() * 1e3);
         for (name, (calls, t)) in rows.iter().take(40) {

@@ -158,7 +158,7 @@ impl Buf {
     /// A plain memory copy on little-endian hosts.
     pub fn to_le_bytes(&self) -> Vec<u8> {
         use bytemuck::cast_slice as bytes;
-        debug_assert!(cfg!(target_endian = "little"), "oxhlo-cpu assumes a little-endian host");
+        const { assert!(cfg!(target_endian = "little"), "oxhlo-cpu assumes a little-endian host") };
         match self {
             Buf::Bool(v) => v.iter().map(|&b| b as u8).collect(),
             Buf::I8(v) => bytes(v).to_vec(),
@@ -182,7 +182,7 @@ impl Buf {
     /// must be a multiple of the element size. A plain memory copy on little-endian hosts.
     pub fn from_le_bytes(kind: Kind, b: &[u8]) -> Result<Buf, String> {
         let size = kind.size();
-        if b.len() % size != 0 {
+        if !b.len().is_multiple_of(size) {
             return Err(format!("{} bytes is not a whole number of {size}-byte elements", b.len()));
         }
         let n = b.len() / size;

@@ -83,12 +83,12 @@ pub fn values(kind: Kind, n: usize, seed: u64) -> Buf {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let fl: Vec<f64> = (0..n)
         .map(|i| {
-            if i < FLOAT_EDGES.len() && seed % 2 == 0 {
+            if i < FLOAT_EDGES.len() && seed.is_multiple_of(2) {
                 FLOAT_EDGES[i]
             } else {
                 let mag = 10f64.powf(r.unit() * 8.0 - 4.0);
-                let v = if r.next() % 3 == 0 { (r.unit() * 8.0 - 4.0).round() } else { mag };
-                if r.next() % 2 == 0 {
+                let v = if r.next().is_multiple_of(3) { (r.unit() * 8.0 - 4.0).round() } else { mag };
+                if r.next().is_multiple_of(2) {
                     -v
                 } else {
                     v
@@ -109,7 +109,7 @@ pub fn values(kind: Kind, n: usize, seed: u64) -> Buf {
             (8, _) => 7,
             (9, _) => 63,
             (10, _) => 64,
-            _ if r.next() % 2 == 0 => r.next() % 70,
+            _ if r.next().is_multiple_of(2) => r.next() % 70,
             _ => r.next(),
         })
         .collect();
