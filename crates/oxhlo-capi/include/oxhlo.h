@@ -157,7 +157,7 @@ typedef int32_t OxhloErrorCode;
 // The host CPU (today: runs on the reference interpreter).
 #define OXHLO_BACKEND_CPU 2
 
-// NVIDIA GPUs through CUDA (not built yet: requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).
+// NVIDIA GPUs through CUDA (without a usable GPU, requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).
 #define OXHLO_BACKEND_CUDA 3
 
 // Success (never carried by a status: success is a NULL status).

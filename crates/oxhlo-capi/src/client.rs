@@ -14,7 +14,7 @@ pub const OXHLO_BACKEND_DEFAULT: OxhloBackend = 0;
 pub const OXHLO_BACKEND_INTERPRETER: OxhloBackend = 1;
 /// The host CPU (today: runs on the reference interpreter).
 pub const OXHLO_BACKEND_CPU: OxhloBackend = 2;
-/// NVIDIA GPUs through CUDA (not built yet: requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).
+/// NVIDIA GPUs through CUDA (without a usable GPU, requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).
 pub const OXHLO_BACKEND_CUDA: OxhloBackend = 3;
 
 fn backend_from(code: OxhloBackend) -> Result<Option<Backend>, Error> {
