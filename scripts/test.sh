@@ -14,6 +14,8 @@ fi
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
 export CARGO_TERM_COLOR=never
+# A clean clone builds once: incremental caches would only take disk (CI machines may have little free).
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 cargo build --release -p oxhlo-cli
 cargo test --workspace
