@@ -178,6 +178,52 @@ impl Buf {
         }
     }
 
+    /// The elements' little-endian bytes, borrowed (bool as one byte, 0 or 1): the storage itself on a
+    /// little-endian host, so PJRT and the C API can hand it out without a copy.
+    pub fn as_le_bytes(&self) -> &[u8] {
+        use bytemuck::cast_slice as bytes;
+        match self {
+            Buf::Bool(v) => bytes(v),
+            Buf::I8(v) => bytes(v),
+            Buf::U8(v) => v,
+            Buf::I16(v) => bytes(v),
+            Buf::U16(v) => bytes(v),
+            Buf::I32(v) => bytes(v),
+            Buf::U32(v) => bytes(v),
+            Buf::I64(v) => bytes(v),
+            Buf::U64(v) => bytes(v),
+            Buf::F16(v) => bytes(v),
+            Buf::BF16(v) => bytes(v),
+            Buf::F32(v) => bytes(v),
+            Buf::F64(v) => bytes(v),
+            Buf::C64(v) => bytes(v),
+            Buf::C128(v) => bytes(v),
+        }
+    }
+
+    /// The storage as writable little-endian bytes, for filling a fresh buffer from outside (None for
+    /// bool, where not every byte is a valid element).
+    pub fn as_le_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        use bytemuck::cast_slice_mut as bytes;
+        Some(match self {
+            Buf::Bool(_) => return None,
+            Buf::I8(v) => bytes(v),
+            Buf::U8(v) => v,
+            Buf::I16(v) => bytes(v),
+            Buf::U16(v) => bytes(v),
+            Buf::I32(v) => bytes(v),
+            Buf::U32(v) => bytes(v),
+            Buf::I64(v) => bytes(v),
+            Buf::U64(v) => bytes(v),
+            Buf::F16(v) => bytes(v),
+            Buf::BF16(v) => bytes(v),
+            Buf::F32(v) => bytes(v),
+            Buf::F64(v) => bytes(v),
+            Buf::C64(v) => bytes(v),
+            Buf::C128(v) => bytes(v),
+        })
+    }
+
     /// Reads `kind` elements from little-endian bytes (bool: any nonzero byte is true). The byte count
     /// must be a multiple of the element size. A plain memory copy on little-endian hosts.
     pub fn from_le_bytes(kind: Kind, b: &[u8]) -> Result<Buf, String> {

@@ -11,6 +11,7 @@ use crate::abi::buffer::{
 use crate::client::{client, ClientInner};
 use crate::dtype::{num_elements, BufferType};
 use crate::engine::{ArraySpec, HostArray};
+use crate::host_bytes::HostBytes;
 use crate::error::{guard, Error, Result};
 use crate::event::{Event, EventState};
 use crate::{layout, log, util};
@@ -26,7 +27,7 @@ pub enum Gone {
 }
 
 enum State {
-    Live(Arc<Vec<u8>>),
+    Live(HostBytes),
     Gone(Gone),
 }
 
@@ -43,7 +44,7 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    pub fn new(client: Arc<ClientInner>, device: usize, spec: ArraySpec, bytes: Arc<Vec<u8>>) -> Buffer {
+    pub fn new(client: Arc<ClientInner>, device: usize, spec: ArraySpec, bytes: HostBytes) -> Buffer {
         let rank = spec.dims.len() as i64;
         client.devices[device].stats.alloc(spec.byte_size());
         Buffer {
@@ -63,7 +64,7 @@ impl Buffer {
     }
 
     /// The data, or why there is none.
-    pub fn data(&self) -> std::result::Result<Arc<Vec<u8>>, Gone> {
+    pub fn data(&self) -> std::result::Result<HostBytes, Gone> {
         match &*self.state.lock().unwrap_or_else(|p| p.into_inner()) {
             State::Live(b) => Ok(b.clone()),
             State::Gone(g) => Err(*g),
@@ -82,7 +83,7 @@ impl Buffer {
     }
 
     /// Drops the data (delete or donation); returns the data it held.
-    pub fn take(&self, why: Gone) -> Option<Arc<Vec<u8>>> {
+    pub fn take(&self, why: Gone) -> Option<HostBytes> {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         match std::mem::replace(&mut *s, State::Gone(why)) {
             State::Live(b) => {
@@ -171,8 +172,10 @@ pub unsafe extern "C" fn buffer_from_host(args: *mut BufferFromHostArgs) -> *mut
         log::debug(|| {
             format!("host->device {spec} strides {strides:?} semantics {} device {device}", a.host_buffer_semantics)
         });
-        let bytes = if n == 0 { Vec::new() } else { layout::gather(a.data as *const u8, dims, &strides, elem) };
-        a.buffer = Buffer::new(c.inner.clone(), device, spec, Arc::new(bytes)).into_raw();
+        let size = n * elem;
+        let data = a.data as *const u8;
+        let bytes = HostBytes::build(spec.ty, size, |dst| if n > 0 { layout::gather_into(data, dims, &strides, elem, dst) });
+        a.buffer = Buffer::new(c.inner.clone(), device, spec, bytes).into_raw();
         // The data was copied inside this call: the caller may reuse its host buffer at once.
         a.done_with_host_buffer = Event::ready_raw();
         Ok(())
@@ -185,8 +188,8 @@ pub unsafe extern "C" fn create_uninitialized(args: *mut CreateUninitializedArgs
         let spec = check_spec(a.shape_element_type, util::slice(a.shape_dims, a.shape_num_dims))?;
         check_device_layout(a.shape_layout, &spec)?;
         let device = c.inner.target_device(a.device, a.memory)?;
-        let bytes = vec![0u8; spec.byte_size()];
-        a.buffer = Buffer::new(c.inner.clone(), device, spec, Arc::new(bytes)).into_raw();
+        let bytes = HostBytes::build(spec.ty, spec.byte_size(), |_| {});
+        a.buffer = Buffer::new(c.inner.clone(), device, spec, bytes).into_raw();
         Ok(())
     })
 }

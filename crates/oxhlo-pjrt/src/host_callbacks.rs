@@ -112,7 +112,7 @@ impl HostChannels for FrameworkHost {
         // SAFETY: as for send; the framework takes ownership of the stream.
         unsafe { (cb.f)(stream, cb.user_arg) };
         let bytes = state.wait();
-        Ok(HostArray { spec: spec.clone(), bytes: Arc::new(bytes) })
+        Ok(HostArray { spec: spec.clone(), bytes: crate::host_bytes::HostBytes::from(bytes) })
     }
 }
 

@@ -71,18 +71,29 @@ fn for_each_run(dims: &[i64], strides: &[i64], mut row: impl FnMut(i64, i64, usi
 /// Every element the strides address from `base` must be readable.
 pub unsafe fn gather(base: *const u8, dims: &[i64], strides: &[i64], elem: usize) -> Vec<u8> {
     let n = crate::dtype::num_elements(dims).unwrap_or(0);
-    let mut out = Vec::with_capacity(n * elem);
+    let mut out = vec![0u8; n * elem];
+    gather_into(base, dims, &strides, elem, &mut out);
+    out
+}
+
+/// [`gather`] into `out`, which holds exactly the dense row-major bytes.
+///
+/// # Safety
+/// Every element the strides address from `base` must be readable.
+pub unsafe fn gather_into(base: *const u8, dims: &[i64], strides: &[i64], elem: usize, out: &mut [u8]) {
+    let mut pos = 0usize;
     for_each_run(dims, strides, |off, s, len| {
         let p = base.offset(off as isize);
         if s == elem as i64 {
-            out.extend_from_slice(std::slice::from_raw_parts(p, len * elem));
+            out[pos..pos + len * elem].copy_from_slice(std::slice::from_raw_parts(p, len * elem));
+            pos += len * elem;
         } else {
             for j in 0..len {
-                out.extend_from_slice(std::slice::from_raw_parts(p.offset(j as isize * s as isize), elem));
+                out[pos..pos + elem].copy_from_slice(std::slice::from_raw_parts(p.offset(j as isize * s as isize), elem));
+                pos += elem;
             }
         }
     });
-    out
 }
 
 /// Copies dense row-major storage to `base` laid out with byte `strides`.

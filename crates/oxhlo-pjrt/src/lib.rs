@@ -32,6 +32,7 @@ pub mod error;
 pub mod event;
 pub mod executable;
 pub mod execute;
+pub mod host_bytes;
 pub mod host_callbacks;
 pub mod layout;
 pub mod log;

@@ -589,11 +589,8 @@ fn exec(
             let t = inputs.get(*input).ok_or("missing kernel input")?;
             let sel = match src {
                 Src::Range => Sel::Range(base),
-                Src::Scalar => Sel::Scalar,
-                Src::Map { dims, strides } => {
-                    gather_indices(dims, strides, base, n, idx);
-                    Sel::Gather(idx)
-                }
+                Src::Scalar => Sel::Repeat(0),
+                Src::Map { dims, strides } => map_selection(dims, strides, base, n, idx),
             };
             eo::load(&t.buf, sel, n, d)
         }
@@ -634,6 +631,25 @@ fn advise_huge_pages(addr: usize, bytes: usize) {
     }
 }
 
+/// How to read output elements `lo .. lo + n` under a broadcast map: when they lie in one run of the
+/// innermost dimension, a contiguous range (source stride 1) or one repeated element (stride 0, e.g. a row
+/// statistic broadcast along the row), otherwise the gathered offsets (written to `idx`).
+fn map_selection<'a>(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &'a mut Vec<usize>) -> Sel<'a> {
+    if let (Some(&inner), Some(&s_in)) = (dims.last(), strides.last()) {
+        if !dims.contains(&0) && s_in <= 1 && lo % inner + n <= inner {
+            let mut rem = lo;
+            let mut off = 0usize;
+            for (&d, &s) in dims.iter().zip(strides).rev() {
+                off += (rem % d) * s;
+                rem /= d;
+            }
+            return if s_in == 1 { Sel::Range(off) } else { Sel::Repeat(off) };
+        }
+    }
+    gather_indices(dims, strides, lo, n, idx);
+    Sel::Gather(idx)
+}
+
 /// Source offsets of output elements `lo .. lo + n` under a broadcast map.
 fn gather_indices(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &mut Vec<usize>) {
     idx.clear();
@@ -667,6 +683,35 @@ fn gather_indices(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &
                 }
                 off -= dims[d] * strides[d];
                 pos[d] = 0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every chunk's selection reads the same offsets as the plain gather, for row, column and scalar
+    /// broadcasts and chunks that straddle rows.
+    #[test]
+    fn map_selection_matches_gathered_offsets() {
+        let cases: [(&[usize], &[usize]); 4] =
+            [(&[8, 16], &[1, 0]), (&[8, 16], &[0, 1]), (&[4, 3, 16], &[3, 1, 0]), (&[6, 5], &[5, 1])];
+        for (dims, strides) in cases {
+            let len: usize = dims.iter().product();
+            for lo in 0..len {
+                for n in 1..=(len - lo).min(20) {
+                    let mut want = Vec::new();
+                    gather_indices(dims, strides, lo, n, &mut want);
+                    let mut idx = Vec::new();
+                    let got: Vec<usize> = match map_selection(dims, strides, lo, n, &mut idx) {
+                        Sel::Range(o) => (o..o + n).collect(),
+                        Sel::Repeat(o) => vec![o; n],
+                        Sel::Gather(ix) => ix.to_vec(),
+                    };
+                    assert_eq!(got, want, "dims {dims:?} strides {strides:?} lo {lo} n {n}");
+                }
             }
         }
     }

@@ -593,8 +593,8 @@ pub fn convert(la: Lane, lb: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(),
 pub enum Sel<'a> {
     /// Elements `lo..lo + n`.
     Range(usize),
-    /// Element 0, repeated.
-    Scalar,
+    /// The element at this offset, repeated.
+    Repeat(usize),
     /// The listed element offsets.
     Gather(&'a [usize]),
 }
@@ -607,7 +607,7 @@ pub fn load(buf: &Buf, sel: Sel, n: usize, d: &mut Reg) -> Result<(), String> {
             let (v, d, f) = ($v, &mut $d[..n], $f);
             match sel {
                 Sel::Range(lo) => map(d, v.get(lo..lo + n).ok_or("load out of range")?, f),
-                Sel::Scalar => d.fill(f(*v.first().ok_or("load from an empty tensor")?)),
+                Sel::Repeat(at) => d.fill(f(*v.get(at).ok_or("load out of range")?)),
                 Sel::Gather(ix) => {
                     for (d, &i) in d.iter_mut().zip(ix) {
                         *d = f(*v.get(i).ok_or("gather out of range")?);

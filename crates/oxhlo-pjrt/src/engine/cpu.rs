@@ -1,10 +1,12 @@
 //! The plugin's fast path: single-device programs without host callbacks run on the CPU backend
-//! (`oxhlo-cpu`, optimized at `OXHLO_OPT_LEVEL`, default 2), host arrays crossing as native tensors (bytes
-//! copied once). `OXHLO_BACKEND=interpreter` keeps every program on the reference interpreter.
+//! (`oxhlo-cpu`, optimized at `OXHLO_OPT_LEVEL`, default 2). Host arrays cross as native tensors: a
+//! buffer's typed storage is shared with the program and results become buffers, never copied.
+//! `OXHLO_BACKEND=interpreter` keeps every program on the reference interpreter.
 
 use super::{ArraySpec, HostArray};
 use crate::dtype::BufferType;
 use crate::error::{Error, Result};
+use crate::host_bytes::HostBytes;
 use oxhlo_cpu::{Buf, CpuProgram, Kind, NTensor, OptLevel, Val};
 use oxhlo_interp::custom_call::CustomCallRegistry;
 use oxhlo_interp::RtValue;
@@ -59,8 +61,13 @@ fn to_val(a: &HostArray) -> Result<Val> {
     let elem = a.spec.ty.to_ir().ok_or_else(|| Error::invalid(format!("no IR element type for {}", a.spec.ty.name())))?;
     match Kind::of(&elem) {
         Some(kind) => {
-            let buf = Buf::from_le_bytes(kind, &a.bytes).map_err(Error::invalid)?;
-            Ok(Val::Native(NTensor::new(TensorType::new(a.spec.dims.clone(), elem), buf)))
+            let ty = TensorType::new(a.spec.dims.clone(), elem);
+            // The buffer's typed storage is shared with the program as is; other storage is copied once.
+            let buf = match a.bytes.as_native() {
+                Some(b) if b.kind() == kind => b.clone(),
+                _ => Arc::new(Buf::from_le_bytes(kind, &a.bytes).map_err(Error::invalid)?),
+            };
+            Ok(Val::Native(NTensor { ty, buf }))
         }
         None => Ok(Val::Other(RtValue::Tensor(super::interp::to_tensor(a)?))),
     }
@@ -72,7 +79,7 @@ fn from_val(k: usize, v: &Val) -> Result<HostArray> {
             let ty = BufferType::from_ir(&n.ty.elem).ok_or_else(|| {
                 Error::unimplemented(format!("a result of element type {:?} cannot be returned through PJRT", n.ty.elem))
             })?;
-            Ok(HostArray { spec: ArraySpec { ty, dims: n.ty.shape.clone() }, bytes: Arc::new(n.buf.to_le_bytes()) })
+            Ok(HostArray { spec: ArraySpec { ty, dims: n.ty.shape.clone() }, bytes: HostBytes::native(n.buf.clone()) })
         }
         Val::Other(RtValue::Tensor(t)) => super::interp::from_tensor(t),
         Val::Other(other) => Err(Error::unimplemented(format!("result {k} is {other:?}, not a tensor"))),

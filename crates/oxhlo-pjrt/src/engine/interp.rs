@@ -303,7 +303,7 @@ pub fn from_tensor(t: &Tensor) -> Result<HostArray> {
     if d.splat {
         bytes = bytes.repeat(t.len());
     }
-    Ok(HostArray { spec: ArraySpec { ty, dims: t.ty.shape.clone() }, bytes: Arc::new(bytes) })
+    Ok(HostArray { spec: ArraySpec { ty, dims: t.ty.shape.clone() }, bytes: crate::host_bytes::HostBytes::from(bytes) })
 }
 
 #[cfg(test)]
@@ -314,30 +314,30 @@ mod tests {
     #[test]
     fn host_arrays_round_trip_through_tensors() {
         let cases: Vec<(BufferType, Vec<u8>)> = vec![
-            (BufferType::F32, [1.5f32, -2.0, 0.0, 3.25].iter().flat_map(|v| v.to_le_bytes()).collect()),
+            (BufferType::F32, [1.5f32, -2.0, 0.0, 3.25].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
             (BufferType::S8, vec![0x80, 0x7f, 0, 1]),
-            (BufferType::U16, [1u16, 65535, 7, 9].iter().flat_map(|v| v.to_le_bytes()).collect()),
+            (BufferType::U16, [1u16, 65535, 7, 9].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
             (BufferType::PRED, vec![1, 0, 0, 1]),
-            (BufferType::BF16, [0x3f80u16, 0xc000, 0, 0x7f80].iter().flat_map(|v| v.to_le_bytes()).collect()),
-            (BufferType::F16, [0x3c00u16, 0xc000, 0x8000, 0x7c00].iter().flat_map(|v| v.to_le_bytes()).collect()),
-            (BufferType::S64, [i64::MIN, -1, 0, i64::MAX].iter().flat_map(|v| v.to_le_bytes()).collect()),
-            (BufferType::U64, [u64::MAX, 1, 0, 5].iter().flat_map(|v| v.to_le_bytes()).collect()),
-            (BufferType::F64, [1e300f64, -0.0, 2.5, f64::INFINITY].iter().flat_map(|v| v.to_le_bytes()).collect()),
+            (BufferType::BF16, [0x3f80u16, 0xc000, 0, 0x7f80].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
+            (BufferType::F16, [0x3c00u16, 0xc000, 0x8000, 0x7c00].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
+            (BufferType::S64, [i64::MIN, -1, 0, i64::MAX].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
+            (BufferType::U64, [u64::MAX, 1, 0, 5].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
+            (BufferType::F64, [1e300f64, -0.0, 2.5, f64::INFINITY].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
         ];
         for (ty, bytes) in cases {
-            let a = HostArray { spec: ArraySpec::new(ty, &[2, 2]), bytes: Arc::new(bytes) };
+            let a = HostArray { spec: ArraySpec::new(ty, &[2, 2]), bytes: crate::host_bytes::HostBytes::from(bytes) };
             let t = to_tensor(&a).unwrap();
             assert_eq!(from_tensor(&t).unwrap(), a, "{}", ty.name());
         }
         let c = HostArray {
             spec: ArraySpec::new(BufferType::C64, &[2]),
-            bytes: Arc::new([1.0f32, 2.0, -3.0, 4.5].iter().flat_map(|v| v.to_le_bytes()).collect()),
+            bytes: crate::host_bytes::HostBytes::from([1.0f32, 2.0, -3.0, 4.5].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()),
         };
         assert_eq!(from_tensor(&to_tensor(&c).unwrap()).unwrap(), c);
     }
 
     fn f32s(v: &[f32]) -> HostArray {
-        HostArray { spec: ArraySpec::new(BufferType::F32, &[v.len() as i64]), bytes: Arc::new(v.iter().flat_map(|x| x.to_le_bytes()).collect()) }
+        HostArray { spec: ArraySpec::new(BufferType::F32, &[v.len() as i64]), bytes: crate::host_bytes::HostBytes::from(v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()) }
     }
 
     #[test]

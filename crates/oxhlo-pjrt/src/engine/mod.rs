@@ -43,7 +43,7 @@ impl std::fmt::Display for ArraySpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostArray {
     pub spec: ArraySpec,
-    pub bytes: Arc<Vec<u8>>,
+    pub bytes: crate::host_bytes::HostBytes,
 }
 
 /// What the backend is asked to compile.
