@@ -55,8 +55,8 @@ pub struct CpuProgram {
     registry: Arc<CustomCallRegistry>,
     threads: usize,
     interpreter_only: bool,
-    /// `OXHLO_PROFILE`: print per-step times after each run.
-    profile: bool,
+    /// `OXHLO_PROFILE`: print per-step times after each run (0 off, 1 by op, 2 by op and types).
+    profile: u8,
 }
 
 /// What one run produced besides its results: checks evaluated and failed (`check.*` ops).
@@ -94,7 +94,7 @@ impl CpuProgram {
         } else {
             opts.threads
         };
-        let profile = crate::profile::enabled_from_env();
+        let profile = crate::profile::level_from_env();
         Ok(CpuProgram { module, plans, constants, registry, threads, interpreter_only: opts.interpreter_only, profile })
     }
 
@@ -139,7 +139,7 @@ impl CpuProgram {
                 (_, c) => Val::from_rt(c),
             })
             .collect();
-        let profile = self.profile.then(RunProfile::default);
+        let profile = (self.profile > 0).then(RunProfile::default);
         let mut run = Run { prog: self, interp: None, depth: 0, profile };
         let res = run.call(func, inputs);
         if let Some(p) = &run.profile {
@@ -426,7 +426,22 @@ impl<'p> Run<'p> {
                 }
             }
             if let (Some(t), Some(p)) = (started, self.profile.as_mut()) {
+                let detailed = self.prog.profile >= 2;
                 let name = || match &ps.step {
+                    Step::Op(i) if detailed => {
+                        let op = &block.ops[*i];
+                        let types = |vs: &[oxhlo_ir::Value]| {
+                            let tys: Vec<String> = vs
+                                .iter()
+                                .map(|&v| match frame.func.ty(v).as_tensor() {
+                                    Some(t) => format!("{:?}{:?}", t.shape, t.elem),
+                                    None => "?".into(),
+                                })
+                                .collect();
+                            format!("({})", tys.join(", "))
+                        };
+                        format!("{} {} -> {}", op.name(), types(&op.operands), types(&op.results))
+                    }
                     Step::Op(i) => block.ops[*i].name().to_string(),
                     Step::Kernel(k) => {
                         let names: Vec<&str> =

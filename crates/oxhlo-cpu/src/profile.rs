@@ -1,13 +1,18 @@
 //! `OXHLO_PROFILE=1`: per-step times of each CPU-backend run, summed by op name (fused kernels by their
 //! ops, fallbacks to the interpreter counted separately), printed to stderr after the run, longest first.
+//! `OXHLO_PROFILE=2` keys single ops by their operand and result types too (which GEMM shapes cost what).
 //! The tool for finding where a program's time goes.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// Whether profiling was asked for (read once per compile).
-pub fn enabled_from_env() -> bool {
-    std::env::var("OXHLO_PROFILE").is_ok_and(|v| !v.is_empty() && v != "0")
+/// The profiling level asked for (read once per compile): 0 off, 1 by op name, 2 by op name and types.
+pub fn level_from_env() -> u8 {
+    match std::env::var("OXHLO_PROFILE") {
+        Ok(v) if v.trim() == "2" => 2,
+        Ok(v) if !v.trim().is_empty() && v.trim() != "0" => 1,
+        _ => 0,
+    }
 }
 
 /// Times of one run, by step name.
