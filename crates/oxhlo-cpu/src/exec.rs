@@ -245,7 +245,10 @@ fn plan_tree(
 }
 
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
-    let steps = fuse_block(func, block, fusion);
+    let mut steps = fuse_block(func, block, fusion);
+    if fusion.enabled {
+        steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+    }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {
         owned.extend(op.results.iter().copied());

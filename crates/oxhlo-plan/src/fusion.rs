@@ -32,8 +32,31 @@ pub struct FusedKernel {
     pub inputs: Vec<Value>,
     /// Values the kernel defines that are used after it, in the order it returns them.
     pub outputs: Vec<Value>,
-    /// The shape every value the kernel defines has (loop fusion: one iteration space).
+    /// The shape every value the kernel defines has (loop fusion: one iteration space), the reduction's
+    /// result excepted.
     pub shape: Vec<i64>,
+    /// A reduction of one of the kernel's values, folded in as the elements are computed (its operand is
+    /// never stored unless it is also an output). Set only by [`crate::reduce_fusion::fuse_reductions`]:
+    /// a backend that does not call it never sees one.
+    pub reduce: Option<ReduceEpilogue>,
+}
+
+/// A single-operand reduction at the end of a fused kernel: `result = reduce(operand, init)` over the
+/// contiguous block of dimensions that views the kernel's shape as (outer, n, inner), n reduced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReduceEpilogue {
+    /// Index of the `stablehlo.reduce` op in `block.ops` (also listed in the kernel's `ops`).
+    pub op: usize,
+    /// The reduced value (defined by the kernel).
+    pub operand: Value,
+    /// The init value (a kernel input).
+    pub init: Value,
+    /// The reduction's result (a kernel output).
+    pub result: Value,
+    pub kind: crate::reducer::ReduceKind,
+    pub outer: usize,
+    pub n: usize,
+    pub inner: usize,
 }
 
 /// Fusion settings (from the optimization level).
@@ -153,7 +176,7 @@ fn native_shape(func: &Func, v: Value) -> Option<&[i64]> {
 }
 
 /// The result shape of `op` when it can join a loop-fusion group.
-fn fusable_shape<'f>(func: &'f Func, op: &Op) -> Option<&'f [i64]> {
+pub(crate) fn fusable_shape<'f>(func: &'f Func, op: &Op) -> Option<&'f [i64]> {
     let class = ew_class(op.kind)?;
     if !op.regions.is_empty() || op.results.len() != 1 {
         return None;
@@ -182,7 +205,7 @@ fn fusable_shape<'f>(func: &'f Func, op: &Op) -> Option<&'f [i64]> {
 }
 
 /// Every value read inside `r` (operands of nested ops, at any depth).
-fn region_uses(r: &Region, out: &mut Vec<Value>) {
+pub(crate) fn region_uses(r: &Region, out: &mut Vec<Value>) {
     for b in &r.blocks {
         for op in &b.ops {
             out.extend(op.operands.iter().copied());
@@ -287,7 +310,7 @@ pub fn fuse_block(func: &Func, block: &Block, opts: &FusionOptions) -> Vec<Step>
 }
 
 /// The inputs and outputs of a group of ops.
-fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
+pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
     let set: HashSet<usize> = ops.iter().copied().collect();
     let mut defined: HashSet<Value> = HashSet::new();
     for &i in ops {
@@ -326,5 +349,5 @@ fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
         .and_then(|&v| native_shape(func, v))
         .map(<[i64]>::to_vec)
         .unwrap_or_default();
-    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape }
+    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape, reduce: None }
 }

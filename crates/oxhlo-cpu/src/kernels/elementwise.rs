@@ -5,6 +5,7 @@
 //! threads (`std::thread::scope`) when the tensor is big enough.
 
 use super::elementwise_ops::{self as eo, Lane, OutSlice, Reg, Sel};
+use super::fused_reduce::{self, Partial, RedView};
 use crate::tensor::{Buf, Kind, NTensor};
 use oxhlo_interp::ops::elementwise::{Bin, Un};
 use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
@@ -486,7 +487,40 @@ impl Program {
 
     /// Runs the program on `inputs` (the tensors compile saw, same order) with up to `threads` workers.
     pub fn run(&self, inputs: &[&NTensor], threads: usize) -> Result<Vec<NTensor>, String> {
-        let mut bufs: Vec<Buf> = self.outputs.iter().map(|(_, k, _)| Buf::zeros(*k, self.len)).collect();
+        let (bufs, _) = self.drive(inputs, threads, self.outputs.len(), None)?;
+        Ok(bufs.into_iter().zip(&self.outputs).map(|(b, (_, _, ty))| NTensor::new(ty.clone(), b)).collect())
+    }
+
+    /// Runs the program with its last output reduced as `view` says instead of stored (an f32 value):
+    /// the other outputs, and the reduction's `outer x inner` results with `init` combined in.
+    pub fn run_reduce(
+        &self,
+        inputs: &[&NTensor],
+        threads: usize,
+        view: RedView,
+        init: f32,
+    ) -> Result<(Vec<NTensor>, Vec<f32>), String> {
+        if view.outer.saturating_mul(view.n).saturating_mul(view.inner) != self.len || self.outputs.is_empty() {
+            return Err("reduction view does not match the kernel's iteration space".into());
+        }
+        let stored = self.outputs.len() - 1;
+        let (bufs, parts) = self.drive(inputs, threads, stored, Some(view))?;
+        let outs = bufs.into_iter().zip(&self.outputs).map(|(b, (_, _, ty))| NTensor::new(ty.clone(), b)).collect();
+        Ok((outs, fused_reduce::combine(&view, init, &parts)))
+    }
+
+    /// Evaluates the whole iteration space over worker threads, storing the first `stored` outputs and
+    /// folding the last one into per-worker partials when `red` is given (worker ranges then end on
+    /// multiples of the reduction's inner size).
+    fn drive(
+        &self,
+        inputs: &[&NTensor],
+        threads: usize,
+        stored: usize,
+        red: Option<RedView>,
+    ) -> Result<(Vec<Buf>, Vec<Partial>), String> {
+        let mut bufs: Vec<Buf> = self.outputs[..stored].iter().map(|(_, k, _)| Buf::zeros(*k, self.len)).collect();
+        let mut partials = Vec::new();
         {
             let mut slices: Vec<OutSlice> =
                 bufs.iter_mut().map(OutSlice::of).collect::<Option<_>>().ok_or("complex output")?;
@@ -496,62 +530,95 @@ impl Program {
             }
             let work = self.len.saturating_mul(self.insts.len().max(1));
             let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
-            let chunks = self.len.div_ceil(CHUNK);
-            let per = chunks.div_ceil(workers.max(1)).max(1) * CHUNK;
-            if workers <= 1 || self.len <= per {
-                self.run_range(inputs, 0, &mut slices)?;
-            } else {
-                let mut parts: Vec<(usize, Vec<OutSlice>)> = Vec::new();
-                let mut lo = 0;
-                while !slices.is_empty() && lo < self.len {
-                    let mut mine = Vec::new();
-                    let mut rest = Vec::new();
-                    for s in slices {
-                        let (a, b) = s.split_at(per);
-                        mine.push(a);
-                        rest.push(b);
-                    }
-                    parts.push((lo, mine));
-                    slices = rest;
-                    lo += per;
+            let mut per = self.len.div_ceil(CHUNK).div_ceil(workers.max(1)).max(1) * CHUNK;
+            if let Some(v) = &red {
+                per = per.div_ceil(v.inner.max(1)) * v.inner.max(1);
+            }
+            // Worker ranges and their output windows.
+            let mut parts: Vec<(usize, usize, Vec<OutSlice>)> = Vec::new();
+            let mut lo = 0;
+            loop {
+                let hi = (lo + per).min(self.len);
+                let mut mine = Vec::new();
+                let mut rest = Vec::new();
+                for s in slices {
+                    let (a, b) = s.split_at(hi - lo);
+                    mine.push(a);
+                    rest.push(b);
                 }
-                let results: Vec<Result<(), String>> = std::thread::scope(|s| {
-                    let hs: Vec<_> = parts
-                        .into_iter()
-                        .map(|(lo, mut sl)| s.spawn(move || self.run_range(inputs, lo, &mut sl)))
-                        .collect();
+                parts.push((lo, hi, mine));
+                slices = rest;
+                lo = hi;
+                if lo >= self.len {
+                    break;
+                }
+            }
+            let job = |(lo, hi, mut sl): (usize, usize, Vec<OutSlice>)| -> Result<Option<Partial>, String> {
+                let mut partial = red.as_ref().map(|v| Partial::new(v, lo, hi));
+                let sink = red.as_ref().zip(partial.as_mut());
+                self.run_range(inputs, lo, hi - lo, &mut sl, sink)?;
+                Ok(partial)
+            };
+            let results: Vec<Result<Option<Partial>, String>> = if parts.len() <= 1 {
+                parts.into_iter().map(job).collect()
+            } else {
+                std::thread::scope(|s| {
+                    let hs: Vec<_> = parts.into_iter().map(|p| s.spawn(move || job(p))).collect();
                     hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker panicked".into()))).collect()
-                });
-                results.into_iter().collect::<Result<(), String>>()?;
+                })
+            };
+            for r in results {
+                partials.extend(r?);
             }
         }
-        Ok(bufs.into_iter().zip(&self.outputs).map(|(b, (_, _, ty))| NTensor::new(ty.clone(), b)).collect())
+        Ok((bufs, partials))
     }
 
-    /// Evaluates elements `lo .. lo + out[0].len()` into `out` (windows starting at `lo`), with AVX2
-    /// code when the processor has it.
-    fn run_range(&self, inputs: &[&NTensor], lo: usize, out: &mut [OutSlice]) -> Result<(), String> {
+    /// Evaluates elements `lo .. lo + count` into `out` (windows starting at `lo`) and folds the last
+    /// output into `sink` when given, with AVX2 code when the processor has it.
+    fn run_range(
+        &self,
+        inputs: &[&NTensor],
+        lo: usize,
+        count: usize,
+        out: &mut [OutSlice],
+        sink: Option<(&RedView, &mut Partial)>,
+    ) -> Result<(), String> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the processor supports AVX2 and FMA (checked just above), the only requirement of
             // calling a `target_feature` function. The code is the same as the portable path's (no
             // contraction into FMA happens), compiled for wider vectors, so results are identical.
-            return unsafe { self.run_range_avx2(inputs, lo, out) };
+            return unsafe { self.run_range_avx2(inputs, lo, count, out, sink) };
         }
-        self.run_range_portable(inputs, lo, out)
+        self.run_range_portable(inputs, lo, count, out, sink)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    fn run_range_avx2(&self, inputs: &[&NTensor], lo: usize, out: &mut [OutSlice]) -> Result<(), String> {
-        self.run_range_portable(inputs, lo, out)
+    fn run_range_avx2(
+        &self,
+        inputs: &[&NTensor],
+        lo: usize,
+        count: usize,
+        out: &mut [OutSlice],
+        sink: Option<(&RedView, &mut Partial)>,
+    ) -> Result<(), String> {
+        self.run_range_portable(inputs, lo, count, out, sink)
     }
 
     #[inline(always)]
-    fn run_range_portable(&self, inputs: &[&NTensor], lo: usize, out: &mut [OutSlice]) -> Result<(), String> {
-        let count = out.first().map(OutSlice::len).unwrap_or(0);
+    fn run_range_portable(
+        &self,
+        inputs: &[&NTensor],
+        lo: usize,
+        count: usize,
+        out: &mut [OutSlice],
+        mut sink: Option<(&RedView, &mut Partial)>,
+    ) -> Result<(), String> {
         let mut regs: Vec<Reg> = self.lanes.iter().map(|l| l.reg(CHUNK.min(count.max(1)))).collect();
         let mut idx: Vec<usize> = Vec::with_capacity(CHUNK);
+        let sink_reg = self.outputs.last().map(|o| o.0);
         let mut off = 0;
         while off < count {
             let n = CHUNK.min(count - off);
@@ -565,6 +632,12 @@ impl Program {
             }
             for ((r, _, _), o) in self.outputs.iter().zip(out.iter_mut()) {
                 eo::store(&regs[*r], o, off, n)?;
+            }
+            if let (Some((view, partial)), Some(r)) = (sink.as_mut(), sink_reg) {
+                match &regs[r] {
+                    Reg::F32(v) => partial.fold(view, base, &v[..n]),
+                    _ => return Err("a fused reduction of a non-f32 value".into()),
+                }
             }
             off += n;
         }

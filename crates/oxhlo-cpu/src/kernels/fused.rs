@@ -1,11 +1,13 @@
 //! Native elementwise ops and loop-fusion kernels: a single elementwise op (`try_run`) or a fused kernel
 //! (`run_kernel`) is compiled into an [`elementwise::Program`] and evaluated in chunks over threads.
-//! Inputs defined by splat constants are read as one repeated element.
+//! Inputs defined by splat constants are read as one repeated element. A kernel with a reduction epilogue
+//! folds its reduced value as it is computed ([`super::fused_reduce`]).
 
 use super::elementwise::Program;
 use super::{Attempt, KernelCtx};
-use crate::tensor::NTensor;
-use oxhlo_ir::{Block, Func, Op, OpKind, Value};
+use super::fused_reduce::RedView;
+use crate::tensor::{Buf, NTensor};
+use oxhlo_ir::{Block, Func, Op, OpKind, TensorType, Type, Value};
 use oxhlo_plan::fusion::{ew_class, FusedKernel};
 
 /// Runs the op natively when it is an elementwise op on native real element types.
@@ -44,12 +46,41 @@ pub fn run_kernel(
     inputs: &[&NTensor],
     threads: usize,
 ) -> Result<Vec<NTensor>, String> {
-    let ops: Vec<&Op> = kernel.ops.iter().filter_map(|&i| block.ops.get(i)).collect();
-    if ops.len() != kernel.ops.len() {
+    let red_op = kernel.reduce.as_ref().map(|r| r.op);
+    let ops: Vec<&Op> = kernel.ops.iter().filter(|&&i| Some(i) != red_op).filter_map(|&i| block.ops.get(i)).collect();
+    if ops.len() + usize::from(red_op.is_some()) != kernel.ops.len() {
         return Err("fused kernel names ops outside its block".into());
     }
     let splat: Vec<bool> = kernel.inputs.iter().map(|&v| is_splat_constant(block, v)).collect();
-    let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &kernel.outputs)
-        .ok_or_else(|| format!("fused kernel of {} ops has an op or element type without a native form", ops.len()))?;
-    prog.run(inputs, threads)
+    let unsupported = || format!("fused kernel of {} ops has an op or element type without a native form", ops.len());
+    let Some(red) = &kernel.reduce else {
+        let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &kernel.outputs)
+            .ok_or_else(unsupported)?;
+        return prog.run(inputs, threads);
+    };
+    // Stored outputs, then the reduced value (folded, not stored).
+    let mut outs: Vec<Value> = kernel.outputs.iter().copied().filter(|&v| v != red.result).collect();
+    outs.push(red.operand);
+    let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &outs).ok_or_else(unsupported)?;
+    let init = kernel
+        .inputs
+        .iter()
+        .position(|&v| v == red.init)
+        .and_then(|k| inputs[k].f32s())
+        .and_then(|v| v.first().copied())
+        .ok_or("fused reduction: the init value is not one f32")?;
+    let view = RedView { kind: red.kind, outer: red.outer, n: red.n, inner: red.inner };
+    let (mut stored, reduced) = prog.run_reduce(inputs, threads, view, init)?;
+    let rty = match func.try_ty(red.result) {
+        Some(Type::Tensor(t)) => TensorType { encoding: None, ..t.clone() },
+        _ => return Err("fused reduction: the result is not a tensor".into()),
+    };
+    let mut result = Some(NTensor::new(rty, Buf::F32(reduced)));
+    let mut stored = stored.drain(..);
+    kernel
+        .outputs
+        .iter()
+        .map(|&v| if v == red.result { result.take() } else { stored.next() })
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "fused reduction: outputs do not match".to_string())
 }

@@ -13,6 +13,7 @@ pub mod elementwise_ops;
 pub mod fastmath;
 pub mod elems;
 pub mod fused;
+pub mod fused_reduce;
 pub mod gather_scatter;
 pub mod gemm_util;
 pub mod movement;

@@ -1,0 +1,144 @@
+//! Reductions with fused prologues: a post-pass over [`fuse_block`](crate::fusion::fuse_block)'s steps that
+//! folds a `stablehlo.reduce` into the loop-fusion kernel (or the single elementwise op) computing its operand, so the operand is reduced
+//! as it is computed instead of being written to memory and read back (layernorm's variance, softmax's
+//! denominator, bias gradients). Only f32 sums, maxima and minima over one contiguous block of dimensions
+//! are folded; the backend that calls this pass must evaluate [`ReduceEpilogue`]s (the CPU backend does).
+
+use crate::fusion::{build_kernel, fusable_shape, region_uses, FusedKernel, ReduceEpilogue, Step};
+use crate::reducer::{reducer_kind, ReduceKind};
+use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Type, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// `steps` with every foldable reduction merged into the kernel that defines its operand.
+pub fn fuse_reductions(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
+    let mut i = 0;
+    while i < steps.len() {
+        if let Step::Op(r) = steps[i] {
+            if let Some((ki, at_reduce, merged)) = fold_into_kernel(func, block, &steps, i, r) {
+                let merged = Step::Kernel(Arc::new(merged));
+                if at_reduce {
+                    steps[i] = merged;
+                    steps.remove(ki);
+                } else {
+                    steps[ki] = merged;
+                    steps.remove(i);
+                }
+                continue;
+            }
+        }
+        i += 1;
+    }
+    steps
+}
+
+/// The (outer, n, inner) view of a reduction of `shape` over `dims`, when they form one contiguous block.
+fn view(shape: &[i64], dims: &[i64]) -> Option<(usize, usize, usize)> {
+    let mut d: Vec<i64> = dims.to_vec();
+    d.sort_unstable();
+    let (&a, &b) = (d.first()?, d.last()?);
+    if a < 0 || b as usize >= shape.len() || (b - a + 1) as usize != d.len() || d.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    let prod = |s: &[i64]| s.iter().map(|&x| x as usize).product::<usize>();
+    let (a, b) = (a as usize, b as usize);
+    Some((prod(&shape[..a]), prod(&shape[a..=b]), prod(&shape[b + 1..])))
+}
+
+fn is_f32(func: &Func, v: Value) -> bool {
+    matches!(func.try_ty(v), Some(Type::Tensor(t)) if t.elem == ElementType::Float(FloatType::F32) && t.is_static() && t.encoding.is_none())
+}
+
+/// Every value `op` reads, its regions' included.
+fn reads(op: &Op) -> Vec<Value> {
+    let mut uses = op.operands.clone();
+    for r in &op.regions {
+        region_uses(r, &mut uses);
+    }
+    uses
+}
+
+/// When the reduce at step `si` (op `r`) folds into the kernel step `ki` that defines its operand: `ki`,
+/// whether the merged kernel takes the reduce's place (else the kernel's), and the merged kernel.
+fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: usize) -> Option<(usize, bool, FusedKernel)> {
+    let op = &block.ops[r];
+    if op.kind != OpKind::Reduce || op.operands.len() != 2 || op.results.len() != 1 || op.regions.len() != 1 {
+        return None;
+    }
+    let kind = reducer_kind(func, &op.regions[0])?;
+    if !matches!(kind, ReduceKind::Add | ReduceKind::Max | ReduceKind::Min) {
+        return None;
+    }
+    let (operand, init, result) = (op.operands[0], op.operands[1], op.results[0]);
+    if !is_f32(func, operand) || !is_f32(func, init) || !is_f32(func, result) {
+        return None;
+    }
+    let dims = op.attr("dimensions")?.as_i64_list()?;
+    // The step defining the operand, before this step: a kernel, or one elementwise op (a kernel of one).
+    let ki = (0..si).rev().find(|&k| match &steps[k] {
+        Step::Kernel(k) => k.outputs.contains(&operand),
+        Step::Op(j) => block.ops[*j].results.contains(&operand),
+    })?;
+    let k = match &steps[ki] {
+        Step::Kernel(k) => Arc::clone(k),
+        Step::Op(j) => {
+            let def = &block.ops[*j];
+            if def.kind == OpKind::BroadcastInDim || fusable_shape(func, def).is_none() {
+                return None;
+            }
+            Arc::new(build_kernel(func, block, &[*j]))
+        }
+    };
+    if k.reduce.is_some() {
+        return None;
+    }
+    let shape = match func.try_ty(operand)? {
+        Type::Tensor(t) => t.shape.clone(),
+        _ => return None,
+    };
+    if shape != k.shape {
+        return None;
+    }
+    let (outer, n, inner) = view(&shape, &dims)?;
+    // Does the operand live on after the reduce (read by any other op of the block)?
+    let kernel_ops: HashSet<usize> = k.ops.iter().copied().collect();
+    let operand_used_elsewhere =
+        block.ops.iter().enumerate().any(|(j, o)| j != r && !kernel_ops.contains(&j) && reads(o).contains(&operand));
+    // Where the merged step can sit: at the reduce's place when no step in between reads the kernel's
+    // outputs, otherwise at the kernel's place when the init is ready by then.
+    let between_reads_kernel = steps[ki + 1..si].iter().any(|s| match s {
+        Step::Op(j) => reads(&block.ops[*j]).iter().any(|v| k.outputs.contains(v)),
+        Step::Kernel(k2) => k2.inputs.iter().any(|v| k.outputs.contains(v)),
+    });
+    let at_reduce = if !between_reads_kernel {
+        true
+    } else if defined_before(block, steps, ki, init) {
+        false
+    } else {
+        return None;
+    };
+    let mut merged = (*k).clone();
+    merged.ops.push(r);
+    merged.ops.sort_unstable();
+    if !merged.inputs.contains(&init) {
+        merged.inputs.push(init);
+    }
+    if !operand_used_elsewhere {
+        merged.outputs.retain(|&v| v != operand);
+    }
+    merged.outputs.push(result);
+    merged.reduce = Some(ReduceEpilogue { op: r, operand, init, result, kind, outer, n, inner });
+    Some((ki, at_reduce, merged))
+}
+
+/// Whether `v` is a block argument, defined outside the block, or defined by a step before step `ki`.
+fn defined_before(block: &Block, steps: &[Step], ki: usize, v: Value) -> bool {
+    let def = block.ops.iter().position(|o| o.results.contains(&v));
+    match def {
+        None => true,
+        Some(j) => steps[..ki].iter().any(|s| match s {
+            Step::Op(i) => *i == j,
+            Step::Kernel(k) => k.ops.contains(&j),
+        }),
+    }
+}
