@@ -83,6 +83,11 @@ fn create() -> Result<Arc<Gpu>, String> {
         let name = ctx.name().map_err(|e| e.to_string())?;
         let cc = ctx.compute_capability().map_err(|e| e.to_string())?;
         let total_memory = cudarc::driver::result::mem_get_info().map(|(_, t)| t).unwrap_or(0);
+        // One stream only: cudarc's per-buffer events (cross-stream tracking) would only add two event
+        // creations per allocation.
+        // SAFETY: no other stream is ever created on this context.
+        unsafe { ctx.disable_event_tracking() };
+        keep_freed_memory(&ctx);
         let stream = ctx.default_stream();
         let blas = CudaBlas::new(stream.clone()).map_err(|e| format!("cuBLAS: {e}"))?;
         Ok(Arc::new(Gpu {
@@ -94,6 +99,25 @@ fn create() -> Result<Arc<Gpu>, String> {
             kernels: Mutex::new(HashMap::new()),
         }))
     })
+}
+
+/// Lets the device's default memory pool keep freed memory for reuse (stream-ordered allocations would
+/// otherwise return it to the driver at every synchronization, and each run would map it again).
+fn keep_freed_memory(ctx: &CudaContext) {
+    use cudarc::driver::sys;
+    let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+    let mut threshold: u64 = u64::MAX;
+    // SAFETY: plain driver calls on this context's device with valid out-pointers; failures are ignored
+    // (the pool then keeps its default behaviour).
+    unsafe {
+        if sys::cuDeviceGetDefaultMemPool(&mut pool, ctx.cu_device()) == sys::CUresult::CUDA_SUCCESS && !pool.is_null() {
+            let _ = sys::cuMemPoolSetAttribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &mut threshold as *mut u64 as *mut std::ffi::c_void,
+            );
+        }
+    }
 }
 
 /// The GPU, created on first use (the failure is remembered too).
@@ -109,7 +133,8 @@ pub struct DTensor {
     pub kind: Kind,
     /// Element count.
     pub len: usize,
-    /// At least one byte (CUDA allocations of zero bytes are avoided).
+    /// At least one byte (CUDA allocations of zero bytes are avoided). Always a whole allocation, never
+    /// a view at an offset: kernels rely on its 256-byte alignment for vector accesses.
     pub buf: Arc<CudaSlice<u8>>,
 }
 
@@ -153,23 +178,44 @@ impl Gpu {
         DTensor { ty, kind, len, buf: Arc::new(buf) }
     }
 
-    /// Copies a native host tensor to the device.
+    /// Copies a native host tensor to the device (straight from its storage, no staging copy).
     pub fn upload(&self, t: &NTensor) -> Result<DTensor, String> {
         let kind = t.kind();
-        let mut bytes = t.buf.to_le_bytes();
-        if bytes.is_empty() {
-            bytes.push(0);
-        }
-        let buf = self.stream.clone_htod(&bytes).map_err(|e| format!("host to device copy: {e}"))?;
+        let bytes = t.buf.as_le_bytes();
+        let buf = if bytes.is_empty() {
+            self.alloc_raw(kind, 0)?
+        } else {
+            self.stream.clone_htod(bytes).map_err(|e| format!("host to device copy: {e}"))?
+        };
         Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(buf) })
     }
 
-    /// Copies a device tensor to the host.
+    /// Copies a device tensor to the host (into typed storage directly where the kind allows).
     pub fn download(&self, d: &DTensor) -> Result<NTensor, String> {
-        let bytes = self.stream.clone_dtoh(&*d.buf).map_err(|e| format!("device to host copy: {e}"))?;
         let n = d.bytes();
-        let buf = Buf::from_le_bytes(d.kind, bytes.get(..n).ok_or("short device buffer")?)?;
+        if d.buf.len() < n {
+            return Err(format!("short device buffer: {} bytes for {n}", d.buf.len()));
+        }
+        let mut buf = Buf::zeros(d.kind, d.len);
+        if n > 0 {
+            let view = d.buf.slice(0..n);
+            match buf.as_le_bytes_mut() {
+                Some(dst) => self.stream.memcpy_dtoh(&view, dst).map_err(|e| format!("device to host copy: {e}"))?,
+                None => {
+                    let bytes = self.stream.clone_dtoh(&view).map_err(|e| format!("device to host copy: {e}"))?;
+                    buf = Buf::from_le_bytes(d.kind, &bytes)?;
+                }
+            }
+        }
+        // The copy is ordered on the stream; wait for it before the host reads the storage.
+        self.synchronize()?;
         Ok(NTensor::new(d.ty.clone(), buf))
+    }
+
+    /// Makes this process's CUDA context current on the calling thread (device memory freed on a thread
+    /// that never ran device work needs it).
+    pub fn bind_thread(&self) -> Result<(), String> {
+        self.ctx.bind_to_thread().map_err(|e| e.to_string())
     }
 
     pub fn synchronize(&self) -> Result<(), String> {
@@ -213,7 +259,8 @@ impl Gpu {
             return Ok(());
         }
         let f = self.function(src)?;
-        let blocks = n.div_ceil(256).min(1 << 20) as u32;
+        // Rendered kernels take four elements per thread where they can (grid-stride loops otherwise).
+        let blocks = n.div_ceil(1024).min(1 << 20) as u32;
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
         let n64 = n as i64;
         let mut b = self.stream.launch_builder(&f);

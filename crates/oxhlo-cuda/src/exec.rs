@@ -63,6 +63,13 @@ pub struct CudaProgram {
     pub stats: Stats,
 }
 
+/// An input or result of [`CudaProgram::run_device`]: a host value or a tensor in device memory.
+#[derive(Clone, Debug)]
+pub enum DVal {
+    Host(Val),
+    Device(DTensor),
+}
+
 /// A value: on the device, on the host, or both.
 #[derive(Clone, Debug, Default)]
 struct Slot {
@@ -169,7 +176,8 @@ impl CudaProgram {
         &self.module
     }
 
-    /// Runs the entry function; failed checks are an error.
+    /// Runs the entry function on host values and returns host values (results are downloaded); failed
+    /// checks are an error.
     pub fn run(&self, inputs: Vec<Val>) -> Result<Vec<Val>, InterpError> {
         let (res, checks) = self.run_with_checks(inputs);
         let res = res?;
@@ -179,16 +187,45 @@ impl CudaProgram {
         Ok(res)
     }
 
+    /// Runs the entry function on values that may already live on the device: host inputs are uploaded
+    /// when a device op reads them, device inputs are used in place, and results stay where they were
+    /// computed (a device result is never downloaded here). Returns once the device work is complete.
+    pub fn run_device(&self, inputs: Vec<DVal>) -> Result<Vec<DVal>, InterpError> {
+        let (res, checks) = self.run_slots(inputs);
+        let outs = res?;
+        if let Some(f) = checks.1.first() {
+            return Err(ie(format!("{} check(s) failed; first: {f}", checks.1.len())));
+        }
+        let outs: Vec<DVal> = outs
+            .into_iter()
+            .map(|s| match s {
+                Slot { dev: Some(d), .. } => Ok(DVal::Device(d)),
+                Slot { host: Some(h), .. } => Ok(DVal::Host(h)),
+                _ => Err(ie("internal error: an empty result".into())),
+            })
+            .collect::<Result<_, _>>()?;
+        self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
+        Ok(outs)
+    }
+
     /// Runs the entry function and reports (checks evaluated, failures) of `check.*` ops.
     #[allow(clippy::type_complexity)]
     pub fn run_with_checks(&self, inputs: Vec<Val>) -> (Result<Vec<Val>, InterpError>, (usize, Vec<CheckFailure>)) {
+        let (res, checks) = self.run_slots(inputs.into_iter().map(DVal::Host).collect());
+        let res = res.and_then(|outs| outs.into_iter().map(|s| host_of(&self.gpu, s).map_err(ie)).collect::<Result<Vec<_>, _>>());
+        (res, checks)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn run_slots(&self, inputs: Vec<DVal>) -> (Result<Vec<Slot>, InterpError>, (usize, Vec<CheckFailure>)) {
         let Some(func) = self.module.entry() else {
             return (Err(ie("the module has no @main and no single public function to run".into())), (0, Vec::new()));
         };
         if self.module.num_replicas() * self.module.num_partitions() != 1 {
             return (Err(ie("the CUDA backend runs single-process programs".into())), (0, Vec::new()));
         }
-        // Signature checking sees native tensors as empty placeholders of their type (no element copy).
+        // Signature checking sees native and device tensors as empty placeholders of their type (no
+        // element copy).
         let rt: Vec<RtValue> = inputs.iter().map(light).collect();
         let checked = match oxhlo_interp::eval::check_inputs(func, rt) {
             Ok(c) => c,
@@ -198,15 +235,13 @@ impl CudaProgram {
             .into_iter()
             .zip(checked)
             .map(|(v, c)| match (v, c) {
-                (Val::Native(n), RtValue::Tensor(t)) => Val::Native(n.retyped(t.ty)),
-                (_, c) => Val::from_rt(c),
+                (DVal::Device(d), RtValue::Tensor(t)) => Slot { dev: Some(d.retyped(t.ty)), host: None },
+                (DVal::Host(Val::Native(n)), RtValue::Tensor(t)) => Slot { dev: None, host: Some(Val::Native(n.retyped(t.ty))) },
+                (_, c) => Slot { dev: None, host: Some(Val::from_rt(c)) },
             })
-            .map(|h| Slot { dev: None, host: Some(h) })
             .collect();
         let mut run = Run { prog: self, interp: None, depth: 0 };
-        let res = run.call(func, args).and_then(|outs| {
-            outs.into_iter().map(|s| run.host_of(s).map_err(ie)).collect::<Result<Vec<_>, _>>()
-        });
+        let res = run.call(func, args);
         let checks = run.interp.take().map(|it| (it.checks_run, it.check_failures)).unwrap_or_default();
         (res, checks)
     }
@@ -219,21 +254,31 @@ impl CudaProgram {
     }
 }
 
-/// An interpreter value for signature checks only: native tensors become empty-data placeholders.
-fn light(v: &Val) -> RtValue {
+/// An interpreter value for signature checks only: native and device tensors become empty-data
+/// placeholders of their type.
+fn light(v: &DVal) -> RtValue {
     use oxhlo_ir::ElementType as E;
-    match v {
-        Val::Native(n) => {
-            let data = match &n.ty.elem {
-                E::Bool => Data::Bool(Vec::new()),
-                E::Float(_) => Data::Float(Vec::new()),
-                E::Complex(_) => Data::Complex(Vec::new()),
-                e if e.is_unsigned_integer() => Data::UInt(Vec::new()),
-                _ => Data::Int(Vec::new()),
-            };
-            RtValue::Tensor(Tensor { ty: n.ty.clone(), data })
-        }
-        Val::Other(o) => o.clone(),
+    let ty = match v {
+        DVal::Host(Val::Native(n)) => &n.ty,
+        DVal::Device(d) => &d.ty,
+        DVal::Host(Val::Other(o)) => return o.clone(),
+    };
+    let data = match &ty.elem {
+        E::Bool => Data::Bool(Vec::new()),
+        E::Float(_) => Data::Float(Vec::new()),
+        E::Complex(_) => Data::Complex(Vec::new()),
+        e if e.is_unsigned_integer() => Data::UInt(Vec::new()),
+        _ => Data::Int(Vec::new()),
+    };
+    RtValue::Tensor(Tensor { ty: ty.clone(), data })
+}
+
+/// The host form of a value (downloaded when it lives only on the device).
+fn host_of(gpu: &Gpu, s: Slot) -> Result<Val, String> {
+    match s {
+        Slot { host: Some(h), .. } => Ok(h),
+        Slot { dev: Some(d), .. } => gpu.download(&d).map(Val::Native),
+        _ => Err("internal error: an empty value".into()),
     }
 }
 
@@ -299,13 +344,7 @@ impl Frame<'_> {
 
 impl<'p> Run<'p> {
     fn host_of(&self, s: Slot) -> Result<Val, String> {
-        match s {
-            Slot { host: Some(h), .. } => Ok(h),
-            Slot { dev: Some(d), .. } => {
-                self.prog.gpu.download(&d).map(Val::Native)
-            }
-            _ => Err("internal error: an empty value".into()),
-        }
+        host_of(&self.prog.gpu, s)
     }
 
     /// The host form of `v`, kept in the frame when the value lives on.

@@ -11,7 +11,8 @@ pub mod reduce;
 pub mod render;
 
 pub use device::DeviceInfo;
-pub use exec::{CudaOptions, CudaProgram, Stats};
+pub use device::DTensor;
+pub use exec::{CudaOptions, CudaProgram, DVal, Stats};
 
 use oxhlo_cpu::OptLevel;
 use oxhlo_interp::custom_call::CustomCallRegistry;

@@ -1,8 +1,11 @@
 //! CUDA C rendering of loop-fusion kernels (`oxhlo_plan::fusion::FusedKernel`) and single elementwise
-//! ops: a pure function from IR ops to source text, compiled later with NVRTC. Every value is computed in
-//! a wide register type (double for floats, 64-bit integers, bool) and rounded to its element type after
-//! each op, as the reference interpreter does, so results match it up to the libm differences of
-//! transcendental functions. Ops or types without a rendering here return `None` (the caller then runs
+//! ops: a pure function from IR ops to source text, compiled later with NVRTC. Values are computed in a
+//! register type (float for f32, double for the other floats, 64-bit integers, bool) and rounded to their
+//! element type after each op, as the reference interpreter does: f32 `+ - * /`, sqrt, fmod, max/min,
+//! compare and select are computed in float with the round-to-nearest intrinsics (never contracted into
+//! FMAs), which is bit-identical to the interpreter's f64 result rounded to f32 (f64 carries more than
+//! 2*24+2 bits, so its rounding first is innocuous); f32 transcendental functions are computed in double
+//! and rounded. Results match the interpreter up to the libm differences of transcendental functions. Ops or types without a rendering here return `None` (the caller then runs
 //! the kernel on the host), never wrong code.
 
 use oxhlo_cpu::Kind;
@@ -16,8 +19,9 @@ use std::fmt::Write;
 pub const ENTRY: &str = "oxk";
 
 /// Helpers shared by every kernel: f16/bf16 conversions (f16 through PTX `cvt`, bf16 by bit
-/// arithmetic with round-to-nearest-even and NaN kept quiet), and max/min that propagate NaN and order
-/// -0 below +0.
+/// arithmetic with round-to-nearest-even and NaN kept quiet), max/min that propagate NaN and order -0
+/// below +0 (double and float), and 4-element vector loads/stores (`oxh_ld4`/`oxh_st4`: one 4-, 8-, or
+/// 16-byte access, two for 8-byte elements; the address must be aligned to 4 elements).
 pub const PRELUDE: &str = r#"
 __device__ __forceinline__ float oxh_f16_to_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short oxh_f_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
@@ -29,9 +33,24 @@ __device__ __forceinline__ unsigned short oxh_f_to_bf16(float f) {
   return (unsigned short)(u >> 16);
 }
 #define OXH_INF __longlong_as_double(0x7ff0000000000000LL)
+template <typename T> __device__ __forceinline__ void oxh_ld4(T* d, const T* __restrict__ s) {
+  if constexpr (sizeof(T) == 1) { *reinterpret_cast<unsigned int*>(d) = *reinterpret_cast<const unsigned int*>(s); }
+  else if constexpr (sizeof(T) == 2) { *reinterpret_cast<uint2*>(d) = *reinterpret_cast<const uint2*>(s); }
+  else if constexpr (sizeof(T) == 4) { *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>(s); }
+  else { reinterpret_cast<uint4*>(d)[0] = reinterpret_cast<const uint4*>(s)[0]; reinterpret_cast<uint4*>(d)[1] = reinterpret_cast<const uint4*>(s)[1]; }
+}
+template <typename T> __device__ __forceinline__ void oxh_st4(T* __restrict__ d, const T* s) {
+  if constexpr (sizeof(T) == 1) { *reinterpret_cast<unsigned int*>(d) = *reinterpret_cast<const unsigned int*>(s); }
+  else if constexpr (sizeof(T) == 2) { *reinterpret_cast<uint2*>(d) = *reinterpret_cast<const uint2*>(s); }
+  else if constexpr (sizeof(T) == 4) { *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>(s); }
+  else { reinterpret_cast<uint4*>(d)[0] = reinterpret_cast<const uint4*>(s)[0]; reinterpret_cast<uint4*>(d)[1] = reinterpret_cast<const uint4*>(s)[1]; }
+}
 __device__ __forceinline__ double oxh_max(double a, double b) { return (a != a || b != b) ? (a + b) : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
 __device__ __forceinline__ double oxh_min(double a, double b) { return (a != a || b != b) ? (a + b) : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 __device__ __forceinline__ double oxh_sign(double a) { return a != a ? a : (a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : a)); }
+__device__ __forceinline__ float oxh_max(float a, float b) { return (a != a || b != b) ? (a + b) : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+__device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b != b) ? (a + b) : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+__device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
 "#;
 
 /// The native kind of a value of `func`, when it is a statically shaped tensor.
@@ -71,6 +90,7 @@ pub fn storage_type(k: Kind) -> Option<&'static str> {
 fn reg_type(k: Kind) -> &'static str {
     match k {
         Kind::Bool => "bool",
+        Kind::F32 => "float",
         k if is_float(k) => "double",
         k if is_unsigned(k) => "unsigned long long",
         _ => "long long",
@@ -101,14 +121,39 @@ fn store(k: Kind, x: &str) -> String {
 fn round(k: Kind, x: &str) -> String {
     match k {
         Kind::Bool | Kind::F64 | Kind::I64 | Kind::U64 => format!("({x})"),
-        Kind::F32 => format!("(double)(float)({x})"),
+        Kind::F32 => format!("((float)({x}))"),
         Kind::F16 => format!("(double)oxh_f16_to_f(oxh_f_to_f16((float)({x})))"),
         Kind::BF16 => format!("(double)oxh_bf16_to_f(oxh_f_to_bf16((float)({x})))"),
         _ => format!("({})({})({x})", reg_type(k), storage_type(k).unwrap_or("int")),
     }
 }
 
-fn float_unary(kind: OpKind, a: &str) -> Option<String> {
+/// A float unary op on `a` (a register of kind `k`). For f32 the exactly rounded ops stay in float and
+/// the others are computed in double (the caller rounds the result to the kind).
+fn float_unary(kind: OpKind, k: Kind, a: &str) -> Option<String> {
+    use OpKind as K;
+    if k == Kind::F32 {
+        match kind {
+            K::Abs => return Some(format!("fabsf({a})")),
+            K::Negate => return Some(format!("(-{a})")),
+            K::Sign => return Some(format!("oxh_sign({a})")),
+            K::Sqrt => return Some(format!("__fsqrt_rn({a})")),
+            K::Floor => return Some(format!("floorf({a})")),
+            K::Ceil => return Some(format!("ceilf({a})")),
+            K::RoundNearestAfz => return Some(format!("roundf({a})")),
+            K::RoundNearestEven => return Some(format!("rintf({a})")),
+            K::Square | K::ChloSquare => return Some(format!("__fmul_rn({a}, {a})")),
+            _ => return libm_unary(kind, &format!("((double){a})")),
+        }
+    }
+    if k == Kind::F64 && matches!(kind, K::Square | K::ChloSquare) {
+        return Some(format!("__dmul_rn({a}, {a})"));
+    }
+    libm_unary(kind, a)
+}
+
+/// A float unary op on a double expression `a`, as C.
+fn libm_unary(kind: OpKind, a: &str) -> Option<String> {
     use OpKind as K;
     Some(match kind {
         K::Abs => format!("fabs({a})"),
@@ -145,7 +190,39 @@ fn float_unary(kind: OpKind, a: &str) -> Option<String> {
     })
 }
 
-fn float_binary(kind: OpKind, a: &str, b: &str) -> Option<String> {
+/// A float binary op on registers of kind `k`: f32 in float where the result is exactly rounded (the
+/// rest in double), f64 arithmetic through the `_rn` intrinsics so that no two ops fuse into an FMA.
+fn float_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
+    use OpKind as K;
+    let rn = match k {
+        Kind::F32 => "f",
+        Kind::F64 => "d",
+        _ => "",
+    };
+    if !rn.is_empty() {
+        let intrinsic = match kind {
+            K::Add => Some("add"),
+            K::Subtract => Some("sub"),
+            K::Multiply => Some("mul"),
+            K::Divide => Some("div"),
+            _ => None,
+        };
+        if let Some(f) = intrinsic {
+            return Some(format!("__{rn}{f}_rn({a}, {b})"));
+        }
+    }
+    if k == Kind::F32 {
+        return match kind {
+            K::Maximum | K::Minimum => libm_binary(kind, a, b),
+            K::Remainder => Some(format!("fmodf({a}, {b})")),
+            _ => libm_binary(kind, &format!("((double){a})"), &format!("((double){b})")),
+        };
+    }
+    libm_binary(kind, a, b)
+}
+
+/// A float binary op on expressions of one type (double, or float for max/min), as C.
+fn libm_binary(kind: OpKind, a: &str, b: &str) -> Option<String> {
     use OpKind as K;
     Some(match kind {
         K::Add => format!("({a} + {b})"),
@@ -281,6 +358,9 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
     let mut body = String::new();
     let mut regs: HashMap<Value, (String, Kind)> = HashMap::new();
     let mut tmp = 0usize;
+    // Inputs read at the element's own index (`i`), and whether any read uses another index expression.
+    let mut elementwise_inputs: Vec<(usize, Kind)> = Vec::new();
+    let mut gathers = false;
     for &oi in ops {
         let op = block.ops.get(oi)?;
         let class = ew_class(op.kind)?;
@@ -309,6 +389,11 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
             } else {
                 return None;
             };
+            match idx.as_str() {
+                "i" if !elementwise_inputs.iter().any(|e| e.0 == j) => elementwise_inputs.push((j, k)),
+                "i" | "0" => {}
+                _ => gathers = true,
+            }
             let name = format!("t{tmp}");
             tmp += 1;
             let _ = writeln!(body, "    {} {name} = {};", reg_type(k), load(k, &format!("in{j}"), &idx));
@@ -342,7 +427,7 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
                 } else if rk != ak {
                     return None;
                 } else if is_float(rk) {
-                    round(rk, &float_unary(op.kind, &a)?)
+                    round(rk, &float_unary(op.kind, rk, &a)?)
                 } else if rk == Kind::Bool {
                     bool_op(op.kind, &a, None)?
                 } else {
@@ -363,7 +448,7 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
                     return None;
                 }
                 if is_float(rk) {
-                    round(rk, &float_binary(op.kind, &a, b)?)
+                    round(rk, &float_binary(op.kind, rk, &a, b)?)
                 } else if rk == Kind::Bool {
                     bool_op(op.kind, &a, Some(b))?
                 } else {
@@ -403,16 +488,46 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
         let _ = writeln!(body, "    {} {name} = {expr};", reg_type(rk));
         regs.insert(op.results[0], (name, rk));
     }
+    let mut out_kinds = Vec::new();
     for (j, &v) in outputs.iter().enumerate() {
         let (name, k) = regs.get(&v)?;
         let _ = writeln!(body, "    out{j}[i] = {};", store(*k, name));
+        out_kinds.push(*k);
     }
     let mut src = String::from(PRELUDE);
-    let _ = write!(
-        src,
-        "extern \"C\" __global__ void {ENTRY}({}) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n",
-        params.join(", ")
-    );
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
+    let mut tail_start = "0";
+    if !gathers {
+        // Four elements per thread: every input read at the element's index and every output moves as
+        // one vector access per thread (inputs and outputs start at allocation bases, aligned for it),
+        // all loads issued before the arithmetic. The scalar loop below finishes the last n % 4.
+        let mut lane = body.clone();
+        for &(j, _) in &elementwise_inputs {
+            lane = lane.replace(&format!("in{j}[i]"), &format!("a{j}[e]"));
+        }
+        for j in 0..outputs.len() {
+            lane = lane.replace(&format!("out{j}[i] ="), &format!("o{j}[e] ="));
+        }
+        let _ = writeln!(src, "  for (long long q = tid; q < (n >> 2); q += stride) {{\n    const long long i0 = q << 2;");
+        for &(j, k) in &elementwise_inputs {
+            let _ = writeln!(src, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k)?);
+        }
+        for (j, &k) in out_kinds.iter().enumerate() {
+            let _ = writeln!(src, "    __align__(16) {} o{j}[4];", storage_type(k)?);
+        }
+        let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < 4; ++e) {{");
+        for line in lane.lines() {
+            let _ = writeln!(src, "  {line}");
+        }
+        let _ = writeln!(src, "    }}");
+        for j in 0..outputs.len() {
+            let _ = writeln!(src, "    oxh_st4(out{j} + i0, o{j});");
+        }
+        let _ = writeln!(src, "  }}");
+        tail_start = "((n >> 2) << 2)";
+    }
+    let _ = write!(src, "  for (long long i = {tail_start} + tid; i < n; i += stride) {{\n{body}  }}\n}}\n");
     Some(src)
 }
 

@@ -2,7 +2,8 @@
 //! copy), a 16M-element fused elementwise chain (GB/s against that ceiling), and the 4096^3 f32 GEMM on
 //! cuBLAS with TF32 (DEFAULT precision) and true fp32 (HIGHEST), checked against f64 dot products of
 //! sampled elements. Kernel times are measured after a warm-up with a synchronize around many repeats;
-//! the end-to-end row includes the host<->device copies of `CudaProgram::run`. Skips without a device.
+//! the end-to-end row includes the host<->device copies of `CudaProgram::run`, the resident row is
+//! `CudaProgram::run_device` on inputs already on the device (per-run overhead included). Skips without a device.
 
 use oxhlo_cpu::{Buf, NTensor, Val};
 use oxhlo_cuda::{device, dot, render};
@@ -97,6 +98,16 @@ fn gpu_timings() {
     let t = Instant::now();
     prog.run(args()).unwrap();
     table.push(format!("chain end-to-end (h2d+d2h) {:8.3} ms", t.elapsed().as_secs_f64() * 1e3));
+    // The same program on device-resident inputs (run_device: no copies; returns after the GPU finishes).
+    let dargs = vec![oxhlo_cuda::DVal::Device(a.clone()), oxhlo_cuda::DVal::Device(b.clone())];
+    prog.run_device(dargs.clone()).unwrap();
+    let reps = 50;
+    let t = Instant::now();
+    for _ in 0..reps {
+        prog.run_device(dargs.clone()).unwrap();
+    }
+    let ms = t.elapsed().as_secs_f64() * 1e3 / reps as f64;
+    table.push(format!("chain run_device resident  {ms:8.3} ms  {:8.1} GB/s", 3.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9));
 
     // GEMM 4096^3 f32.
     let s = 4096usize;

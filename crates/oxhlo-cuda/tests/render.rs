@@ -40,8 +40,43 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     assert!(src.contains("in0[((i / 1LL) % 8LL) * 1LL]"), "{src}");
     assert!(src.contains("exp("), "{src}");
     assert!(src.contains("oxh_max("), "{src}");
-    assert!(src.contains("(double)(float)("), "f32 results are rounded after each op: {src}");
+    // f32 addition in float with the round-to-nearest intrinsic (bit-identical to f64 then rounding),
+    // exp in double rounded to float.
+    assert!(src.contains("__fadd_rn("), "{src}");
+    assert!(src.contains("((float)(exp(((double)"), "{src}");
     assert_eq!(src.matches("out0[i] =").count(), 1);
+    // The broadcast read has an index expression: no vector loop.
+    assert!(!src.contains("oxh_ld4(a"), "{src}");
+}
+
+#[test]
+fn elementwise_kernels_get_a_vector_loop_and_a_scalar_tail() {
+    let m = module(
+        r#"
+func.func @main(%a: tensor<1003xf32>, %b: tensor<1003xf16>, %s: tensor<f32>) -> (tensor<1003xf32>, tensor<1003xi1>) {
+  %0 = stablehlo.convert %b : (tensor<1003xf16>) -> tensor<1003xf32>
+  %1 = stablehlo.multiply %a, %0 : tensor<1003xf32>
+  %2 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<1003xf32>
+  %3 = stablehlo.add %1, %a : tensor<1003xf32>
+  %4 = stablehlo.compare GT, %3, %a : (tensor<1003xf32>, tensor<1003xf32>) -> tensor<1003xi1>
+  return %3, %4 : tensor<1003xf32>, tensor<1003xi1>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let b = &block.args;
+    let outs = [block.ops[3].results[0], block.ops[4].results[0]];
+    let src = render::render(f, block, &[0, 1, 3, 4], &[b[0], b[1]], &outs, &[1003]).expect("renders");
+    assert!(src.contains("__align__(16) float a0[4]; oxh_ld4(a0, in0 + i0);"), "{src}");
+    assert!(src.contains("__align__(16) unsigned short a1[4]; oxh_ld4(a1, in1 + i0);"), "{src}");
+    assert!(src.contains("oxh_st4(out0 + i0, o0);") && src.contains("oxh_st4(out1 + i0, o1);"), "{src}");
+    assert!(src.contains("__align__(16) unsigned char o1[4];"), "{src}");
+    assert!(src.contains("o0[e] =") && src.contains("a0[e]") && src.contains("oxh_f16_to_f(a1[e])"), "{src}");
+    // The tail covers the last n % 4 elements with the scalar body.
+    assert!(src.contains("for (long long i = ((n >> 2) << 2) + tid; i < n; i += stride)"), "{src}");
+    assert!(src.contains("out0[i] =") && src.contains("in0[i]"), "{src}");
+    assert!(src.contains("__fmul_rn(") && src.contains("__fadd_rn("), "{src}");
 }
 
 #[test]

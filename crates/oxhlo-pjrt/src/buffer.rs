@@ -1,5 +1,6 @@
 //! Buffers (`PJRT_Buffer`): an array on one device, held as dense row-major little-endian bytes shared
-//! by reference (so copies between devices and executions reading it are free). A buffer is live until
+//! by reference (so copies between devices and executions reading it are free; with the CUDA backend the
+//! bytes may live in GPU memory and come to the host on the first host read, see `host_bytes`). A buffer is live until
 //! deleted or donated. Host-to-device copies honour byte strides; the copy happens inside the call, so
 //! `done_with_host_buffer` is ready on return for every host-buffer semantics.
 
@@ -335,11 +336,12 @@ pub unsafe extern "C" fn buffer_to_host(args: *mut BufferToHostArgs) -> *mut c_v
                 a.dst_size, b.spec
             )));
         }
-        let data = b.host_array("PJRT_Buffer_ToHostBuffer")?.bytes;
+        let bytes = b.host_array("PJRT_Buffer_ToHostBuffer")?.bytes;
+        let data = bytes.try_bytes().map_err(Error::internal)?;
         if strides == layout::dense_strides(&b.spec.dims, elem) {
             std::ptr::copy_nonoverlapping(data.as_ptr(), a.dst as *mut u8, data.len());
         } else {
-            layout::scatter(&data, a.dst as *mut u8, &b.spec.dims, &strides, elem);
+            layout::scatter(data, a.dst as *mut u8, &b.spec.dims, &strides, elem);
         }
         a.event = Event::ready_raw();
         Ok(())
@@ -349,7 +351,8 @@ pub unsafe extern "C" fn buffer_to_host(args: *mut BufferToHostArgs) -> *mut c_v
 pub unsafe extern "C" fn buffer_copy_raw_to_host(args: *mut BufferCopyRawToHostArgs) -> *mut c_void {
     guard("PJRT_Buffer_CopyRawToHost", args, |a| {
         let b = buffer(a.buffer)?;
-        let data = b.host_array("PJRT_Buffer_CopyRawToHost")?.bytes;
+        let bytes = b.host_array("PJRT_Buffer_CopyRawToHost")?.bytes;
+        let data = bytes.try_bytes().map_err(Error::internal)?;
         let (off, n) = (usize::try_from(a.offset).ok(), usize::try_from(a.transfer_size).ok());
         let range = off.zip(n).and_then(|(o, n)| Some(o..o.checked_add(n)?)).filter(|r| r.end <= data.len());
         let range = range.ok_or_else(|| {
@@ -395,7 +398,7 @@ pub unsafe extern "C" fn buffer_copy_to_memory(args: *mut BufferCopyArgs) -> *mu
 pub unsafe extern "C" fn buffer_unsafe_pointer(args: *mut BufferPointerArgs) -> *mut c_void {
     guard("PJRT_Buffer_UnsafePointer", args, |a| {
         let b = buffer(a.buffer)?;
-        a.pointer = b.host_array("PJRT_Buffer_UnsafePointer")?.bytes.as_ptr() as usize;
+        a.pointer = b.host_array("PJRT_Buffer_UnsafePointer")?.bytes.try_bytes().map_err(Error::internal)?.as_ptr() as usize;
         Ok(())
     })
 }
@@ -403,7 +406,7 @@ pub unsafe extern "C" fn buffer_unsafe_pointer(args: *mut BufferPointerArgs) -> 
 pub unsafe extern "C" fn buffer_opaque_pointer(args: *mut BufferHandleArgs) -> *mut c_void {
     guard("PJRT_Buffer_OpaqueDeviceMemoryDataPointer", args, |a| {
         let b = buffer(a.buffer)?;
-        a.out = b.host_array("PJRT_Buffer_OpaqueDeviceMemoryDataPointer")?.bytes.as_ptr() as *mut c_void;
+        a.out = b.host_array("PJRT_Buffer_OpaqueDeviceMemoryDataPointer")?.bytes.try_bytes().map_err(Error::internal)?.as_ptr() as *mut c_void;
         Ok(())
     })
 }

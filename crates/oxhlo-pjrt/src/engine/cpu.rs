@@ -46,18 +46,17 @@ impl CpuRunner {
 
     /// Runs the entry function on one device's arguments.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
-        let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
         if let Some(cuda) = &self.cuda {
-            let outs = cuda.run(vals)?;
-            return outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect();
+            return cuda.run(args);
         }
+        let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
         let res = oxhlo_interp::eval::on_big_stack(|| self.program.run(vals));
         let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed: {e}")))?;
         outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect()
     }
 }
 
-fn to_val(a: &HostArray) -> Result<Val> {
+pub(super) fn to_val(a: &HostArray) -> Result<Val> {
     let elem = a.spec.ty.to_ir().ok_or_else(|| Error::invalid(format!("no IR element type for {}", a.spec.ty.name())))?;
     match Kind::of(&elem) {
         Some(kind) => {
@@ -73,7 +72,7 @@ fn to_val(a: &HostArray) -> Result<Val> {
     }
 }
 
-fn from_val(k: usize, v: &Val) -> Result<HostArray> {
+pub(super) fn from_val(k: usize, v: &Val) -> Result<HostArray> {
     match v {
         Val::Native(n) => {
             let ty = BufferType::from_ir(&n.ty.elem).ok_or_else(|| {

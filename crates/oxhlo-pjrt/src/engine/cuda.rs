@@ -1,17 +1,25 @@
 //! `OXHLO_BACKEND=cuda` in the plugin: single-device programs run on the CUDA backend (`oxhlo-cuda`) when
-//! a usable GPU is present; otherwise one log line says why and the CPU backend runs them. The CPU
-//! runner owns the conversions between host arrays and native values and calls in here.
+//! a usable GPU is present; otherwise one log line says why and the CPU backend runs them. Arrays stay on
+//! the device across executions: an input whose storage already has a device copy (a result of an
+//! earlier GPU run, or host data uploaded by one) is passed as is, host data is uploaded once and the
+//! copy kept with its storage, and device results become device-resident storage (copied to the host
+//! only when the framework reads them).
 
+use super::{ArraySpec, HostArray};
+use crate::dtype::BufferType;
 use crate::error::{Error, Result};
-use oxhlo_cpu::{OptLevel, Val};
-use oxhlo_cuda::CudaProgram;
+use crate::host_bytes::HostBytes;
+use oxhlo_cpu::{Kind, OptLevel, Val};
+use oxhlo_cuda::device::Gpu;
+use oxhlo_cuda::{CudaProgram, DVal};
 use oxhlo_interp::custom_call::CustomCallRegistry;
-use oxhlo_ir::Module;
+use oxhlo_ir::{Module, TensorType};
 use std::sync::{Arc, Once};
 
 /// A program compiled for the GPU.
 pub struct CudaRunner {
     program: CudaProgram,
+    gpu: Arc<Gpu>,
 }
 
 /// Whether the environment asks for the CUDA backend.
@@ -25,21 +33,59 @@ impl CudaRunner {
         if !cuda_requested() {
             return Ok(None);
         }
-        if let Err(why) = oxhlo_cuda::available() {
-            static ONCE: Once = Once::new();
-            ONCE.call_once(|| eprintln!("oxhlo: OXHLO_BACKEND=cuda but no usable CUDA device ({why}); using the CPU backend"));
-            return Ok(None);
-        }
+        let gpu = match oxhlo_cuda::available().and_then(|_| oxhlo_cuda::device::gpu()) {
+            Ok(g) => g,
+            Err(why) => {
+                static ONCE: Once = Once::new();
+                ONCE.call_once(|| eprintln!("oxhlo: OXHLO_BACKEND=cuda but no usable CUDA device ({why}); using the CPU backend"));
+                return Ok(None);
+            }
+        };
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
         let program = oxhlo_cuda::compile(module.clone(), &opt, &oxhlo_cuda::options_at(level), Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CUDA backend: {m}")))?;
         crate::log::info(|| "compiled for the CUDA backend".to_string());
-        Ok(Some(CudaRunner { program }))
+        Ok(Some(CudaRunner { program, gpu }))
     }
 
-    /// Runs the entry function on one device's arguments.
-    pub fn run(&self, vals: Vec<Val>) -> Result<Vec<Val>> {
-        let res = oxhlo_interp::eval::on_big_stack(|| self.program.run(vals));
-        res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))
+    /// Runs the entry function on one device's arguments; results stay on the device.
+    pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
+        let vals = args.iter().map(|a| self.input(a)).collect::<Result<Vec<_>>>()?;
+        let res = oxhlo_interp::eval::on_big_stack(|| self.program.run_device(vals));
+        let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))?;
+        outs.into_iter().enumerate().map(|(k, v)| output(k, v)).collect()
+    }
+
+    /// An argument as a device tensor (its storage's device copy, made once) where its element type has
+    /// a device layout; as a host value otherwise.
+    fn input(&self, a: &HostArray) -> Result<DVal> {
+        let elem = a.spec.ty.to_ir().ok_or_else(|| Error::invalid(format!("no IR element type for {}", a.spec.ty.name())))?;
+        let Some(kind) = Kind::of(&elem) else {
+            return super::cpu::to_val(a).map(DVal::Host);
+        };
+        let ty = TensorType::new(a.spec.dims.clone(), elem);
+        let d = a.bytes.device_or_upload(|| match super::cpu::to_val(a)? {
+            Val::Native(n) => self.gpu.upload(&n).map_err(|e| Error::internal(format!("oxhlo: copying an argument to the GPU: {e}"))),
+            Val::Other(_) => Err(Error::internal(format!("oxhlo: {} has no native layout", a.spec))),
+        })?;
+        let n = ty.num_elements().unwrap_or(0);
+        if d.kind != kind || d.len != n {
+            return Err(Error::invalid(format!("an argument on the GPU holds {} {:?} elements, {} expects {n} {kind:?}", d.len, d.kind, a.spec)));
+        }
+        Ok(DVal::Device(d.retyped(ty)))
+    }
+}
+
+/// A result as an array: device tensors stay on the device.
+fn output(k: usize, v: DVal) -> Result<HostArray> {
+    match v {
+        DVal::Device(d) => {
+            let ty = BufferType::from_ir(&d.ty.elem).ok_or_else(|| {
+                Error::unimplemented(format!("a result of element type {:?} cannot be returned through PJRT", d.ty.elem))
+            })?;
+            let spec = ArraySpec { ty, dims: d.ty.shape.clone() };
+            Ok(HostArray { spec, bytes: HostBytes::device(d) })
+        }
+        DVal::Host(h) => super::cpu::from_val(k, &h),
     }
 }

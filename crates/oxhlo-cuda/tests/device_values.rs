@@ -1,0 +1,128 @@
+//! `CudaProgram::run_device`: values that stay on the device between runs. A program mixing cuBLAS, fused
+//! kernels, a reduction and a host-fallback op (sort) is iterated on its own results, which are fed back
+//! as device tensors without a host round trip; every step is checked against the reference interpreter
+//! on the same inputs, and the downloaded device results against `run` on host values (bit-identical:
+//! the same kernels run). Bad device inputs are errors, not panics. Skips with a message without a GPU.
+
+use oxhlo_cpu::{Buf, NTensor, Val};
+use oxhlo_cuda::{CudaOptions, CudaProgram, DVal};
+use oxhlo_interp::custom_call::CustomCallRegistry;
+use oxhlo_interp::{Data, RtValue};
+use oxhlo_ir::{ElementType, FloatType, TensorType};
+use std::sync::Arc;
+
+const SRC: &str = "func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>, %i: tensor<64xi32>) -> (tensor<64x32xf32>, tensor<64xi32>, tensor<f32>) {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %1 = stablehlo.tanh %0 : tensor<64x32xf32>
+  %h = stablehlo.constant dense<5.000000e-01> : tensor<64x32xf32>
+  %2 = stablehlo.multiply %1, %h : tensor<64x32xf32>
+  %3 = stablehlo.add %2, %x : tensor<64x32xf32>
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %s = stablehlo.reduce(%3 init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<64x32xf32>, tensor<f32>) -> tensor<f32>
+  %k = stablehlo.constant dense<7> : tensor<64xi32>
+  %m = stablehlo.multiply %i, %k : tensor<64xi32>
+  %j = \"stablehlo.sort\"(%m) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<64xi32>) -> tensor<64xi32>
+  return %3, %j, %s : tensor<64x32xf32>, tensor<64xi32>, tensor<f32>
+}";
+
+fn f32_ty(shape: &[i64]) -> TensorType {
+    TensorType::new(shape.to_vec(), ElementType::Float(FloatType::F32))
+}
+
+fn rand(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+fn as_f64(v: &RtValue) -> Vec<f64> {
+    match v {
+        RtValue::Tensor(t) => match &t.data {
+            Data::Float(x) => x.clone(),
+            Data::Int(x) => x.iter().map(|&i| i as f64).collect(),
+            other => panic!("unexpected data {other:?}"),
+        },
+        other => panic!("unexpected value {other:?}"),
+    }
+}
+
+fn host(v: &DVal, gpu: &oxhlo_cuda::device::Gpu) -> Val {
+    match v {
+        DVal::Host(h) => h.clone(),
+        DVal::Device(d) => Val::Native(gpu.download(d).expect("download")),
+    }
+}
+
+#[test]
+fn device_results_feed_the_next_run_and_match_the_interpreter() {
+    let module = oxhlo_text::parse_module(SRC, "device_values.mlir").expect("parses");
+    oxhlo_ir::verify_module(&module).expect("verifies");
+    let gpu = match oxhlo_cuda::device::gpu() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return;
+        }
+    };
+    let opts = CudaOptions { allow_tf32: false, ..Default::default() };
+    let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+
+    let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 1)));
+    let w = NTensor::new(f32_ty(&[32, 32]), Buf::F32(rand(32 * 32, 2).iter().map(|v| v * 0.3).collect()));
+    let i0 = NTensor::new(TensorType::new(vec![64], ElementType::int(32)), Buf::I32((0..64).map(|k| (k * 37 % 64) - 30).collect()));
+    // w is uploaded once and passed as a device tensor to every step; x and i come back from the device.
+    let w_dev = gpu.upload(&w).expect("upload");
+    let mut state = vec![DVal::Host(Val::Native(x0)), DVal::Device(w_dev.clone()), DVal::Host(Val::Native(i0))];
+    for step in 0..6 {
+        let host_in: Vec<Val> = state.iter().map(|v| host(v, &gpu)).collect();
+        let outs = prog.run_device(state.clone()).expect("run_device");
+        assert_eq!(outs.len(), 3);
+        assert!(matches!(outs[0], DVal::Device(_)), "step {step}: the fused result stays on the device");
+        assert!(matches!(outs[2], DVal::Device(_)), "step {step}: the reduction stays on the device");
+        // Against the interpreter (f64 per op, rounded to f32): the GPU's tanh and summation order differ
+        // by rounding only.
+        let want = oxhlo_interp::eval::run_main(&module, host_in.iter().map(Val::to_rt).collect()).expect("interpreter");
+        for (k, (o, r)) in outs.iter().zip(&want).enumerate() {
+            let got = as_f64(&host(o, &gpu).to_rt());
+            let r = as_f64(r);
+            assert_eq!(got.len(), r.len());
+            let scale = r.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            for (e, (g, w)) in got.iter().zip(&r).enumerate() {
+                assert!((g - w).abs() <= 2e-5 * scale, "step {step} output {k} element {e}: {g} vs {w}");
+            }
+        }
+        // Against the host-value run: the same kernels, so the same bits.
+        let again = prog.run(host_in).expect("run");
+        for (o, h) in outs.iter().zip(&again) {
+            assert_eq!(host(o, &gpu).to_rt(), h.to_rt(), "step {step}: run_device and run disagree");
+        }
+        state = vec![outs[0].clone(), DVal::Device(w_dev.clone()), outs[1].clone()];
+    }
+}
+
+#[test]
+fn wrong_device_inputs_are_errors() {
+    let gpu = match oxhlo_cuda::device::gpu() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return;
+        }
+    };
+    let module = oxhlo_text::parse_module(SRC, "device_values.mlir").expect("parses");
+    let prog = CudaProgram::compile(module, &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    let small = gpu.upload(&NTensor::new(f32_ty(&[3]), Buf::F32(vec![1.0, 2.0, 3.0]))).expect("upload");
+    let err = prog.run_device(vec![DVal::Device(small.clone()), DVal::Device(small.clone()), DVal::Device(small)]).unwrap_err();
+    assert!(err.to_string().contains("input"), "{err}");
+    assert!(prog.run_device(Vec::new()).is_err());
+}
