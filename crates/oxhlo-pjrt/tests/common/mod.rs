@@ -121,8 +121,8 @@ impl Program for MockProgram {
                         sum[i] += f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                     }
                 }
-                let bytes = sum.iter().flat_map(|v| v.to_le_bytes()).collect();
-                vec![HostArray { spec: self.outputs[0].clone(), bytes: Arc::new(bytes) }]
+                let bytes: Vec<u8> = sum.iter().flat_map(|v| v.to_le_bytes()).collect();
+                vec![HostArray { spec: self.outputs[0].clone(), bytes: oxhlo_pjrt::host_bytes::HostBytes::from(bytes) }]
             })
             .collect())
     }
