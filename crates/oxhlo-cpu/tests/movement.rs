@@ -296,6 +296,25 @@ fn iota_and_dimension_size_match_interpreter() {
 }
 
 #[test]
+fn bitcast_convert_matches_interpreter() {
+    let mut rng = Rng(21);
+    // (from shape, from type, to shape, to type): same width, narrower (a trailing byte dimension) and wider.
+    let cases: [(&[usize], &str, &[usize], &str); 6] = [
+        (&[3, 5], "f32", &[3, 5], "i32"),
+        (&[7], "ui32", &[7], "f32"),
+        (&[4], "f64", &[4], "ui64"),
+        (&[2, 3], "f32", &[2, 3, 4], "ui8"),
+        (&[5, 2], "ui16", &[5], "f32"),
+        (&[6], "bf16", &[6], "i16"),
+    ];
+    for (fs, ft, ts, tty) in cases {
+        let body = format!("%r = stablehlo.bitcast_convert %a0 : ({}) -> {}", tt(fs, ft), tt(ts, tty));
+        let x = rand_t(&mut rng, fs, ft, -1000, 1000, true);
+        case(&module(&[tt(fs, ft)], &body, &[tt(ts, tty)]), &[x]);
+    }
+}
+
+#[test]
 fn dynamic_slice_and_update_match_interpreter() {
     let mut rng = Rng(5);
     for i in 0..40 {

@@ -34,6 +34,7 @@ pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         K::Pad => pad(ctx, args),
         K::Reverse => reverse(ctx, args),
         K::Iota => iota(ctx),
+        K::BitcastConvert => bitcast_convert(ctx, args),
         K::DynamicSlice => dynamic_slice(ctx, args),
         K::DynamicUpdateSlice => dynamic_update_slice(ctx, args),
         K::GetDimensionSize => get_dimension_size(ctx, args),
@@ -344,14 +345,36 @@ fn iota(ctx: &KernelCtx) -> Attempt {
         if n > 0 {
             let vals: Vec<T> = (0..size).map(|i| T::from_i64(i as i64)).collect();
             let outer = n / (size * inner);
-            for _ in 0..outer {
-                for &v in &vals {
-                    out.extend(std::iter::repeat_n(v, inner));
+            if inner == 1 {
+                for _ in 0..outer {
+                    out.extend_from_slice(&vals);
+                }
+            } else {
+                for _ in 0..outer {
+                    for &v in &vals {
+                        out.extend(std::iter::repeat_n(v, inner));
+                    }
                 }
             }
         }
         Ok(vec![tensor_of(ty, out)])
     }))
+}
+
+/// `bitcast_convert` between native element types: the operand's little-endian bytes read as the result
+/// type (row-major, so a narrower result's trailing dimension walks each element's bytes from the lowest,
+/// as the interpreter and XLA lay them out). Bool on either side is left to the interpreter.
+fn bitcast_convert(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
+    let (x, ty) = (*args.first()?, result_type(ctx, 0)?);
+    let kind = crate::tensor::Kind::of(&ty.elem)?;
+    if kind == crate::tensor::Kind::Bool || x.kind() == crate::tensor::Kind::Bool {
+        return None;
+    }
+    let bytes = x.buf.as_le_bytes();
+    if ty.num_elements()?.checked_mul(kind.size())? != bytes.len() {
+        return None;
+    }
+    Some(crate::tensor::Buf::from_le_bytes(kind, bytes).map(|b| vec![NTensor::new(ty, b)]))
 }
 
 /// Start indices given as scalar operands from `first` on (or one 1-D tensor, as older programs write them).
