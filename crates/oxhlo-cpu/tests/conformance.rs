@@ -5,10 +5,11 @@
 //! kernels under test. `CONFORMANCE_FILTER=substring` runs only matching files.
 
 use oxhlo_cpu::{OptLevel, OptOptions, Val};
+use oxhlo_interp::testing::{run_conformance_dir, CaseRun};
 use std::path::Path;
 
 /// Runs one case at `level` on the CPU backend: (checks evaluated, failures).
-fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> Result<(usize, Vec<oxhlo_interp::testing::CheckFailure>), String> {
+fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> CaseRun {
     let mut m = m.clone();
     let inputs = if level > OptLevel::O0 { oxhlo_opt::lift_constants_to_args(&mut m) } else { Vec::new() };
     let opt = OptOptions { verify_each: true, ..OptOptions::at(level) };
@@ -20,31 +21,11 @@ fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> Result<(usize, Vec<oxhlo_i
 
 fn run_suite(level: OptLevel) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-interp/tests/conformance");
-    let filter = std::env::var("CONFORMANCE_FILTER").unwrap_or_default();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("the interpreter's conformance directory exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .filter(|p| p.to_string_lossy().contains(&filter))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no conformance files found");
-    let (mut passed, mut failed) = (0, 0);
-    let mut failures = String::new();
-    for f in &files {
-        let src = std::fs::read_to_string(f).expect("readable test file");
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let runner = |m: &oxhlo_ir::Module| run_case(m, level);
-        let report = oxhlo_interp::testing::run_test_source_with(&src, &format!("tests/conformance/{name}"), &runner);
-        passed += report.passed();
-        failed += report.failed();
-        if report.failed() > 0 {
-            println!("{name}: {} passed, {} failed", report.passed(), report.failed());
-            failures.push_str(&report.render());
-        }
-    }
+    let runner = |m: &oxhlo_ir::Module| run_case(m, level);
+    let summary = run_conformance_dir(&dir, &runner).unwrap_or_else(|e| panic!("{e}"));
+    let (passed, failed) = (summary.passed(), summary.failed());
     println!("CPU backend conformance at {level}: {passed} passed, {failed} failed");
-    assert_eq!(failed, 0, "{failed} conformance case(s) failed on the CPU backend at {level}:\n{failures}");
+    assert_eq!(failed, 0, "{failed} conformance case(s) failed on the CPU backend at {level}:\n{}", summary.failures());
 }
 
 fn on_big_stack(f: impl FnOnce() + Send) {

@@ -13,12 +13,16 @@
 //!
 //! A failing check does not stop its case: every failure is recorded with the check's name, location,
 //! expected vs actual value and the first differing index.
+//!
+//! [`run_conformance_dir`] runs a whole folder of test files (the conformance suite) through any case
+//! runner: the interpreter, the optimizer's levels, a fast backend.
 
 use crate::custom_call::CustomCallCtx;
 use crate::eval::{on_big_stack, Interpreter};
 use crate::tensor::{Data, RtValue, Tensor};
 use oxhlo_ir::{Attr, ElementType, Location, Module, Op, OpKind, TensorType};
 use std::fmt;
+use std::path::Path;
 
 /// One failed check.
 #[derive(Clone, Debug, PartialEq)]
@@ -445,4 +449,65 @@ pub fn run_test_source_with(
         report.cases.push(CaseResult { index, line, checks, outcome });
     }
     report
+}
+
+/// The results of a folder of test files run by [`run_conformance_dir`].
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ConformanceSummary {
+    /// One report per file, in file-name order (each named `<folder's parent>/<folder>/<file>`).
+    pub reports: Vec<TestReport>,
+    /// The `CONFORMANCE_FILTER` substring the files were chosen by (empty: every file).
+    pub filter: String,
+}
+
+impl ConformanceSummary {
+    /// Cases that passed, over every file.
+    pub fn passed(&self) -> usize {
+        self.reports.iter().map(TestReport::passed).sum()
+    }
+    /// Cases that failed or did not run, over every file.
+    pub fn failed(&self) -> usize {
+        self.reports.iter().map(TestReport::failed).sum()
+    }
+    /// Checks evaluated, over every case of every file.
+    pub fn checks(&self) -> usize {
+        self.reports.iter().flat_map(|r| &r.cases).map(|c| c.checks).sum()
+    }
+    /// Every failing case as `FAIL FILE:LINE: case N: ...` lines (see [`TestReport::render`]), followed
+    /// by its file's `N passed, M failed` line; empty when nothing failed.
+    pub fn failures(&self) -> String {
+        self.reports.iter().filter(|r| r.failed() > 0).map(TestReport::render).collect()
+    }
+}
+
+/// Runs every `*.mlir` file of `dir` (in name order; only the names containing the `CONFORMANCE_FILTER`
+/// environment variable's value when it is set) through `run` as [`run_test_source_with`] does, printing
+/// one `FILE: N passed, M failed` line per file. Fails when the folder or a file cannot be read, or when
+/// no file is chosen.
+pub fn run_conformance_dir(dir: &Path, run: &dyn Fn(&Module) -> CaseRun) -> Result<ConformanceSummary, String> {
+    let filter = std::env::var("CONFORMANCE_FILTER").unwrap_or_default();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut files: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .filter(|p| p.to_string_lossy().contains(&filter))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        let chosen = if filter.is_empty() { String::new() } else { format!(" matching CONFORMANCE_FILTER={filter:?}") };
+        return Err(format!("no conformance files{chosen} in {}", dir.display()));
+    }
+    // Files are named from the folder's last two components (`tests/conformance/x.mlir`), wherever the
+    // caller's manifest is.
+    let names: Vec<String> = dir.iter().rev().take(2).map(|c| c.to_string_lossy().into_owned()).collect();
+    let prefix: String = names.iter().rev().map(|c| format!("{c}/")).collect();
+    let mut summary = ConformanceSummary { reports: Vec::with_capacity(files.len()), filter };
+    for f in &files {
+        let src = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let report = run_test_source_with(&src, &format!("{prefix}{name}"), run);
+        println!("{name}: {} passed, {} failed", report.passed(), report.failed());
+        summary.reports.push(report);
+    }
+    Ok(summary)
 }
