@@ -13,13 +13,13 @@
 use super::fastmath;
 use crate::tensor::{Buf, Kind};
 use half::{bf16, f16};
+use oxhlo_interp::ops::compare::{holds, weak_cmp};
 use oxhlo_interp::ops::elementwise::{Bin, Un};
 use oxhlo_interp::ops::elementwise_float as fl;
 use oxhlo_interp::ops::elementwise_int as int;
 use oxhlo_interp::Data;
 use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
 use oxhlo_ir::FloatType;
-use std::cmp::Ordering;
 
 /// Rounding applied to f32-lane results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,46 +120,6 @@ pub fn mask(v: u64, bits: u32) -> u64 {
         v
     } else {
         v & ((1u64 << bits) - 1)
-    }
-}
-
-/// IEEE-754 `maximum` (NaN propagates, -0 < +0), as the interpreter's.
-#[inline(always)]
-pub fn fmax32(x: f32, y: f32) -> f32 {
-    if x.is_nan() {
-        x
-    } else if y.is_nan() {
-        y
-    } else if x == y {
-        if x.is_sign_negative() {
-            y
-        } else {
-            x
-        }
-    } else if x > y {
-        x
-    } else {
-        y
-    }
-}
-
-/// IEEE-754 `minimum`.
-#[inline(always)]
-pub fn fmin32(x: f32, y: f32) -> f32 {
-    if x.is_nan() {
-        x
-    } else if y.is_nan() {
-        y
-    } else if x == y {
-        if x.is_sign_negative() {
-            x
-        } else {
-            y
-        }
-    } else if x < y {
-        x
-    } else {
-        y
     }
 }
 
@@ -296,6 +256,7 @@ pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), S
                 Un::Log if fast32 => fastmath::map(d, a, fastmath::log),
                 Un::Tanh if fast32 => fastmath::map(d, a, fastmath::tanh),
                 Un::Logistic if fast32 => fastmath::map(d, a, fastmath::logistic),
+                Un::ErfInv if fast32 => fastmath::map(d, a, fastmath::erf_inv),
                 _ => {
                     let v: Vec<f64> = a.iter().map(|&x| x as f64).collect();
                     let out = fl::unary(op, lane.float_type(), &v).ok_or_else(|| bad(&format!("{op:?}"), lane))?;
@@ -356,11 +317,11 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 Bin::Div => zip(d, a, b, |x, y| x / y),
                 Bin::Rem => zip(d, a, b, |x, y| x % y),
                 Bin::Max => {
-                    zip(d, a, b, fmax32);
+                    zip(d, a, b, fl::fmax);
                     return Ok(());
                 }
                 Bin::Min => {
-                    zip(d, a, b, fmin32);
+                    zip(d, a, b, fl::fmin);
                     return Ok(());
                 }
                 _ => {
@@ -432,30 +393,6 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
         _ => return Err(bad(&format!("{op:?} (register mismatch)"), lane)),
     }
     Ok(())
-}
-
-#[inline(always)]
-fn holds(dir: Dir, o: Option<Ordering>) -> bool {
-    match o {
-        None => dir == Dir::Ne,
-        Some(o) => match dir {
-            Dir::Eq => o == Ordering::Equal,
-            Dir::Ne => o != Ordering::Equal,
-            Dir::Lt => o == Ordering::Less,
-            Dir::Le => o != Ordering::Greater,
-            Dir::Gt => o == Ordering::Greater,
-            Dir::Ge => o != Ordering::Less,
-        },
-    }
-}
-
-fn weak_cmp(p: f64, q: f64) -> Ordering {
-    match (p.is_nan(), q.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        (false, false) => p.partial_cmp(&q).unwrap_or(Ordering::Equal),
-    }
 }
 
 #[inline(always)]
@@ -540,7 +477,7 @@ pub fn clamp(lo: &Reg, x: &Reg, hi: &Reg, d: &mut Reg, n: usize) -> Result<(), S
         }
     }
     match (lo, x, hi, d) {
-        (Reg::F32(l), Reg::F32(x), Reg::F32(h), Reg::F32(d)) => go(&l[..n], &x[..n], &h[..n], &mut d[..n], fmax32, fmin32),
+        (Reg::F32(l), Reg::F32(x), Reg::F32(h), Reg::F32(d)) => go(&l[..n], &x[..n], &h[..n], &mut d[..n], fl::fmax, fl::fmin),
         (Reg::F64(l), Reg::F64(x), Reg::F64(h), Reg::F64(d)) => {
             go(&l[..n], &x[..n], &h[..n], &mut d[..n], fl::fmax, fl::fmin)
         }

@@ -11,7 +11,6 @@
 //! (NaN propagates); integers wrap. The init value is combined once with each result. Reductions over
 //! several separate blocks of dimensions, several operands or other bodies return None (interpreter).
 
-use super::elementwise_ops::{fmax32, fmin32};
 use super::{Attempt, KernelCtx};
 use crate::tensor::{Buf, NTensor};
 use half::{bf16, f16};
@@ -106,10 +105,10 @@ pub fn reduce_buf(kind: RK, x: &Buf, init: &Buf, s: Shape) -> Option<Buf> {
         }};
     }
     Some(match (x, init) {
-        (Buf::F32(v), Buf::F32(i)) => floats!(v, i, F32, |x: f32| x, |x: f32| x, fmax32, fmin32),
+        (Buf::F32(v), Buf::F32(i)) => floats!(v, i, F32, |x: f32| x, |x: f32| x, fmax, fmin),
         (Buf::F64(v), Buf::F64(i)) => floats!(v, i, F64, |x: f64| x, |x: f64| x, fmax, fmin),
-        (Buf::F16(v), Buf::F16(i)) => floats!(v, i, F16, |x: f16| x.to_f32(), f16::from_f32, fmax32, fmin32),
-        (Buf::BF16(v), Buf::BF16(i)) => floats!(v, i, BF16, |x: bf16| x.to_f32(), bf16::from_f32, fmax32, fmin32),
+        (Buf::F16(v), Buf::F16(i)) => floats!(v, i, F16, |x: f16| x.to_f32(), f16::from_f32, fmax, fmin),
+        (Buf::BF16(v), Buf::BF16(i)) => floats!(v, i, BF16, |x: bf16| x.to_f32(), bf16::from_f32, fmax, fmin),
         (Buf::I8(v), Buf::I8(i)) => ints!(v, i, I8, i8),
         (Buf::I16(v), Buf::I16(i)) => ints!(v, i, I16, i16),
         (Buf::I32(v), Buf::I32(i)) => ints!(v, i, I32, i32),

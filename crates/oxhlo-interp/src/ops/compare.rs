@@ -3,6 +3,7 @@
 //! `dequantize_compare` / `dequantize_select_quantize` say.
 
 use super::elementwise::{arg, binary_data, dequantize_op_quantize, elem_name, int_bits, mask, out, result_elem, sx, Bin};
+use super::elementwise_float::IeeeFloat;
 use super::quant;
 use crate::ops::OpCtx;
 use crate::tensor::{Data, RtValue, Tensor};
@@ -25,8 +26,9 @@ pub(crate) fn compare_attrs(ctx: &OpCtx) -> Result<(Dir, Option<CmpTy>), String>
     Ok((dir, ty))
 }
 
+/// Whether an ordering (None: unordered) satisfies the comparison direction (unordered: only `NE`).
 #[inline(always)]
-fn holds(dir: Dir, o: Option<Ordering>) -> bool {
+pub fn holds(dir: Dir, o: Option<Ordering>) -> bool {
     match o {
         None => dir == Dir::Ne,
         Some(o) => match dir {
@@ -46,7 +48,8 @@ fn cmp_vec<T: Copy>(a: &[T], b: &[T], dir: Dir, f: impl Fn(T, T) -> Option<Order
 
 /// WEAKORDER on floats: a weak order where every NaN (of either sign or payload) is equal to every
 /// other NaN and greater than every number, and `-0.0 == +0.0`.
-fn weak_cmp(p: f64, q: f64) -> Ordering {
+#[inline(always)]
+pub fn weak_cmp<F: IeeeFloat>(p: F, q: F) -> Ordering {
     match (p.is_nan(), q.is_nan()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Greater,

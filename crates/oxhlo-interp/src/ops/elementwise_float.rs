@@ -9,9 +9,34 @@ use super::math_special as sp;
 use crate::tensor::Data;
 use oxhlo_ir::FloatType;
 
-/// IEEE-754 `maximum`.
+/// The little of a native float type that IEEE `maximum`/`minimum` and the float comparisons need
+/// ([`fmax`], [`fmin`], [`super::compare::weak_cmp`]): implemented for f64 (the interpreter's values) and
+/// f32 (the CPU backend's f32 lane), so both run the same helpers.
+pub trait IeeeFloat: Copy + PartialOrd {
+    fn is_nan(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+}
+
+macro_rules! ieee_float {
+    ($($t:ty),*) => {$(
+        impl IeeeFloat for $t {
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+        }
+    )*};
+}
+ieee_float!(f32, f64);
+
+/// IEEE-754 `maximum` (a NaN operand gives NaN, -0 < +0). Branch-free once inlined (selects), so loops
+/// over it vectorize.
 #[inline(always)]
-pub fn fmax(x: f64, y: f64) -> f64 {
+pub fn fmax<F: IeeeFloat>(x: F, y: F) -> F {
     if x.is_nan() {
         x
     } else if y.is_nan() {
@@ -29,9 +54,9 @@ pub fn fmax(x: f64, y: f64) -> f64 {
     }
 }
 
-/// IEEE-754 `minimum`.
+/// IEEE-754 `minimum` (a NaN operand gives NaN, -0 < +0).
 #[inline(always)]
-pub fn fmin(x: f64, y: f64) -> f64 {
+pub fn fmin<F: IeeeFloat>(x: F, y: F) -> F {
     if x.is_nan() {
         x
     } else if y.is_nan() {
