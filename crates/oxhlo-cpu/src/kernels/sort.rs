@@ -11,7 +11,9 @@ use super::elems::{attr_int, count, elems, result_type, same_kind, strides, tens
 use super::region::{comparator_body, Comparator, Compare};
 use super::{Attempt, KernelCtx};
 use crate::tensor::{Buf, Kind, NTensor};
+use oxhlo_interp::ops::sort::{float_total_key, merge_sort};
 use oxhlo_ir::OpKind;
+use std::convert::Infallible;
 
 /// Runs the op natively when this family handles it.
 pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
@@ -19,37 +21,6 @@ pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         OpKind::Sort => sort(ctx, args),
         OpKind::ChloTopK => top_k(ctx, args),
         _ => None,
-    }
-}
-
-/// The interpreter's stable bottom-up merge sort of `idx` by `less`.
-fn merge_sort(idx: &mut Vec<usize>, less: impl Fn(usize, usize) -> bool) {
-    let n = idx.len();
-    let mut buf = vec![0usize; n];
-    let mut width = 1;
-    while width < n {
-        let mut start = 0;
-        while start < n {
-            let mid = (start + width).min(n);
-            let end = (start + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (start, mid, start);
-            while i < mid && j < end {
-                if less(idx[j], idx[i]) {
-                    buf[k] = idx[j];
-                    j += 1;
-                } else {
-                    buf[k] = idx[i];
-                    i += 1;
-                }
-                k += 1;
-            }
-            buf[k..k + mid - i].copy_from_slice(&idx[i..mid]);
-            k += mid - i;
-            buf[k..k + end - j].copy_from_slice(&idx[j..end]);
-            start = end;
-        }
-        std::mem::swap(idx, &mut buf);
-        width *= 2;
     }
 }
 
@@ -96,7 +67,8 @@ fn sort_slices<T: Compare>(keys: &[T], out: &mut [usize], first: usize, len: usi
             if fast {
                 idx.sort_by(|&a, &b| cmp.ordering(slice[a], slice[b]));
             } else {
-                merge_sort(&mut idx, |a, b| cmp.less(slice[a], slice[b]));
+                let sorted = merge_sort(&mut idx, |a, b| Ok::<bool, Infallible>(cmp.less(slice[a], slice[b])));
+                let Ok(()) = sorted;
             }
             for (j, &from) in idx.iter().enumerate() {
                 out[s + j * stride] = first + s + from * stride;
@@ -173,8 +145,7 @@ impl TotalKey for bool {
 }
 
 fn float_key(x: f64) -> i128 {
-    let b = x.to_bits() as i64;
-    (if b < 0 { b ^ i64::MAX } else { b }) as i128
+    float_total_key(x) as i128
 }
 
 impl TotalKey for f32 {

@@ -9,8 +9,11 @@ use crate::ops::support::*;
 use crate::ops::OpCtx;
 use crate::tensor::{Data, RtValue, Tensor};
 
-/// Stable bottom-up merge sort of `idx` by `less`, which may fail.
-fn merge_sort(idx: &mut Vec<usize>, less: &mut dyn FnMut(usize, usize) -> Result<bool, String>) -> Result<(), String> {
+/// Stable bottom-up merge sort of `idx` by `less` (is the element at the first index less than the one at
+/// the second?), which may fail: the first error stops the sort. It never panics, whatever `less` answers
+/// (a comparator that is not a strict weak order still gives a permutation). The CPU backend's native
+/// sort calls it too (with a comparator that cannot fail), so both order ties and odd comparators alike.
+pub fn merge_sort<E>(idx: &mut Vec<usize>, mut less: impl FnMut(usize, usize) -> Result<bool, E>) -> Result<(), E> {
     let n = idx.len();
     let mut buf = vec![0usize; n];
     let mut width = 1;
@@ -105,18 +108,25 @@ pub fn eval_sort(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, Stri
     Ok(out)
 }
 
+/// An integer whose order is the total order of floats (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN):
+/// the bits, with negative values' magnitude bits flipped.
+#[inline]
+pub fn float_total_key(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    if b < 0 {
+        b ^ i64::MAX
+    } else {
+        b
+    }
+}
+
 /// A key ordered like the element type's total order.
 fn total_key(d: &Data, i: usize) -> Result<(i128, u64), String> {
     Ok(match d {
         Data::Bool(v) => (v[i] as i128, 0),
         Data::Int(v) => (v[i] as i128, 0),
         Data::UInt(v) => (v[i] as i128, 0),
-        Data::Float(v) => {
-            let b = v[i].to_bits() as i64;
-            // Flip negative values so the integer order is the float total order.
-            let k = if b < 0 { b ^ i64::MAX } else { b };
-            (k as i128, 0)
-        }
+        Data::Float(v) => (float_total_key(v[i]) as i128, 0),
         Data::Complex(_) => return Err("top_k does not order complex values".into()),
     })
 }
