@@ -110,6 +110,79 @@ fn amount(s: i64, bits: u32) -> u64 {
     mask(s as u64, bits)
 }
 
+/// `shift_left` of a signed `bits`-wide value (before sign extension of the result): amounts at or above
+/// the width (read as unsigned) give 0. The fast backends call these scalar forms too.
+#[inline(always)]
+pub fn shl_signed(x: i64, s: i64, bits: u32) -> i64 {
+    let s = amount(s, bits);
+    if s >= bits as u64 {
+        0
+    } else {
+        ((x as u64) << s) as i64
+    }
+}
+
+/// `shift_right_arithmetic` of a signed value: amounts at or above the width fill with the sign.
+#[inline(always)]
+pub fn shr_arith_signed(x: i64, s: i64, bits: u32) -> i64 {
+    let s = amount(s, bits);
+    if s >= bits as u64 {
+        if x < 0 {
+            -1
+        } else {
+            0
+        }
+    } else {
+        x >> s
+    }
+}
+
+/// `shift_right_logical` of a signed value (its `bits`-wide pattern shifted as unsigned).
+#[inline(always)]
+pub fn shr_logical_signed(x: i64, s: i64, bits: u32) -> i64 {
+    let s = amount(s, bits);
+    if s >= bits as u64 {
+        0
+    } else {
+        (mask(x as u64, bits) >> s) as i64
+    }
+}
+
+/// `shift_left` of an unsigned value (before masking the result to the width).
+#[inline(always)]
+pub fn shl_unsigned(x: u64, s: u64, bits: u32) -> u64 {
+    if s >= bits as u64 {
+        0
+    } else {
+        x << s
+    }
+}
+
+/// `shift_right_arithmetic` of an unsigned value: the top bit of the width is the sign.
+#[inline(always)]
+pub fn shr_arith_unsigned(x: u64, s: u64, bits: u32) -> u64 {
+    let xs = sx(x as i64, bits);
+    if s >= bits as u64 {
+        if xs < 0 {
+            u64::MAX
+        } else {
+            0
+        }
+    } else {
+        (xs >> s) as u64
+    }
+}
+
+/// `shift_right_logical` of an unsigned value.
+#[inline(always)]
+pub fn shr_logical_unsigned(x: u64, s: u64, bits: u32) -> u64 {
+    if s >= bits as u64 {
+        0
+    } else {
+        x >> s
+    }
+}
+
 /// Binary ops on signed integers of width `bits`.
 pub fn binary_signed(op: Bin, bits: u32, a: &[i64], b: &[i64]) -> Option<Data> {
     let min = sx(1i64 << (bits - 1).min(63), bits);
@@ -141,34 +214,9 @@ pub fn binary_signed(op: Bin, bits: u32, a: &[i64], b: &[i64]) -> Option<Data> {
         Bin::And => zip_i(a, b, bits, |x, y| x & y),
         Bin::Or => zip_i(a, b, bits, |x, y| x | y),
         Bin::Xor => zip_i(a, b, bits, |x, y| x ^ y),
-        Bin::Shl => zip_i(a, b, bits, |x, s| {
-            let s = amount(s, bits);
-            if s >= bits as u64 {
-                0
-            } else {
-                ((x as u64) << s) as i64
-            }
-        }),
-        Bin::ShrA => zip_i(a, b, bits, |x, s| {
-            let s = amount(s, bits);
-            if s >= bits as u64 {
-                if x < 0 {
-                    -1
-                } else {
-                    0
-                }
-            } else {
-                x >> s
-            }
-        }),
-        Bin::ShrL => zip_i(a, b, bits, |x, s| {
-            let s = amount(s, bits);
-            if s >= bits as u64 {
-                0
-            } else {
-                (mask(x as u64, bits) >> s) as i64
-            }
-        }),
+        Bin::Shl => zip_i(a, b, bits, |x, s| shl_signed(x, s, bits)),
+        Bin::ShrA => zip_i(a, b, bits, |x, s| shr_arith_signed(x, s, bits)),
+        Bin::ShrL => zip_i(a, b, bits, |x, s| shr_logical_signed(x, s, bits)),
         _ => return None,
     })
 }
@@ -187,21 +235,9 @@ pub fn binary_unsigned(op: Bin, bits: u32, a: &[u64], b: &[u64]) -> Option<Data>
         Bin::And => zip_u(a, b, bits, |x, y| x & y),
         Bin::Or => zip_u(a, b, bits, |x, y| x | y),
         Bin::Xor => zip_u(a, b, bits, |x, y| x ^ y),
-        Bin::Shl => zip_u(a, b, bits, |x, s| if s >= bits as u64 { 0 } else { x << s }),
-        Bin::ShrA => zip_u(a, b, bits, |x, s| {
-            // Arithmetic shift of the bit pattern: the top bit of the width is the sign.
-            let xs = sx(x as i64, bits);
-            if s >= bits as u64 {
-                if xs < 0 {
-                    u64::MAX
-                } else {
-                    0
-                }
-            } else {
-                (xs >> s) as u64
-            }
-        }),
-        Bin::ShrL => zip_u(a, b, bits, |x, s| if s >= bits as u64 { 0 } else { x >> s }),
+        Bin::Shl => zip_u(a, b, bits, |x, s| shl_unsigned(x, s, bits)),
+        Bin::ShrA => zip_u(a, b, bits, |x, s| shr_arith_unsigned(x, s, bits)),
+        Bin::ShrL => zip_u(a, b, bits, |x, s| shr_logical_unsigned(x, s, bits)),
         _ => return None,
     })
 }
