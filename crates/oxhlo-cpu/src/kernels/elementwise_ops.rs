@@ -358,6 +358,9 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 Bin::Xor => zip(d, a, b, |x, y| x ^ y),
                 Bin::Max => zip(d, a, b, |x: i64, y| x.max(y)),
                 Bin::Min => zip(d, a, b, |x: i64, y| x.min(y)),
+                Bin::Shl => zip(d, a, b, |x, y| sx(int::shl_signed(x, y, bits), bits)),
+                Bin::ShrA => zip(d, a, b, |x, y| sx(int::shr_arith_signed(x, y, bits), bits)),
+                Bin::ShrL => zip(d, a, b, |x, y| sx(int::shr_logical_signed(x, y, bits), bits)),
                 _ => match int::binary_signed(op, bits, a, b) {
                     Some(Data::Int(v)) => d.copy_from_slice(&v),
                     _ => return Err(bad(&format!("{op:?}"), lane)),
@@ -375,6 +378,9 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 Bin::Xor => zip(d, a, b, |x, y| x ^ y),
                 Bin::Max => zip(d, a, b, |x: u64, y| x.max(y)),
                 Bin::Min => zip(d, a, b, |x: u64, y| x.min(y)),
+                Bin::Shl => zip(d, a, b, |x, y| mask(int::shl_unsigned(x, y, bits), bits)),
+                Bin::ShrA => zip(d, a, b, |x, y| mask(int::shr_arith_unsigned(x, y, bits), bits)),
+                Bin::ShrL => zip(d, a, b, |x, y| mask(int::shr_logical_unsigned(x, y, bits), bits)),
                 _ => match int::binary_unsigned(op, bits, a, b) {
                     Some(Data::UInt(v)) => d.copy_from_slice(&v),
                     _ => return Err(bad(&format!("{op:?}"), lane)),
