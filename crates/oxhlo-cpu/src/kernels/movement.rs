@@ -342,7 +342,10 @@ fn iota(ctx: &KernelCtx) -> Attempt {
     let size = shape[d];
     Some(with_kind!(kind, T => {
         let mut out: Vec<T> = Vec::with_capacity(n);
-        if n > 0 {
+        if n > 0 && n == size {
+            // A 1-D count: the values are the result.
+            out.extend((0..size).map(|i| T::from_i64(i as i64)));
+        } else if n > 0 {
             let vals: Vec<T> = (0..size).map(|i| T::from_i64(i as i64)).collect();
             let outer = n / (size * inner);
             if inner == 1 {
