@@ -131,6 +131,15 @@ fn dot_general_configs() {
         (vec![67, 130], vec![130, 97], vec![], vec![], vec![1], vec![0]),
         (vec![64, 16, 16], vec![64, 16, 16], vec![0], vec![0], vec![2], vec![1]),
         (vec![0, 4], vec![4, 3], vec![], vec![], vec![1], vec![0]),
+        // The task tiling with 2 threads: row blocks, column blocks (few rows, a partial last block),
+        // both, the gemm crate's own threads (one task too narrow to split), and an lhs read transposed
+        // against few columns (packed per task), alone and batched over tasks.
+        (vec![400, 96], vec![96, 160], vec![], vec![], vec![1], vec![0]),
+        (vec![40, 256], vec![256, 500], vec![], vec![], vec![1], vec![0]),
+        (vec![100, 300], vec![300, 400], vec![], vec![], vec![1], vec![0]),
+        (vec![20, 3000], vec![3000, 100], vec![], vec![], vec![1], vec![0]),
+        (vec![300, 200], vec![300, 40], vec![], vec![], vec![0], vec![0]),
+        (vec![16, 130, 70], vec![16, 130, 50], vec![0], vec![0], vec![1], vec![1]),
         (vec![3, 0], vec![0, 2], vec![], vec![], vec![1], vec![0]),
     ];
     for (i, (l, r, lb, rb, lc, rc)) in cases.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! Native dot_general (and the older dot) for float results: any batch/contracting dimension numbers
 //! become a batched GEMM `[B, M, K] x [B, K, N] -> [B, M, N]` run by the `gemm` crate, reading operands
-//! through strides when their dimension groups collapse and through a packing copy otherwise.
+//! through strides when their dimension groups collapse and through a packing copy otherwise. The
+//! products (and blocks of large ones) run as rayon tasks, see `gemm_util::matmul_batch`.
 //!
 //! Numerics: f64 results compute in f64; f32, f16 and bf16 results convert the operands to the result
 //! type (as the spec and the interpreter do), widen them to f32, accumulate in f32 (blocked, with FMA)
@@ -8,12 +9,11 @@
 //! agree to f32 reassociation error (a few ulps times sqrt(K)), as XLA:CPU's do. Integer, boolean,
 //! complex and quantized dots return None (the interpreter runs them).
 
-use super::gemm_util::{as_f32, as_f64, collapse, from_f32, is_float, matmul, permute, strides, Scalar, View};
+use super::gemm_util::{as_f32, as_f64, collapse, from_f32, is_float, matmul_batch, permute, strides, BatchOperand, Scalar};
 use super::{Attempt, KernelCtx};
 use crate::tensor::{Buf, Kind, NTensor};
 use oxhlo_ir::OpKind;
 use oxhlo_plan::dims::DotDims;
-use rayon::prelude::*;
 
 /// Runs the op natively when this family handles it.
 pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
@@ -99,30 +99,8 @@ pub fn batched<T: Scalar>(lhs: &[T], ls: &[usize], rhs: &[T], rs: &[usize], dd: 
     }
     let a = operand(lhs, ls, &dd.lhs_batch, &dd.lhs_free, &dd.lhs_contracting, threads);
     let bm = operand(rhs, rs, &dd.rhs_batch, &dd.rhs_contracting, &dd.rhs_free, threads);
-    let flops = m.saturating_mul(n).saturating_mul(k);
-    // Rows `r0..` of product `bi` (as many as `dst` holds).
-    let part = |bi: usize, r0: usize, dst: &mut [T], th: usize| {
-        matmul(
-            dst.len() / n,
-            n,
-            k,
-            dst,
-            View { off: 0, rs: n as isize, cs: 1 },
-            &a.data,
-            View { off: a.offsets[bi] + r0 * a.rs, rs: a.rs as isize, cs: a.cs as isize },
-            &bm.data,
-            View { off: bm.offsets[bi], rs: bm.rs as isize, cs: bm.cs as isize },
-            false,
-            th,
-        )
-    };
-    if threads > 1 && b > 1 && flops < (1 << 22) && flops.saturating_mul(b) >= (1 << 16) {
-        // Many small products: one per task, each on one thread.
-        out.par_chunks_mut(m * n).enumerate().try_for_each(|(bi, dst)| part(bi, 0, dst, 1))?;
-    } else {
-        for (bi, dst) in out.chunks_mut(m * n).enumerate() {
-            part(bi, 0, dst, threads)?;
-        }
-    }
+    let lhs = BatchOperand { data: &a.data, offsets: &a.offsets, rs: a.rs, cs: a.cs };
+    let rhs = BatchOperand { data: &bm.data, offsets: &bm.offsets, rs: bm.rs, cs: bm.cs };
+    matmul_batch(b, m, n, k, &mut out, &lhs, &rhs, threads)?;
     Ok(out)
 }
