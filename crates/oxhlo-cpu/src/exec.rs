@@ -224,14 +224,22 @@ fn plan_tree(
     for op in &block.ops {
         if matches!(op.kind, OpKind::Constant | OpKind::ChloConstant) {
             if let Some(d) = op.attr("value").and_then(Attr::as_dense) {
-                let mut t = Tensor::from_dense(d)?;
-                if let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) {
-                    if rt.is_static() && rt.shape == t.ty.shape {
-                        t.ty = rt.clone();
-                        t.ty.encoding = None;
+                let rt = match op.results.first().and_then(|v| func.try_ty(*v)) {
+                    Some(Type::Tensor(rt)) if rt.is_static() && rt.shape == d.ty.shape => {
+                        Some(oxhlo_ir::TensorType { encoding: None, ..rt.clone() })
                     }
+                    _ => None,
+                };
+                let key = op as *const Op as usize;
+                if let Some(v) = rt.as_ref().and_then(|rt| compact_splat(d, rt)) {
+                    constants.insert(key, v);
+                } else {
+                    let mut t = Tensor::from_dense(d)?;
+                    if let Some(rt) = rt {
+                        t.ty = rt;
+                    }
+                    constants.insert(key, Val::from_rt(RtValue::Tensor(t)));
                 }
-                constants.insert(op as *const Op as usize, Val::from_rt(RtValue::Tensor(t)));
             }
         }
         for r in &op.regions {
@@ -242,6 +250,29 @@ fn plan_tree(
     }
     plans.insert(block_key(block), plan_block(func, block, fusion));
     Ok(())
+}
+
+/// Splat constants above this many elements are kept as one element ([`NTensor::splat`]): fused kernels
+/// read them as scalars, and any other consumer gets them expanded when it runs (transiently), so a
+/// program's big splats (JAX writes e.g. `dense<1.0> : tensor<4096x4096xf32>`) cost no memory between runs.
+const COMPACT_SPLAT_MIN: usize = 4096;
+
+/// The compact form of a big native splat constant.
+fn compact_splat(d: &oxhlo_ir::DenseElements, ty: &oxhlo_ir::TensorType) -> Option<Val> {
+    if !d.splat || ty.num_elements()? < COMPACT_SPLAT_MIN {
+        return None;
+    }
+    let one = Tensor::from_dense(&oxhlo_ir::DenseElements { ty: oxhlo_ir::TensorType::new(vec![], ty.elem.clone()), ..d.clone() }).ok()?;
+    let one = NTensor::from_interp(&one)?;
+    Some(Val::Native(NTensor::splat(ty.clone(), Arc::try_unwrap(one.buf).ok()?)))
+}
+
+/// A value as an op other than a fused kernel needs it: compact splats expanded.
+fn full(v: Val) -> Val {
+    match v {
+        Val::Native(n) if n.is_compact_splat() => Val::Native(n.expanded()),
+        v => v,
+    }
 }
 
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
@@ -389,7 +420,7 @@ impl<'p> Run<'p> {
                         .operands
                         .iter()
                         .zip(&ps.take)
-                        .map(|(&v, &t)| frame.get(v, t))
+                        .map(|(&v, &t)| frame.get(v, t).map(full))
                         .collect::<Result<Vec<_>, _>>()
                         .map_err(|m| op_error(op, m))?;
                     if matches!(op.kind, OpKind::Return | OpKind::FuncReturn) {
@@ -450,7 +481,11 @@ impl<'p> Run<'p> {
                         let names: Vec<&str> =
                             k.ops.iter().take(8).map(|&i| block.ops[i].name().trim_start_matches("stablehlo.")).collect();
                         let more = if k.ops.len() > 8 { format!(",... {} ops", k.ops.len()) } else { String::new() };
-                        format!("fused[{}{more}]", names.join(","))
+                        if detailed {
+                            format!("fused[{}{more}] {} inputs, {} outputs", names.join(","), k.inputs.len(), k.outputs.len())
+                        } else {
+                            format!("fused[{}{more}]", names.join(","))
+                        }
                     }
                 };
                 if !matches!(&ps.step, Step::Op(i) if matches!(block.ops[*i].kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call)) {
@@ -561,7 +596,7 @@ impl<'p> Run<'p> {
         let mut cap = Vec::with_capacity(captured.len());
         for &v in captured {
             if let Some(Some(x)) = frame.env.get(v.0 as usize) {
-                cap.push((v, x.to_rt()));
+                cap.push((v, full(x.clone()).to_rt()));
             }
         }
         let started = self.profile.is_some().then(std::time::Instant::now);

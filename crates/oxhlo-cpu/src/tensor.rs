@@ -110,6 +110,27 @@ impl Buf {
         }
     }
 
+    /// `n` copies of element 0 (None when the buffer is empty).
+    pub fn repeat_first(&self, n: usize) -> Option<Buf> {
+        Some(match self {
+            Buf::Bool(v) => Buf::Bool(vec![*v.first()?; n]),
+            Buf::I8(v) => Buf::I8(vec![*v.first()?; n]),
+            Buf::I16(v) => Buf::I16(vec![*v.first()?; n]),
+            Buf::I32(v) => Buf::I32(vec![*v.first()?; n]),
+            Buf::I64(v) => Buf::I64(vec![*v.first()?; n]),
+            Buf::U8(v) => Buf::U8(vec![*v.first()?; n]),
+            Buf::U16(v) => Buf::U16(vec![*v.first()?; n]),
+            Buf::U32(v) => Buf::U32(vec![*v.first()?; n]),
+            Buf::U64(v) => Buf::U64(vec![*v.first()?; n]),
+            Buf::F16(v) => Buf::F16(vec![*v.first()?; n]),
+            Buf::BF16(v) => Buf::BF16(vec![*v.first()?; n]),
+            Buf::F32(v) => Buf::F32(vec![*v.first()?; n]),
+            Buf::F64(v) => Buf::F64(vec![*v.first()?; n]),
+            Buf::C64(v) => Buf::C64(vec![*v.first()?; n]),
+            Buf::C128(v) => Buf::C128(vec![*v.first()?; n]),
+        })
+    }
+
     pub fn kind(&self) -> Kind {
         match self {
             Buf::Bool(_) => Kind::Bool,
@@ -288,6 +309,29 @@ impl NTensor {
     }
 
     /// The storage, owned: moved out when this is the only reference, copied otherwise.
+    /// A compact splat: the type of a big tensor whose every element equals the one stored (the CPU
+    /// executor keeps big splat constants this way; fused kernels read them as scalars).
+    pub fn splat(ty: TensorType, one: Buf) -> NTensor {
+        NTensor { ty, buf: Arc::new(one) }
+    }
+
+    /// Whether this is a compact splat (fewer stored elements than its type has).
+    pub fn is_compact_splat(&self) -> bool {
+        self.buf.len() == 1 && self.ty.num_elements().is_some_and(|n| n > 1)
+    }
+
+    /// The tensor with every element stored (a copy for a compact splat, itself otherwise).
+    pub fn expanded(self) -> NTensor {
+        if !self.is_compact_splat() {
+            return self;
+        }
+        let n = self.ty.num_elements().unwrap_or(1);
+        match self.buf.repeat_first(n) {
+            Some(b) => NTensor { ty: self.ty, buf: Arc::new(b) },
+            None => self,
+        }
+    }
+
     pub fn into_buf(self) -> Buf {
         Arc::try_unwrap(self.buf).unwrap_or_else(|shared| (*shared).clone())
     }

@@ -277,3 +277,42 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
         }
     }
 }
+
+/// Big splat constants are kept as one element: a fused kernel reads it as a scalar, while a reduce,
+/// a transpose, a while loop and the return get the full tensor.
+const BIG_SPLATS: &str = r#"
+func.func @main(%x: tensor<96x100xf32>) -> (tensor<96x100xf32>, tensor<100xf32>, tensor<100x96xf32>, tensor<96x100xf32>, tensor<96x100xf32>) {
+  %c = stablehlo.constant dense<2.5> : tensor<96x100xf32>
+  %h = stablehlo.constant dense<0.5> : tensor<96x100xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.multiply %x, %c : tensor<96x100xf32>
+  %1 = stablehlo.add %0, %h : tensor<96x100xf32>
+  %2 = stablehlo.reduce(%c init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<96x100xf32>, tensor<f32>) -> tensor<100xf32>
+  %3 = stablehlo.transpose %h, dims = [1, 0] : (tensor<96x100xf32>) -> tensor<100x96xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = stablehlo.while(%it = %i0, %acc = %x) : tensor<i32>, tensor<96x100xf32>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %it, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %nx = stablehlo.add %it, %one : tensor<i32>
+      %na = stablehlo.add %acc, %c : tensor<96x100xf32>
+      stablehlo.return %nx, %na : tensor<i32>, tensor<96x100xf32>
+    }
+  return %1, %2, %3, %w#1, %c : tensor<96x100xf32>, tensor<100xf32>, tensor<100x96xf32>, tensor<96x100xf32>, tensor<96x100xf32>
+}"#;
+
+#[test]
+fn big_splat_constants_serve_kernels_and_other_ops() {
+    let x = f32_input(&[96, 100], 31);
+    let want = run_interp(BIG_SPLATS, std::slice::from_ref(&x)).expect("interp");
+    for fusion in [true, false] {
+        let got = run_cpu(BIG_SPLATS, std::slice::from_ref(&x), fusion, 2).expect("cpu");
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            compare(g, w, 4, 1e-6).unwrap_or_else(|e| panic!("output {i} (fusion {fusion}): {e}"));
+        }
+    }
+}
