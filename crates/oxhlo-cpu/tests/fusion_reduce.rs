@@ -217,28 +217,28 @@ fn reductions_match_the_interpreter() {
 /// into the kernel computing its operand and give the interpreter's results (sums within reassociation
 /// error, max/min exactly).
 const REDUCTIONS: &str = r#"
-func.func @main(%x: tensor<37x300xf32>, %y: tensor<37x300xf32>) -> (tensor<37x300xf32>, tensor<37xf32>, tensor<300xf32>, tensor<f32>, tensor<37xf32>, tensor<37xf32>) {
+func.func @main(%x: tensor<37x3000xf32>, %y: tensor<37x3000xf32>) -> (tensor<37x3000xf32>, tensor<37xf32>, tensor<3000xf32>, tensor<f32>, tensor<37xf32>, tensor<37xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
-  %cnt = stablehlo.constant dense<300.0> : tensor<37xf32>
-  %m = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<37x300xf32>, tensor<f32>) -> tensor<37xf32>
+  %cnt = stablehlo.constant dense<3000.0> : tensor<37xf32>
+  %m = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<37xf32>
   %mean = stablehlo.divide %m, %cnt : tensor<37xf32>
-  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<37xf32>) -> tensor<37x300xf32>
-  %d = stablehlo.subtract %x, %mb : tensor<37x300xf32>
-  %sq = stablehlo.multiply %d, %d : tensor<37x300xf32>
-  %var = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<37x300xf32>, tensor<f32>) -> tensor<37xf32>
-  %vb = stablehlo.broadcast_in_dim %var, dims = [0] : (tensor<37xf32>) -> tensor<37x300xf32>
-  %out = stablehlo.multiply %d, %vb : tensor<37x300xf32>
-  %p = stablehlo.multiply %x, %y : tensor<37x300xf32>
-  %cols = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<37x300xf32>, tensor<f32>) -> tensor<300xf32>
-  %e = stablehlo.exponential %y : tensor<37x300xf32>
-  %n = stablehlo.negate %e : tensor<37x300xf32>
-  %all = stablehlo.reduce(%n init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<37x300xf32>, tensor<f32>) -> tensor<f32>
-  %a = stablehlo.abs %y : tensor<37x300xf32>
-  %s = stablehlo.sqrt %x : tensor<37x300xf32>
-  %mx = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<37x300xf32>, tensor<f32>) -> tensor<37xf32>
-  %mn = stablehlo.reduce(%a init: %ninf) applies stablehlo.minimum across dimensions = [1] : (tensor<37x300xf32>, tensor<f32>) -> tensor<37xf32>
-  return %out, %var, %cols, %all, %mx, %mn : tensor<37x300xf32>, tensor<37xf32>, tensor<300xf32>, tensor<f32>, tensor<37xf32>, tensor<37xf32>
+  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<37xf32>) -> tensor<37x3000xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<37x3000xf32>
+  %sq = stablehlo.multiply %d, %d : tensor<37x3000xf32>
+  %var = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<37xf32>
+  %vb = stablehlo.broadcast_in_dim %var, dims = [0] : (tensor<37xf32>) -> tensor<37x3000xf32>
+  %out = stablehlo.add %d, %vb : tensor<37x3000xf32>
+  %p = stablehlo.multiply %x, %y : tensor<37x3000xf32>
+  %cols = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<3000xf32>
+  %e = stablehlo.exponential %y : tensor<37x3000xf32>
+  %n = stablehlo.negate %e : tensor<37x3000xf32>
+  %all = stablehlo.reduce(%n init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<f32>
+  %a = stablehlo.abs %y : tensor<37x3000xf32>
+  %s = stablehlo.sqrt %x : tensor<37x3000xf32>
+  %mx = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<37xf32>
+  %mn = stablehlo.reduce(%a init: %ninf) applies stablehlo.minimum across dimensions = [1] : (tensor<37x3000xf32>, tensor<f32>) -> tensor<37xf32>
+  return %out, %var, %cols, %all, %mx, %mn : tensor<37x3000xf32>, tensor<37xf32>, tensor<3000xf32>, tensor<f32>, tensor<37xf32>, tensor<37xf32>
 }"#;
 
 #[test]
@@ -256,11 +256,12 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     // become kernels of one); m reads a parameter and stays a plain reduce.
     assert_eq!(folded.len(), 5, "{steps:#?}");
     let views: Vec<(usize, usize, usize)> = folded.iter().map(|r| (r.outer, r.n, r.inner)).collect();
-    assert!(views.contains(&(37, 300, 1)) && views.contains(&(1, 37, 300)) && views.contains(&(1, 11100, 1)));
+    assert!(views.contains(&(37, 3000, 1)) && views.contains(&(1, 37, 3000)) && views.contains(&(1, 111000, 1)));
 
-    let x = f32_input(&[37, 300], 11);
+    // 111000 elements: big enough to run in several parts over the worker threads.
+    let x = f32_input(&[37, 3000], 11);
     // Exercise NaN (sqrt of negatives) and signed zeros in the max/min rows.
-    let mut y = f32_input(&[37, 300], 12);
+    let mut y = f32_input(&[37, 3000], 12);
     if let oxhlo_cpu::Buf::F32(v) = std::sync::Arc::make_mut(&mut y.buf) {
         v[0] = -0.0;
         v[1] = 0.0;

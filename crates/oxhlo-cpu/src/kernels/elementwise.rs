@@ -1,8 +1,8 @@
 //! Elementwise programs: a list of elementwise ops (one op, or a loop-fusion kernel) compiled into a
 //! small register program and evaluated over cache-sized chunks. Each instruction is a tight typed loop
 //! over a chunk (see [`super::elementwise_ops`]), so there is no per-element dispatch; inputs are read
-//! directly, as a repeated scalar, or through a broadcast index map. Chunks are spread over worker
-//! threads (`std::thread::scope`) when the tensor is big enough.
+//! directly, as a repeated scalar, or through a broadcast index map. Parts of the iteration space are
+//! spread over rayon's worker threads when the tensor is big enough.
 
 use super::elementwise_ops::{self as eo, Lane, OutSlice, Reg, Sel};
 use super::fused_reduce::{self, Partial, RedView};
@@ -17,6 +17,10 @@ use std::collections::HashMap;
 const CHUNK: usize = 1024;
 /// Below this many elements (times the op count) a program runs on one thread.
 const PAR_MIN_WORK: usize = 1 << 16;
+/// Parts per worker thread of a parallel run (scheduled dynamically on rayon's pool).
+const PARTS_PER_WORKER: usize = 4;
+/// Smallest part of a parallel run (elements).
+const PART_MIN: usize = 1 << 14;
 
 /// The unary op of an op kind.
 pub fn un_of(kind: OpKind) -> Option<Un> {
@@ -530,11 +534,14 @@ impl Program {
             }
             let work = self.len.saturating_mul(self.insts.len().max(1));
             let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
-            let mut per = self.len.div_ceil(CHUNK).div_ceil(workers.max(1)).max(1) * CHUNK;
+            // Several parts per worker, taken dynamically: a worker held up (a busy core) does not make
+            // the others wait, as a static split would.
+            let parts_wanted = if workers <= 1 { 1 } else { (workers * PARTS_PER_WORKER).min(self.len.div_ceil(PART_MIN)).max(1) };
+            let mut per = self.len.div_ceil(CHUNK).div_ceil(parts_wanted).max(1) * CHUNK;
             if let Some(v) = &red {
                 per = per.div_ceil(v.inner.max(1)) * v.inner.max(1);
             }
-            // Worker ranges and their output windows.
+            // Part ranges and their output windows.
             let mut parts: Vec<(usize, usize, Vec<OutSlice>)> = Vec::new();
             let mut lo = 0;
             loop {
@@ -562,10 +569,8 @@ impl Program {
             let results: Vec<Result<Option<Partial>, String>> = if parts.len() <= 1 {
                 parts.into_iter().map(job).collect()
             } else {
-                std::thread::scope(|s| {
-                    let hs: Vec<_> = parts.into_iter().map(|p| s.spawn(move || job(p))).collect();
-                    hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker panicked".into()))).collect()
-                })
+                use rayon::prelude::*;
+                parts.into_par_iter().map(job).collect()
             };
             for r in results {
                 partials.extend(r?);
