@@ -178,31 +178,14 @@ impl Buf {
     /// The elements' little-endian bytes (the layout PJRT and `oxhlo::Buffer` use; bool as one byte).
     /// A plain memory copy on little-endian hosts.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        use bytemuck::cast_slice as bytes;
-        const { assert!(cfg!(target_endian = "little"), "oxhlo-cpu assumes a little-endian host") };
-        match self {
-            Buf::Bool(v) => v.iter().map(|&b| b as u8).collect(),
-            Buf::I8(v) => bytes(v).to_vec(),
-            Buf::U8(v) => v.clone(),
-            Buf::I16(v) => bytes(v).to_vec(),
-            Buf::U16(v) => bytes(v).to_vec(),
-            Buf::I32(v) => bytes(v).to_vec(),
-            Buf::U32(v) => bytes(v).to_vec(),
-            Buf::I64(v) => bytes(v).to_vec(),
-            Buf::U64(v) => bytes(v).to_vec(),
-            Buf::F16(v) => bytes(v).to_vec(),
-            Buf::BF16(v) => bytes(v).to_vec(),
-            Buf::F32(v) => bytes(v).to_vec(),
-            Buf::F64(v) => bytes(v).to_vec(),
-            Buf::C64(v) => bytes(v).to_vec(),
-            Buf::C128(v) => bytes(v).to_vec(),
-        }
+        self.as_le_bytes().to_vec()
     }
 
     /// The elements' little-endian bytes, borrowed (bool as one byte, 0 or 1): the storage itself on a
     /// little-endian host, so PJRT and the C API can hand it out without a copy.
     pub fn as_le_bytes(&self) -> &[u8] {
         use bytemuck::cast_slice as bytes;
+        const { assert!(cfg!(target_endian = "little"), "oxhlo-cpu assumes a little-endian host") };
         match self {
             Buf::Bool(v) => bytes(v),
             Buf::I8(v) => bytes(v),

@@ -227,7 +227,9 @@ pub fn matmul_batch<T: Scalar>(
     if per == 0 {
         return Ok(());
     }
-    advise_huge_pages(dst);
+    // A fresh 25 MiB GEMM result otherwise takes 6K page faults, a sizeable part of the product's time
+    // when k is small.
+    crate::alloc::advise_huge_pages(dst.as_ptr() as usize, std::mem::size_of_val(dst));
     let t = tiling(count, m, n, k, threads);
     let tasks = count * t.pr * t.pc;
     let par = if t.inner > 1 { gemm::Parallelism::Rayon(t.inner) } else { gemm::Parallelism::None };
@@ -259,34 +261,6 @@ struct SharedDst<T>(*mut T);
 // SAFETY: tasks only write disjoint elements through the pointer (see `matmul_batch`).
 unsafe impl<T: Send> Send for SharedDst<T> {}
 unsafe impl<T: Send> Sync for SharedDst<T> {}
-
-/// Asks Linux to back the 2 MiB-aligned middle of a large result with transparent huge pages before it
-/// is first written: a fresh 25 MiB GEMM result otherwise takes 6K page faults, a sizeable part of the
-/// product's time when k is small.
-fn advise_huge_pages<T>(buf: &mut [T]) {
-    const HUGE: usize = 2 << 20;
-    let (addr, bytes) = (buf.as_ptr() as usize, std::mem::size_of_val(buf));
-    if bytes < 2 * HUGE {
-        return;
-    }
-    let (start, end) = ((addr + HUGE - 1) & !(HUGE - 1), (addr + bytes) & !(HUGE - 1));
-    if end <= start {
-        return;
-    }
-    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-    {
-        extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        const MADV_HUGEPAGE: i32 = 14;
-        // SAFETY: madvise(MADV_HUGEPAGE) only changes how the kernel backs the range's pages on later
-        // faults, never their contents or validity; the range lies inside `buf` (rounded inward to
-        // whole huge pages), which we borrow mutably. A failure (THP disabled) is harmless.
-        unsafe {
-            madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
-        }
-    }
-}
 
 /// Row-major strides of `shape`.
 pub fn strides(shape: &[usize]) -> Vec<usize> {
