@@ -17,6 +17,10 @@ export CARGO_TERM_COLOR=never
 # A clean clone builds once: incremental caches would only take disk (CI machines may have little free).
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+# NVRTC from its wheel (no GPU needed): the CUDA backend's rendered kernels are compiled in the tests.
+NVRTC_LIB=$(python3 -c 'import nvidia, os; d = os.path.join(list(nvidia.__path__)[0], "cu13", "lib"); print(d if os.path.isdir(d) else "")' 2>/dev/null || true)
+if [ -n "$NVRTC_LIB" ]; then export LD_LIBRARY_PATH="$NVRTC_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
+
 cargo build --release -p oxhlo-cli
 cargo test --workspace
 

@@ -120,6 +120,23 @@ fn keep_freed_memory(ctx: &CudaContext) {
     }
 }
 
+/// Whether NVRTC can be loaded (it needs no GPU: kernels can be compiled to PTX on any machine that has
+/// the library, which the tests use to check every rendered kernel).
+pub fn nvrtc_available() -> bool {
+    // SAFETY: only tries to dlopen the library; no library function is called.
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+/// Compiles CUDA C `src` to PTX for `arch` (`sm_90`, ...) with NVRTC.
+pub fn compile_ptx(src: &str, arch: &'static str) -> Result<String, String> {
+    if !nvrtc_available() {
+        return Err("libnvrtc not found".into());
+    }
+    let opts = CompileOptions { arch: Some(arch), options: vec!["-default-device".into()], ..Default::default() };
+    let ptx = guarded("NVRTC", || cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| format!("NVRTC failed: {e:?}\n{src}")))?;
+    Ok(ptx.to_src())
+}
+
 /// The GPU, created on first use (the failure is remembered too).
 pub fn gpu() -> Result<Arc<Gpu>, String> {
     static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
@@ -233,11 +250,7 @@ impl Gpu {
         let ptx_text = match path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
             Some(t) => t,
             None => {
-                let opts = CompileOptions { arch: Some(self.arch), options: vec!["-default-device".into()], ..Default::default() };
-                let ptx = guarded("NVRTC", || {
-                    cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| format!("NVRTC failed: {e:?}\n{src}"))
-                })?;
-                let t = ptx.to_src();
+                let t = compile_ptx(src, self.arch)?;
                 if let Some(p) = &path {
                     if let Some(d) = p.parent() {
                         let _ = std::fs::create_dir_all(d);
@@ -276,26 +289,64 @@ impl Gpu {
         unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
     }
 
-    /// Launches a row kernel `(long long rows, long long cols, inputs..., outputs...)` with one block of
-    /// up to 256 threads per row (grid-stride over rows).
-    pub fn launch_rows(&self, src: &str, rows: i64, cols: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
-        if rows <= 0 {
+    /// Allocates an uninitialized buffer of `bytes` bytes (at least one) for scratch data such as
+    /// partial results, written in full before it is read.
+    pub fn alloc_bytes(&self, bytes: usize) -> Result<CudaSlice<u8>, String> {
+        let bytes = bytes.max(1);
+        // SAFETY: the scratch buffer is written in full by the pass producing it before any read.
+        unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
+    }
+
+    /// Launches a row reduction pass `(long long outer, long long red, long long parts, in0, init, out0)`
+    /// (`reduce::Shape::Rows`): one block per (row, part), grid-stride beyond 2^20 blocks.
+    pub fn launch_reduce_rows(&self, src: &str, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        if outer <= 0 {
             return Ok(());
         }
         let f = self.function(src)?;
-        let threads = (cols.clamp(32, 256) as u32).div_ceil(32) * 32;
-        let cfg = LaunchConfig { grid_dim: (rows.min(1 << 20) as u32, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let per_part = (red + parts - 1) / parts.max(1);
+        let threads = (per_part.clamp(32, 256) as u32).div_ceil(32) * 32;
+        let blocks = (outer * parts).min(1 << 20) as u32;
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&f);
-        b.arg(&rows);
-        b.arg(&cols);
+        b.arg(&outer);
+        b.arg(&red);
+        b.arg(&parts);
         for i in inputs {
             b.arg(*i);
         }
         for o in outputs.iter_mut() {
             b.arg(o);
         }
-        // SAFETY: the kernel signature is (long long rows, long long cols, const T* in..., T* out...) as
-        // rendered by `reduce::render_reduce`; the input covers rows*cols elements, the output rows.
+        // SAFETY: the signature is (long long outer, long long red, long long parts, const S* in0, const T*
+        // init, D* out0) as `reduce::render_pass` renders it; in0 covers outer*red values, out0 outer*parts.
+        unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
+    }
+
+    /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
+    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): one thread per (part, row, column).
+    pub fn launch_reduce_cols(&self, src: &str, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        let total = outer * inner * parts;
+        if total <= 0 {
+            return Ok(());
+        }
+        let f = self.function(src)?;
+        let blocks = ((total + 255) / 256).min(1 << 20) as u32;
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let mut b = self.stream.launch_builder(&f);
+        b.arg(&outer);
+        b.arg(&red);
+        b.arg(&inner);
+        b.arg(&parts);
+        for i in inputs {
+            b.arg(*i);
+        }
+        for o in outputs.iter_mut() {
+            b.arg(o);
+        }
+        // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts, const
+        // S* in0, const T* init, D* out0) as `reduce::render_pass` renders it; in0 covers outer*red*inner
+        // values, out0 parts*outer*inner.
         unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
     }
 }

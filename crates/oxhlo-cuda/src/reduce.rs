@@ -1,8 +1,16 @@
 //! Single-operand `reduce` with a recognized reducer (add, multiply, maximum, minimum, and, or: see
-//! `oxhlo_plan::reducer`) on the GPU: the operand is permuted (only when needed) so the reduced dims come
-//! last, giving `[rows, cols]`; one block per row accumulates in a wide register type (double for
-//! floats, 64-bit integers), reduces with warp shuffles and shared memory, combines with the init value
-//! and rounds once to the element type. Other reductions run on the host.
+//! `oxhlo_plan::reducer`) on the GPU. The operand is viewed as `[outer, red, inner]` (reduced dims
+//! contiguous; otherwise it is permuted first so that they come last) and reduced by one of two kernel
+//! shapes:
+//! - rows (`inner == 1`): a block per (row, part of the row), threads striding along the row, warp
+//!   shuffles and shared memory to combine;
+//! - columns (`inner > 1`): a thread per (outer, inner element, part of `red`), walking `red` with
+//!   reads coalesced across the warp.
+//!
+//! When there are too few rows or columns to fill the device, `red` is split into parts whose partial
+//! results (in the accumulator type) a second pass combines. Accumulation is in a wide register type
+//! (double for floats, 64-bit integers); the init value is combined last and the result rounded once to
+//! the element type. Other reductions run on the host.
 
 use crate::device::{DTensor, Gpu};
 use crate::dot::permute;
@@ -14,18 +22,53 @@ fn is_float(k: Kind) -> bool {
     matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
 }
 
-/// The CUDA C of a row reduction `(long long rows, long long cols, const T* in0, const T* init,
-/// T* out0)`, launched with one block (a multiple of 32 threads) per row. None for unsupported kinds.
-pub fn render_reduce(kind: Kind, rk: ReduceKind) -> Option<String> {
+/// The two kernel shapes of a reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `(long long outer, long long red, long long parts, const S* in0, const T* init, D* out0)`: a block
+    /// per (row, part); `out0[row * parts + part]`.
+    Rows,
+    /// `(long long outer, long long red, long long inner, long long parts, const S* in0, const T* init,
+    /// D* out0)`: a thread per (part, row, column); `out0[(part * outer + row) * inner + column]`.
+    Cols,
+}
+
+/// What a rendered reduction pass reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass {
+    pub shape: Shape,
+    /// Reads partial results in the accumulator type (a second pass) instead of elements.
+    pub from_partials: bool,
+    /// Writes partial results in the accumulator type instead of the final (init-combined, rounded)
+    /// elements.
+    pub to_partials: bool,
+}
+
+/// The accumulator's C type for elements of `kind`.
+pub fn acc_type(kind: Kind) -> &'static str {
+    let unsigned = matches!(kind, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64);
+    if is_float(kind) {
+        "double"
+    } else if unsigned {
+        "unsigned long long"
+    } else {
+        "long long"
+    }
+}
+
+/// The CUDA C of one reduction pass over elements of `kind` with reducer `rk` (entry
+/// [`crate::render::ENTRY`], parameters as [`Shape`] says). None for unsupported kinds and reducers.
+pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
     let st = crate::render::storage_type(kind)?;
     let unsigned = matches!(kind, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64);
-    let acc = if is_float(kind) { "double" } else if unsigned { "unsigned long long" } else { "long long" };
-    let load = |p: &str, i: &str| match kind {
+    let acc = acc_type(kind);
+    let load_elem = |p: &str, i: &str| match kind {
         Kind::F16 => format!("(double)oxh_f16_to_f({p}[{i}])"),
         Kind::BF16 => format!("(double)oxh_bf16_to_f({p}[{i}])"),
         Kind::Bool => format!("({acc})({p}[{i}] != 0)"),
         _ => format!("({acc})({p}[{i}])"),
     };
+    let load_in = |i: &str| if pass.from_partials { format!("in0[{i}]") } else { load_elem("in0", i) };
     let store = |x: &str| match kind {
         Kind::F16 => format!("oxh_f_to_f16((float)({x}))"),
         Kind::BF16 => format!("oxh_f_to_bf16((float)({x}))"),
@@ -52,33 +95,95 @@ pub fn render_reduce(kind: Kind, rk: ReduceKind) -> Option<String> {
         (ReduceKind::Mul, _) if !float => format!("({acc})((unsigned long long)a * (unsigned long long)b)"),
         _ => combine.to_string(),
     };
-    let comb_fn = format!("__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}");
-    let ld_in = load("in0", "r * cols + c");
-    let ld_init = load("init", "0");
-    let out = store("oxr(init_v, acc)");
-    Some(format!(
-        "{prelude}
-{comb_fn}
-extern \"C\" __global__ void {entry}(long long rows, long long cols, const {st}* __restrict__ in0, const {st}* __restrict__ init, {st}* __restrict__ out0) {{
+    let src_t = if pass.from_partials { acc } else { st };
+    let dst_t = if pass.to_partials { acc } else { st };
+    let result = |x: &str, at: &str| {
+        if pass.to_partials {
+            format!("out0[{at}] = {x};")
+        } else {
+            format!("{{ {acc} init_v = {}; out0[{at}] = {}; }}", load_elem("init", "0"), store(&format!("oxr(init_v, {x})")))
+        }
+    };
+    let body = match pass.shape {
+        Shape::Rows => format!(
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0) {{
   __shared__ {acc} sh[32];
-  for (long long r = blockIdx.x; r < rows; r += gridDim.x) {{
+  const long long chunk = (red + parts - 1) / parts;
+  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
+    const long long row = b / parts, part = b - row * parts;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    const long long base = row * red;
     {acc} acc = ({acc})({ident});
-    for (long long c = threadIdx.x; c < cols; c += blockDim.x) acc = oxr(acc, {ld_in});
+    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) acc = oxr(acc, {ld});
     for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
     if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
     __syncthreads();
     if (threadIdx.x < 32) {{
       acc = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : ({acc})({ident});
       for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-      if (threadIdx.x == 0) {{ {acc} init_v = {ld_init}; out0[r] = {out}; }}
+      if (threadIdx.x == 0) {res}
     }}
     __syncthreads();
   }}
 }}
 ",
-        prelude = crate::render::PRELUDE,
-        entry = crate::render::ENTRY,
+            entry = crate::render::ENTRY,
+            ld = load_in("base + c"),
+            res = result("acc", "b"),
+        ),
+        Shape::Cols => format!(
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0) {{
+  const long long chunk = (red + parts - 1) / parts;
+  const long long total = outer * inner * parts;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {{
+    const long long col = t % inner, rest = t / inner;
+    const long long row = rest % outer, part = rest / outer;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    {acc} acc = ({acc})({ident});
+    const long long base = row * red * inner + col;
+    for (long long r = lo; r < hi; ++r) acc = oxr(acc, {ld});
+    {res}
+  }}
+}}
+",
+            entry = crate::render::ENTRY,
+            ld = load_in("base + r * inner"),
+            res = result("acc", "t"),
+        ),
+    };
+    Some(format!(
+        "{prelude}\n__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}\n{body}",
+        prelude = crate::render::PRELUDE
     ))
+}
+
+/// `[outer, red, inner]` of reducing `dims` of `shape` when the reduced dims are contiguous (an empty
+/// `dims` reduces nothing: `red == 1`).
+pub fn contiguous_view(shape: &[i64], dims: &[usize]) -> Option<(i64, i64, i64)> {
+    let mut d: Vec<usize> = dims.to_vec();
+    d.sort_unstable();
+    d.dedup();
+    if d.windows(2).any(|w| w[1] != w[0] + 1) {
+        return None;
+    }
+    let (a, b) = match (d.first(), d.last()) {
+        (Some(&a), Some(&b)) => (a, b + 1),
+        _ => (shape.len(), shape.len()),
+    };
+    let p = |s: &[i64]| s.iter().product::<i64>();
+    Some((p(&shape[..a]), p(&shape[a..b]), p(&shape[b..])))
+}
+
+/// Threads that keep the device busy (132 SMs x 2048 on an H200, rounded).
+const FILL_THREADS: i64 = 1 << 18;
+/// Blocks of 256 threads that keep the device busy.
+const FILL_BLOCKS: i64 = 1024;
+
+/// How many parts `red` is split into: enough rows/columns times parts to fill the device, each part
+/// long enough to amortize its partial result.
+pub fn parts_for(outer: i64, red: i64, inner: i64) -> i64 {
+    let (want, min_len) = if inner == 1 { ((FILL_BLOCKS + outer.max(1) - 1) / outer.max(1), 4096) } else { ((FILL_THREADS + (outer * inner).max(1) - 1) / (outer * inner).max(1), 32) };
+    want.min(red / min_len).max(1)
 }
 
 /// Runs a single-operand reduce on the GPU when its reducer and type are supported.
@@ -92,21 +197,62 @@ pub fn try_reduce(gpu: &Gpu, func: &Func, op: &Op, x: &DTensor, init: &DTensor, 
     if dims.iter().any(|&d| d >= rank) {
         return None;
     }
-    let src = render_reduce(x.kind, rk)?;
-    let kept: Vec<usize> = (0..rank).filter(|d| !dims.contains(d)).collect();
-    let mut red: Vec<usize> = dims.clone();
-    red.sort_unstable();
-    let perm: Vec<usize> = kept.iter().chain(&red).copied().collect();
-    let rows: i64 = kept.iter().map(|&d| x.ty.shape[d]).product();
-    let cols: i64 = red.iter().map(|&d| x.ty.shape[d]).product();
-    if rty.num_elements() != Some(rows as usize) || Kind::of(&rty.elem) != Some(x.kind) {
+    // Every pass this reduction may need must render (kinds and reducers without one stay on the host).
+    render_pass(x.kind, rk, Pass { shape: Shape::Rows, from_partials: false, to_partials: false })?;
+    let (perm, (outer, red, inner)) = match contiguous_view(&x.ty.shape, &dims) {
+        Some(v) => ((0..rank).collect::<Vec<_>>(), v),
+        None => {
+            let kept: Vec<usize> = (0..rank).filter(|d| !dims.contains(d)).collect();
+            let mut r = dims.clone();
+            r.sort_unstable();
+            let p = |ix: &[usize]| ix.iter().map(|&d| x.ty.shape[d]).product::<i64>();
+            (kept.iter().chain(&r).copied().collect(), (p(&kept), p(&r), 1))
+        }
+    };
+    let n_out = outer * inner;
+    if rty.num_elements() != Some(n_out as usize) || Kind::of(&rty.elem) != Some(x.kind) {
         return None;
     }
     Some((|| {
         let xp = permute(gpu, x, &perm)?;
-        let mut out = [gpu.alloc_raw(x.kind, rows as usize)?];
-        gpu.launch_rows(&src, rows, cols, &[&*xp.buf, &*init.buf], &mut out)?;
-        let [buf] = out;
-        Ok(Gpu::wrap(rty.clone(), x.kind, rows as usize, buf))
+        let out = reduce_view(gpu, rk, &xp, init, outer, red, inner)?;
+        Ok(Gpu::wrap(rty.clone(), x.kind, n_out as usize, out))
     })())
+}
+
+/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` (one or two passes).
+pub fn reduce_view(gpu: &Gpu, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<cudarc::driver::CudaSlice<u8>, String> {
+    let kind = x.kind;
+    let n_out = (outer * inner) as usize;
+    let mut out = [gpu.alloc_raw(kind, n_out)?];
+    if n_out == 0 {
+        let [o] = out;
+        return Ok(o);
+    }
+    let parts = parts_for(outer, red, inner);
+    let shape = if inner == 1 { Shape::Rows } else { Shape::Cols };
+    let src = |from_partials, to_partials| {
+        render_pass(kind, rk, Pass { shape, from_partials, to_partials }).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
+    };
+    let launch = |src: &str, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [cudarc::driver::CudaSlice<u8>]| match shape {
+        Shape::Rows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
+        Shape::Cols => gpu.launch_reduce_cols(src, outer, red, inner, parts, &[input, &*init.buf], out),
+    };
+    if parts == 1 {
+        launch(&src(false, false)?, red, 1, &x.buf, &mut out)?;
+    } else {
+        // Partials: [outer, parts] for rows (then a row pass over parts), [parts, outer*inner] for
+        // columns (then a column pass with outer 1... expressed as outer rows of parts x inner below).
+        let mut partial = [gpu.alloc_bytes(n_out * parts as usize * 8)?];
+        launch(&src(false, true)?, red, parts, &x.buf, &mut partial)?;
+        let [p] = partial;
+        match shape {
+            Shape::Rows => gpu.launch_reduce_rows(&src(true, false)?, outer, parts, 1, &[&p, &*init.buf], &mut out)?,
+            // The partial layout [parts, outer, inner] is a column reduction of one row over `parts`
+            // with outer*inner columns.
+            Shape::Cols => gpu.launch_reduce_cols(&src(true, false)?, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut out)?,
+        }
+    }
+    let [o] = out;
+    Ok(o)
 }

@@ -314,8 +314,28 @@ fn convert(from: Kind, to: Kind, a: &str) -> Option<String> {
     }
 }
 
+/// The operand offset contributed by output dim `d` (`(i / step) % size * stride`): no division for a
+/// unit step, no modulo for the outermost dim, and 32-bit unsigned arithmetic when every index fits
+/// (64-bit division is a long instruction sequence on the GPU).
+fn index_term(step: i64, size: i64, outermost: bool, stride: i64, numel: i64) -> String {
+    let (x, suf) = if numel <= u32::MAX as i64 { ("((unsigned int)i)", "u") } else { ("i", "LL") };
+    let mut t = x.to_string();
+    if step != 1 {
+        t = format!("({t} / {step}{suf})");
+    }
+    if !outermost {
+        t = format!("({t} % {size}{suf})");
+    }
+    if stride == 1 {
+        format!("(long long){t}")
+    } else {
+        format!("(long long){t} * {stride}LL")
+    }
+}
+
 /// A broadcast_in_dim operand index for output index `i` (row-major `out` shape).
 fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
+    let numel: i64 = out.iter().product();
     let dims = op.attr("broadcast_dimensions")?.as_i64_list()?;
     if dims.len() != src.len() {
         return None;
@@ -332,7 +352,7 @@ fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
             if src[k] != out[d] {
                 return None;
             }
-            terms.push(format!("((i / {}LL) % {}LL) * {}LL", out_strides[d], out[d], stride));
+            terms.push(index_term(out_strides[d], out[d], d == 0, stride, numel));
         }
         stride *= src[k];
     }
@@ -497,11 +517,12 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
     let mut src = String::from(PRELUDE);
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
-    let mut tail_start = "0";
-    if !gathers {
+    let tail_start;
+    {
         // Four elements per thread: every input read at the element's index and every output moves as
         // one vector access per thread (inputs and outputs start at allocation bases, aligned for it),
-        // all loads issued before the arithmetic. The scalar loop below finishes the last n % 4.
+        // all loads issued before the arithmetic; inputs read at other indices (broadcasts) load per
+        // element from `i`. The scalar loop below finishes the last n % 4.
         let mut lane = body.clone();
         for &(j, _) in &elementwise_inputs {
             lane = lane.replace(&format!("in{j}[i]"), &format!("a{j}[e]"));
@@ -517,6 +538,9 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
             let _ = writeln!(src, "    __align__(16) {} o{j}[4];", storage_type(k)?);
         }
         let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < 4; ++e) {{");
+        if gathers {
+            let _ = writeln!(src, "      const long long i = i0 + e;");
+        }
         for line in lane.lines() {
             let _ = writeln!(src, "  {line}");
         }
@@ -529,6 +553,33 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
     }
     let _ = write!(src, "  for (long long i = {tail_start} + tid; i < n; i += stride) {{\n{body}  }}\n}}\n");
     Some(src)
+}
+
+/// Every kernel source the executor would render for `module` (fused kernels and single elementwise ops
+/// of every block, nested regions included), for checking them without a GPU.
+pub fn module_kernels(module: &oxhlo_ir::Module, fusion: &oxhlo_plan::fusion::FusionOptions) -> Vec<String> {
+    fn walk(func: &Func, block: &Block, fusion: &oxhlo_plan::fusion::FusionOptions, out: &mut Vec<String>) {
+        for step in oxhlo_plan::fusion::fuse_block(func, block, fusion) {
+            match step {
+                oxhlo_plan::fusion::Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
+                oxhlo_plan::fusion::Step::Op(i) => out.extend(render_single(func, block, i).map(|(s, _)| s)),
+            }
+        }
+        for op in &block.ops {
+            for r in &op.regions {
+                for b in &r.blocks {
+                    walk(func, b, fusion, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for func in &module.funcs {
+        for block in &func.body.blocks {
+            walk(func, block, fusion, &mut out);
+        }
+    }
+    out
 }
 
 /// Renders a fused kernel of `block`.

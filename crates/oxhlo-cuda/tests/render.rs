@@ -37,7 +37,7 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     let src = render::render_fused(f, block, &k).expect("renders");
     assert!(src.contains("extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0)"), "{src}");
     // The broadcast reads the rank-1 operand at the column index.
-    assert!(src.contains("in0[((i / 1LL) % 8LL) * 1LL]"), "{src}");
+    assert!(src.contains("in0[(long long)(((unsigned int)i) % 8u)]"), "{src}");
     assert!(src.contains("exp("), "{src}");
     assert!(src.contains("oxh_max("), "{src}");
     // f32 addition in float with the round-to-nearest intrinsic (bit-identical to f64 then rounding),
@@ -45,8 +45,8 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     assert!(src.contains("__fadd_rn("), "{src}");
     assert!(src.contains("((float)(exp(((double)"), "{src}");
     assert_eq!(src.matches("out0[i] =").count(), 1);
-    // The broadcast read has an index expression: no vector loop.
-    assert!(!src.contains("oxh_ld4(a"), "{src}");
+    // The elementwise input moves as vectors; the broadcast read indexes from each lane's `i`.
+    assert!(src.contains("oxh_ld4(a1, in1 + i0)") && src.contains("const long long i = i0 + e;"), "{src}");
 }
 
 #[test]
@@ -129,13 +129,40 @@ fn probing_never_panics() {
 #[test]
 fn reduce_kernels_render_per_reducer() {
     use oxhlo_cpu::Kind;
+    use oxhlo_cuda::reduce::{render_pass, Pass, Shape};
     use oxhlo_plan::reducer::ReduceKind;
-    let sum = oxhlo_cuda::reduce::render_reduce(Kind::F32, ReduceKind::Add).unwrap();
+    let fin = |shape| Pass { shape, from_partials: false, to_partials: false };
+    let sum = render_pass(Kind::F32, ReduceKind::Add, fin(Shape::Rows)).unwrap();
     assert!(sum.contains("__shfl_down_sync") && sum.contains("double acc = (double)(0)"), "{sum}");
-    let max = oxhlo_cuda::reduce::render_reduce(Kind::BF16, ReduceKind::Max).unwrap();
-    assert!(max.contains("-OXH_INF") && max.contains("oxh_f_to_bf16"), "{max}");
-    let imin = oxhlo_cuda::reduce::render_reduce(Kind::I32, ReduceKind::Min).unwrap();
+    let max = render_pass(Kind::BF16, ReduceKind::Max, fin(Shape::Cols)).unwrap();
+    assert!(max.contains("-OXH_INF") && max.contains("oxh_f_to_bf16") && !max.contains("__shfl"), "{max}");
+    let imin = render_pass(Kind::I32, ReduceKind::Min, fin(Shape::Rows)).unwrap();
     assert!(imin.contains("long long acc") && imin.contains("9223372036854775807LL"), "{imin}");
-    assert!(oxhlo_cuda::reduce::render_reduce(Kind::Bool, ReduceKind::Mul).is_none());
-    assert!(oxhlo_cuda::reduce::render_reduce(Kind::C64, ReduceKind::Add).is_none());
+    assert!(render_pass(Kind::Bool, ReduceKind::Mul, fin(Shape::Rows)).is_none());
+    assert!(render_pass(Kind::C64, ReduceKind::Add, fin(Shape::Rows)).is_none());
+    // A first pass writes accumulator-typed partials without the init value; the second reads them.
+    let first = render_pass(Kind::F16, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: true }).unwrap();
+    assert!(first.contains("double* __restrict__ out0") && !first.contains("init_v"), "{first}");
+    let second = render_pass(Kind::F16, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: true, to_partials: false }).unwrap();
+    assert!(second.contains("const double* __restrict__ in0") && second.contains("oxh_f_to_f16((float)(oxr(init_v, acc)))"), "{second}");
+}
+
+#[test]
+fn reductions_view_contiguous_dims_and_split_long_ones() {
+    use oxhlo_cuda::reduce::{contiguous_view, parts_for};
+    assert_eq!(contiguous_view(&[4096, 4096], &[1]), Some((4096, 4096, 1)));
+    assert_eq!(contiguous_view(&[4096, 4096], &[0]), Some((1, 4096, 4096)));
+    assert_eq!(contiguous_view(&[4096, 4096], &[1, 0]), Some((1, 4096 * 4096, 1)));
+    assert_eq!(contiguous_view(&[2, 3, 4, 5], &[1, 2]), Some((2, 12, 5)));
+    assert_eq!(contiguous_view(&[2, 3, 4], &[0, 2]), None);
+    assert_eq!(contiguous_view(&[2, 3], &[]), Some((6, 1, 1)));
+    // Enough rows already: one pass; one long row: split into many parts of at least 4096 elements.
+    assert_eq!(parts_for(4096, 4096, 1), 1);
+    let p = parts_for(1, 1 << 24, 1);
+    assert!(p >= 512 && (1 << 24) / p >= 4096, "{p}");
+    // Columns: 4096 of them are too few threads; rows of the reduced dim are split.
+    let p = parts_for(1, 4096, 4096);
+    assert!(p > 1 && 4096 / p >= 32, "{p}");
+    assert_eq!(parts_for(1, 10, 1), 1);
+    assert_eq!(parts_for(0, 0, 1), 1);
 }

@@ -1,0 +1,111 @@
+//! Every kernel the CUDA backend can render, compiled with NVRTC for sm_90 without a GPU: the fused and
+//! single-op kernels of the whole conformance suite (as the executor plans them at O2 with constants
+//! lifted), reduction passes for every kind and reducer, and permutes. NVRTC needs no device, only the
+//! library (`pip install nvidia-cuda-nvrtc`, found through LD_LIBRARY_PATH; `scripts/test.sh` sets it
+//! up); without it the test says so and skips. Kernels are compiled in batches (each in a namespace of
+//! its own, the shared prelude once) to keep the run short.
+
+use oxhlo_cpu::{Kind, OptLevel, OptOptions};
+use oxhlo_cuda::reduce::{render_pass, Pass, Shape};
+use oxhlo_cuda::render::{self, PRELUDE};
+use oxhlo_plan::reducer::ReduceKind;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Mutex;
+
+fn conformance_kernels() -> BTreeSet<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-interp/tests/conformance");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the conformance directory exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    let kernels = Mutex::new(BTreeSet::new());
+    let fusion = oxhlo_cuda::options_at(OptLevel::O2).fusion;
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("readable test file");
+        let collect = |m: &oxhlo_ir::Module| -> Result<(usize, Vec<oxhlo_interp::testing::CheckFailure>), String> {
+            let mut m = m.clone();
+            let _ = oxhlo_opt::lift_constants_to_args(&mut m);
+            oxhlo_opt::optimize(&mut m, &OptOptions::at(OptLevel::O2))?;
+            kernels.lock().unwrap().extend(render::module_kernels(&m, &fusion));
+            Ok((0, Vec::new()))
+        };
+        let _ = oxhlo_interp::testing::run_test_source_with(&src, &f.to_string_lossy(), &collect);
+    }
+    kernels.into_inner().unwrap()
+}
+
+fn reduction_kernels() -> BTreeSet<String> {
+    let kinds = [
+        Kind::Bool,
+        Kind::I8,
+        Kind::I16,
+        Kind::I32,
+        Kind::I64,
+        Kind::U8,
+        Kind::U16,
+        Kind::U32,
+        Kind::U64,
+        Kind::F16,
+        Kind::BF16,
+        Kind::F32,
+        Kind::F64,
+    ];
+    let rks = [ReduceKind::Add, ReduceKind::Mul, ReduceKind::Max, ReduceKind::Min, ReduceKind::And, ReduceKind::Or];
+    let mut out = BTreeSet::new();
+    for k in kinds {
+        for rk in rks {
+            for shape in [Shape::Rows, Shape::Cols] {
+                for (from_partials, to_partials) in [(false, false), (false, true), (true, false)] {
+                    out.extend(render_pass(k, rk, Pass { shape, from_partials, to_partials }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One translation unit holding `sources`, each in a namespace of its own (the prelude once).
+fn batch(sources: &[&String]) -> String {
+    let mut unit = String::from(PRELUDE);
+    for (n, s) in sources.iter().enumerate() {
+        let body = s.replacen(PRELUDE, "", 1).replace("extern \"C\" __global__", "__global__");
+        unit.push_str(&format!("namespace k{n} {{\n{body}\n}}\n"));
+    }
+    unit
+}
+
+#[test]
+fn every_rendered_kernel_compiles() {
+    if !oxhlo_cuda::device::nvrtc_available() {
+        println!("skipped: libnvrtc not found (pip install nvidia-cuda-nvrtc and put its lib folder on LD_LIBRARY_PATH)");
+        return;
+    }
+    let mut all: BTreeSet<String> = conformance_kernels();
+    let from_suite = all.len();
+    assert!(from_suite > 100, "the conformance suite should render many kernels, got {from_suite}");
+    all.extend(reduction_kernels());
+    for shape in [&[2i64, 3, 4][..], &[5, 7]] {
+        let perm: Vec<usize> = (0..shape.len()).rev().collect();
+        for bytes in [1, 2, 4, 8, 16] {
+            all.extend(render::render_permute(shape, &perm, bytes));
+        }
+    }
+    let all: Vec<&String> = all.iter().collect();
+    let start = std::time::Instant::now();
+    for chunk in all.chunks(150) {
+        let unit = batch(chunk);
+        if let Err(e) = oxhlo_cuda::device::compile_ptx(&unit, "sm_90") {
+            // Find the kernel that fails, for a readable message.
+            for s in chunk {
+                if let Err(e) = oxhlo_cuda::device::compile_ptx(s, "sm_90") {
+                    panic!("a rendered kernel does not compile: {e}");
+                }
+            }
+            panic!("a batch of kernels does not compile (each alone does): {e}");
+        }
+    }
+    println!("NVRTC compiled {} kernels ({from_suite} from the conformance suite) in {:.1?}", all.len(), start.elapsed());
+}
