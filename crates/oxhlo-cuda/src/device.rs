@@ -195,6 +195,11 @@ impl Gpu {
         DTensor { ty, kind, len, buf: Arc::new(buf) }
     }
 
+    /// A device copy of a tensor's buffer (the input of an op that updates a copy in place, as scatter).
+    pub fn copy_of(&self, d: &DTensor) -> Result<CudaSlice<u8>, String> {
+        self.stream.clone_dtod(&*d.buf).map_err(|e| format!("device to device copy: {e}"))
+    }
+
     /// Copies a native host tensor to the device (straight from its storage, no staging copy).
     pub fn upload(&self, t: &NTensor) -> Result<DTensor, String> {
         let kind = t.kind();
@@ -268,12 +273,22 @@ impl Gpu {
 
     /// Launches an elementwise kernel of `src` over `n` elements with these inputs and outputs.
     pub fn launch(&self, src: &str, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        // Rendered elementwise kernels take four elements per thread (grid-stride loops beyond).
+        self.launch_per_thread(src, n, 4, inputs, outputs)
+    }
+
+    /// Launches a kernel `(long long n, inputs..., outputs...)` that handles one element per thread
+    /// (grid-stride beyond 2^28 elements): the index kernels of `movement`.
+    pub fn launch_scalar(&self, src: &str, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        self.launch_per_thread(src, n, 1, inputs, outputs)
+    }
+
+    fn launch_per_thread(&self, src: &str, n: usize, per_thread: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         if n == 0 {
             return Ok(());
         }
         let f = self.function(src)?;
-        // Rendered kernels take four elements per thread where they can (grid-stride loops otherwise).
-        let blocks = n.div_ceil(1024).min(1 << 20) as u32;
+        let blocks = n.div_ceil(256 * per_thread).min(1 << 20) as u32;
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
         let n64 = n as i64;
         let mut b = self.stream.launch_builder(&f);

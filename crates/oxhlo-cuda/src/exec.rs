@@ -548,6 +548,11 @@ impl<'p> Run<'p> {
                     }
                 }
             }
+            OpKind::Slice | OpKind::Reverse | OpKind::Concatenate | OpKind::Pad | OpKind::Iota | OpKind::Gather | OpKind::Scatter => {
+                if let Some(r) = self.try_device_movement(frame, op).map_err(err)? {
+                    return Ok(vec![r]);
+                }
+            }
             OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose | OpKind::Reduce => {
                 if let Some(r) = self.try_device_library(frame, op).map_err(err)? {
                     return Ok(vec![r]);
@@ -561,6 +566,51 @@ impl<'p> Run<'p> {
             }
         }
         self.host_op(frame, block, op, ps)
+    }
+
+    /// Slice, reverse, concatenate, pad, iota, gather and scatter-add as index kernels when every operand
+    /// can live on the device.
+    fn try_device_movement(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Slot>, String> {
+        let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| frame.func.try_ty(*v)) else { return Ok(None) };
+        // Decide from types alone before any operand is uploaded.
+        let Some(kind) = oxhlo_cpu::Kind::of(&rt.elem) else { return Ok(None) };
+        let mut shapes = Vec::with_capacity(op.operands.len());
+        for &v in &op.operands {
+            match render::kind_of(frame.func, v) {
+                Some((k, s)) => shapes.push((s, k)),
+                _ => return Ok(None),
+            }
+        }
+        let gs = matches!(op.kind, OpKind::Gather | OpKind::Scatter);
+        let renders = if gs {
+            let refs: Vec<(&[i64], oxhlo_cpu::Kind)> = shapes.iter().map(|(s, k)| (s.as_slice(), *k)).collect();
+            crate::gather_scatter::render_op(frame.func, op, &refs, &rt.shape).is_some()
+        } else {
+            let refs: Vec<&[i64]> = shapes.iter().map(|(s, _)| s.as_slice()).collect();
+            shapes.iter().all(|(_, k)| *k == kind) && crate::movement::render_op(op, &refs, &rt.shape, kind).is_some()
+        };
+        if !rt.is_static() || !renders {
+            return Ok(None);
+        }
+        let mut ins = Vec::with_capacity(op.operands.len());
+        for &v in &op.operands {
+            match self.dev(frame, v, false)? {
+                Some(d) => ins.push(d),
+                None => return Ok(None),
+            }
+        }
+        let r = if gs {
+            crate::gather_scatter::try_gather_scatter(&self.prog.gpu, frame.func, op, &ins, rt)
+        } else {
+            crate::movement::try_movement(&self.prog.gpu, op, &ins, rt)
+        };
+        match r {
+            Some(r) => {
+                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(Slot { dev: Some(r?), host: None }))
+            }
+            None => Ok(None),
+        }
     }
 
     /// dot_general on cuBLAS, transpose as a permute kernel.

@@ -555,8 +555,9 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
     Some(src)
 }
 
-/// Every kernel source the executor would render for `module` (fused kernels and single elementwise ops
-/// of every block, nested regions included), for checking them without a GPU.
+/// Every kernel source the executor would render for `module` (fused kernels, single elementwise ops,
+/// movement, gather and scatter kernels of every block, nested regions included), for checking them
+/// without a GPU.
 pub fn module_kernels(module: &oxhlo_ir::Module, fusion: &oxhlo_plan::fusion::FusionOptions) -> Vec<String> {
     fn walk(func: &Func, block: &Block, fusion: &oxhlo_plan::fusion::FusionOptions, out: &mut Vec<String>) {
         for step in oxhlo_plan::fusion::fuse_block(func, block, fusion) {
@@ -566,6 +567,14 @@ pub fn module_kernels(module: &oxhlo_ir::Module, fusion: &oxhlo_plan::fusion::Fu
             }
         }
         for op in &block.ops {
+            let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { continue };
+            let ins: Option<Vec<(Kind, Vec<i64>)>> = op.operands.iter().map(|&v| kind_of(func, v)).collect();
+            if let (Some(ins), Some(kind)) = (ins, Kind::of(&rt.elem)) {
+                let shapes: Vec<&[i64]> = ins.iter().map(|(_, s)| s.as_slice()).collect();
+                out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
+                let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
+                out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
+            }
             for r in &op.regions {
                 for b in &r.blocks {
                     walk(func, b, fusion, out);

@@ -1,0 +1,251 @@
+//! gather and scatter-add on the GPU with the spec's full dimension numbers (offset/collapsed/batching
+//! dims, start_index_map, any index_vector_dim, any integer index type), as index kernels whose
+//! shapes and dimension maps are rendered as constants:
+//! - gather: one thread per result element finds its batch position and window offset, reads the start
+//!   index vector, clamps it so the slice fits (as the spec says) and copies the operand element;
+//! - scatter whose update computation is an addition (either argument order), one operand: the input is
+//!   copied to the result, then one thread per update element adds it to its target with an atomic
+//!   add (f32, f64, 32- and 64-bit integers); update elements whose target is out of bounds are
+//!   skipped, as the interpreter does. Additions of colliding updates happen in an unspecified order,
+//!   which the spec allows when `unique_indices` is false (float sums may differ in rounding).
+//!
+//! Anything else returns `None` and runs on the host.
+
+use crate::device::{DTensor, Gpu};
+use crate::render::{storage_type, ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::attr::{GatherDims, ScatterDims};
+use oxhlo_ir::{Attr, Func, Op, OpKind, TensorType};
+use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
+use std::fmt::Write;
+
+fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut st = vec![1i64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        st[d] = st[d + 1] * shape[d + 1];
+    }
+    st
+}
+
+fn dims_below(dims: &[i64], rank: usize) -> Option<Vec<usize>> {
+    dims.iter().map(|&d| usize::try_from(d).ok().filter(|&d| d < rank)).collect()
+}
+
+fn is_int(k: Kind) -> bool {
+    matches!(k, Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 | Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
+}
+
+/// C statements defining `c0..` (long long): coordinates of `var` in row-major `shape`.
+fn coords(var: &str, prefix: &str, shape: &[i64]) -> String {
+    let mut s = format!("    unsigned long long r_{prefix} = (unsigned long long){var};\n");
+    for d in (0..shape.len()).rev() {
+        if d == 0 {
+            let _ = writeln!(s, "    const long long {prefix}0 = (long long)r_{prefix};");
+        } else {
+            let _ = writeln!(s, "    const long long {prefix}{d} = (long long)(r_{prefix} % {}ULL); r_{prefix} /= {}ULL;", shape[d], shape[d]);
+        }
+    }
+    s
+}
+
+/// How start index vectors are read: the indices' shape, index_vector_dim, and the offset expression of
+/// component `k` for a batch position whose coordinates are given per indices dim (ivd excluded).
+struct Indices {
+    shape: Vec<i64>,
+    ivd: usize,
+    strides: Vec<i64>,
+}
+
+impl Indices {
+    fn new(shape: &[i64], ivd: i64, n: usize) -> Option<Indices> {
+        let ivd = usize::try_from(ivd).ok().filter(|&d| d <= shape.len())?;
+        let len = if ivd < shape.len() { shape[ivd] } else { 1 };
+        if len != n as i64 {
+            return None;
+        }
+        Some(Indices { shape: shape.to_vec(), ivd, strides: row_major_strides(shape) })
+    }
+    /// The batch rank (indices rank without index_vector_dim).
+    fn batch_rank(&self) -> usize {
+        self.shape.len() - usize::from(self.ivd < self.shape.len())
+    }
+    /// The batch shape.
+    fn batch_shape(&self) -> Vec<i64> {
+        (0..self.shape.len()).filter(|&d| d != self.ivd).map(|d| self.shape[d]).collect()
+    }
+    /// `long long ib = ...;` the offset of batch position `batch[j]` (C expressions, batch order).
+    fn base(&self, batch: &[String]) -> String {
+        let dims: Vec<usize> = (0..self.shape.len()).filter(|&d| d != self.ivd).collect();
+        let mut terms = vec!["0LL".to_string()];
+        for (j, &d) in dims.iter().enumerate() {
+            terms.push(format!("{} * {}LL", batch[j], self.strides[d]));
+        }
+        format!("    const long long ib = {};\n", terms.join(" + "))
+    }
+    fn component(&self, k: usize) -> String {
+        let st = if self.ivd < self.shape.len() { self.strides[self.ivd] } else { 0 };
+        format!("(long long)ind[ib + {}LL]", k as i64 * st)
+    }
+}
+
+/// The gather kernel `(long long n, const T* in0 /*operand*/, const I* ind, T* out0)`.
+pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kind: Kind, sizes: &[i64], out: &[i64], elem_bytes: usize) -> Option<String> {
+    let ty = bits_of(elem_bytes)?;
+    let ity = storage_type(index_kind).filter(|_| is_int(index_kind))?;
+    let orank = operand.len();
+    if sizes.len() != orank || sizes.iter().zip(operand).any(|(&s, &n)| s < 0 || s > n) {
+        return None;
+    }
+    let collapsed = dims_below(&g.collapsed_slice_dims, orank)?;
+    let obatch = dims_below(&g.operand_batching_dims, orank)?;
+    let smap = dims_below(&g.start_index_map, orank)?;
+    if g.start_indices_batching_dims.len() != obatch.len() || collapsed.iter().chain(&obatch).any(|&d| sizes[d] > 1) {
+        return None;
+    }
+    let ix = Indices::new(indices, g.index_vector_dim, smap.len())?;
+    let window: Vec<usize> = (0..orank).filter(|d| !collapsed.contains(d) && !obatch.contains(d)).collect();
+    let rrank = ix.batch_rank() + window.len();
+    let offset_dims = dims_below(&g.offset_dims, rrank)?;
+    if out.len() != rrank || offset_dims.len() != window.len() || offset_dims.windows(2).any(|w| w[0] >= w[1]) {
+        return None;
+    }
+    // Result dims: offset dims take the window sizes, the others the batch shape (in order).
+    let batch_dims: Vec<usize> = (0..rrank).filter(|d| !offset_dims.contains(d)).collect();
+    let bshape = ix.batch_shape();
+    if batch_dims.iter().zip(&bshape).any(|(&d, &b)| out[d] != b) || offset_dims.iter().zip(&window).any(|(&r, &w)| out[r] != sizes[w]) {
+        return None;
+    }
+    let batch: Vec<String> = batch_dims.iter().map(|d| format!("c{d}")).collect();
+    let ost = row_major_strides(operand);
+    let mut body = coords("i", "c", out);
+    body.push_str(&ix.base(&batch));
+    let mut start = vec!["0LL".to_string(); orank];
+    for (k, &od) in smap.iter().enumerate() {
+        let _ = writeln!(body, "    long long s{k} = {}; s{k} = s{k} < 0 ? 0 : (s{k} > {m}LL ? {m}LL : s{k});", ix.component(k), m = operand[od] - sizes[od]);
+        start[od] = format!("s{k}");
+    }
+    for (&od, &sd) in obatch.iter().zip(&g.start_indices_batching_dims) {
+        // The batching dim's coordinate is the batch position along that indices dim.
+        let sd = usize::try_from(sd).ok()?;
+        let p = if sd < ix.ivd { sd } else { sd.checked_sub(1)? };
+        start[od] = batch.get(p)?.clone();
+    }
+    let mut terms = Vec::new();
+    for d in 0..orank {
+        let w = window.iter().position(|&x| x == d).map(|p| format!(" + c{}", offset_dims[p])).unwrap_or_default();
+        terms.push(format!("({}{w}) * {}LL", start[d], ost[d]));
+    }
+    let _ = writeln!(body, "    out0[i] = in0[{}];", if terms.is_empty() { "0".into() } else { terms.join(" + ") });
+    Some(format!(
+        "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, const {ity}* __restrict__ ind, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+    ))
+}
+
+fn bits_of(bytes: usize) -> Option<&'static str> {
+    Some(match bytes {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "unsigned long long",
+        16 => "ulonglong2",
+        _ => return None,
+    })
+}
+
+/// The scatter-add kernel `(long long n /*update elements*/, const T* upd, const I* ind, T* out0)`
+/// (out0 already holds the input).
+pub fn render_scatter_add(s: &ScatterDims, input: &[i64], indices: &[i64], index_kind: Kind, updates: &[i64], kind: Kind) -> Option<String> {
+    let (ty, atomic) = match kind {
+        Kind::F32 => ("float", "atomicAdd(&out0[{t}], upd[i]);"),
+        Kind::F64 => ("double", "atomicAdd(&out0[{t}], upd[i]);"),
+        Kind::I32 => ("int", "atomicAdd(&out0[{t}], upd[i]);"),
+        Kind::U32 => ("unsigned int", "atomicAdd(&out0[{t}], upd[i]);"),
+        Kind::I64 => ("long long", "atomicAdd((unsigned long long*)&out0[{t}], (unsigned long long)upd[i]);"),
+        Kind::U64 => ("unsigned long long", "atomicAdd(&out0[{t}], upd[i]);"),
+        _ => return None,
+    };
+    let ity = storage_type(index_kind).filter(|_| is_int(index_kind))?;
+    let (irank, urank) = (input.len(), updates.len());
+    let inserted = dims_below(&s.inserted_window_dims, irank)?;
+    let ibatch = dims_below(&s.input_batching_dims, irank)?;
+    let smap = dims_below(&s.scatter_dims_to_operand_dims, irank)?;
+    if s.scatter_indices_batching_dims.len() != ibatch.len() {
+        return None;
+    }
+    let ix = Indices::new(indices, s.index_vector_dim, smap.len())?;
+    let uwin = dims_below(&s.update_window_dims, urank)?;
+    let window: Vec<usize> = (0..irank).filter(|d| !inserted.contains(d) && !ibatch.contains(d)).collect();
+    if window.len() != uwin.len() {
+        return None;
+    }
+    let uscatter: Vec<usize> = (0..urank).filter(|d| !uwin.contains(d)).collect();
+    let bshape = ix.batch_shape();
+    if uscatter.len() != bshape.len() || uscatter.iter().zip(&bshape).any(|(&d, &b)| updates[d] != b) {
+        return None;
+    }
+    let batch: Vec<String> = uscatter.iter().map(|d| format!("u{d}")).collect();
+    let ist = row_major_strides(input);
+    let mut body = coords("i", "u", updates);
+    body.push_str(&ix.base(&batch));
+    let mut start = vec!["0LL".to_string(); irank];
+    for (k, &od) in smap.iter().enumerate() {
+        let _ = writeln!(body, "    const long long s{k} = {};", ix.component(k));
+        start[od] = format!("s{k}");
+    }
+    for (&od, &sd) in ibatch.iter().zip(&s.scatter_indices_batching_dims) {
+        let sd = usize::try_from(sd).ok()?;
+        let p = if sd < ix.ivd { sd } else { sd.checked_sub(1)? };
+        start[od] = batch.get(p)?.clone();
+    }
+    let _ = writeln!(body, "    long long t = 0;");
+    for d in 0..irank {
+        let w = window.iter().position(|&x| x == d).map(|p| format!(" + u{}", uwin[p])).unwrap_or_default();
+        let _ = writeln!(body, "    {{ const long long x = {}{w}; if (x < 0 || x >= {}LL) continue; t += x * {}LL; }}", start[d], input[d], ist[d]);
+    }
+    let _ = writeln!(body, "    {}", atomic.replace("{t}", "t"));
+    Some(format!(
+        "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ upd, const {ity}* __restrict__ ind, {ty}* out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+    ))
+}
+
+/// The kernel source for a gather or scatter `op` on operands of these shapes and kinds, when handled.
+pub fn render_op(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> Option<String> {
+    match (op.kind, ins) {
+        (OpKind::Gather, [(operand, k), (indices, ik)]) => {
+            let Some(Attr::GatherDims(g)) = op.attr("dimension_numbers") else { return None };
+            let sizes = op.attr("slice_sizes")?.as_i64_list()?;
+            render_gather(g, operand, indices, *ik, &sizes, out, k.size())
+        }
+        (OpKind::Scatter, [(input, k), (indices, ik), (updates, uk)]) => {
+            let Some(Attr::ScatterDims(s)) = op.attr("scatter_dimension_numbers") else { return None };
+            if uk != k || *input != out || reducer_kind(func, op.regions.first()?)? != ReduceKind::Add {
+                return None;
+            }
+            render_scatter_add(s, input, indices, *ik, updates, *k)
+        }
+        _ => None,
+    }
+}
+
+/// Runs a gather or scatter-add on device operands when handled.
+pub fn try_gather_scatter(gpu: &Gpu, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
+    let kind = Kind::of(&rty.elem)?;
+    if !rty.is_static() || ins.first()?.kind != kind {
+        return None;
+    }
+    let shapes: Vec<(&[i64], Kind)> = ins.iter().map(|d| (d.ty.shape.as_slice(), d.kind)).collect();
+    let src = render_op(func, op, &shapes, &rty.shape)?;
+    let n = rty.num_elements()?;
+    Some((|| {
+        if op.kind == OpKind::Gather {
+            let mut out = [gpu.alloc_raw(kind, n)?];
+            gpu.launch_scalar(&src, n, &[&*ins[0].buf, &*ins[1].buf], &mut out)?;
+            let [buf] = out;
+            return Ok(Gpu::wrap(rty.clone(), kind, n, buf));
+        }
+        let mut out = [gpu.copy_of(&ins[0])?];
+        gpu.launch_scalar(&src, ins[2].len, &[&*ins[2].buf, &*ins[1].buf], &mut out)?;
+        let [buf] = out;
+        Ok(Gpu::wrap(rty.clone(), kind, n, buf))
+    })())
+}

@@ -1,0 +1,223 @@
+//! Data movement on the GPU: slice, reverse, concatenate, pad and iota as index kernels (one thread per
+//! output element computes its source from constant shapes rendered into the source), so programs
+//! that split, join or flip tensors (attention heads, convolution gradients) keep their values on the
+//! device. Elements are copied as raw bits of their size; iota converts its coordinate to the element
+//! type. Anything these kernels do not cover (dynamic sizes, complex iota, invalid attributes) returns
+//! `None` and runs on the host.
+
+use crate::device::{DTensor, Gpu};
+use crate::render::{storage_type, ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Op, OpKind, TensorType};
+use std::fmt::Write;
+
+/// The raw-bits C type of elements of `bytes` bytes.
+fn bits_type(bytes: usize) -> Option<&'static str> {
+    Some(match bytes {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "unsigned long long",
+        16 => "ulonglong2",
+        _ => return None,
+    })
+}
+
+fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut st = vec![1i64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        st[d] = st[d + 1] * shape[d + 1];
+    }
+    st
+}
+
+/// C statements defining `c0..c{rank-1}` (long long), the coordinates of output index `i` in `shape`,
+/// in 32-bit arithmetic when the output is small enough.
+fn coords(shape: &[i64]) -> String {
+    let n: i64 = shape.iter().product();
+    let (t, suf) = if n <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
+    let mut s = format!("    {t} r = ({t})i;\n");
+    for d in (0..shape.len()).rev() {
+        if d == 0 {
+            let _ = writeln!(s, "    const long long c0 = (long long)r;");
+        } else {
+            let _ = writeln!(s, "    const long long c{d} = (long long)(r % {}{suf}); r /= {}{suf};", shape[d], shape[d]);
+        }
+    }
+    s
+}
+
+fn kernel(params: &str, body: &str) -> String {
+    format!(
+        "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, {params}) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+    )
+}
+
+/// `out[i] = in[base + sum_d c_d * strides[d]]` over the row-major output `shape` (slices, reverses).
+pub fn render_strided(shape: &[i64], strides: &[i64], base: i64, elem_bytes: usize) -> Option<String> {
+    let ty = bits_type(elem_bytes)?;
+    if strides.len() != shape.len() {
+        return None;
+    }
+    let mut body = coords(shape);
+    let mut terms = vec![format!("{base}LL")];
+    for (d, &s) in strides.iter().enumerate() {
+        if s != 0 {
+            terms.push(format!("c{d} * {s}LL"));
+        }
+    }
+    let _ = writeln!(body, "    out0[i] = in0[{}];", terms.join(" + "));
+    Some(kernel(&format!("const {ty}* __restrict__ in0, {ty}* __restrict__ out0"), &body))
+}
+
+/// Concatenation along `dim` of inputs whose sizes along it are `sizes` (the other dims are `shape`'s).
+pub fn render_concat(shape: &[i64], dim: usize, sizes: &[i64], elem_bytes: usize) -> Option<String> {
+    let ty = bits_type(elem_bytes)?;
+    if dim >= shape.len() || sizes.is_empty() || sizes.iter().sum::<i64>() != shape[dim] {
+        return None;
+    }
+    let mut body = coords(shape);
+    let _ = writeln!(body, "    long long cd = c{dim};");
+    let mut params = Vec::new();
+    for (k, &size) in sizes.iter().enumerate() {
+        params.push(format!("const {ty}* __restrict__ in{k}"));
+        let mut ishape = shape.to_vec();
+        ishape[dim] = size;
+        let st = row_major_strides(&ishape);
+        let idx: Vec<String> = (0..shape.len()).map(|d| format!("{} * {}LL", if d == dim { "cd".to_string() } else { format!("c{d}") }, st[d])).collect();
+        let last = k + 1 == sizes.len();
+        let _ = writeln!(body, "    {}{{ out0[i] = in{k}[{}]; continue; }}", if last { String::new() } else { format!("if (cd < {size}LL) ") }, idx.join(" + "));
+        if !last {
+            let _ = writeln!(body, "    cd -= {size}LL;");
+        }
+    }
+    params.push(format!("{ty}* __restrict__ out0"));
+    Some(kernel(&params.join(", "), &body))
+}
+
+/// Pad of an operand of `in_shape` (in0) with the scalar in1 to `out_shape`: edge padding `low` (may
+/// be negative) and `interior` padding per dim.
+pub fn render_pad(in_shape: &[i64], out_shape: &[i64], low: &[i64], interior: &[i64], elem_bytes: usize) -> Option<String> {
+    let ty = bits_type(elem_bytes)?;
+    let rank = in_shape.len();
+    if out_shape.len() != rank || low.len() != rank || interior.len() != rank || interior.iter().any(|&x| x < 0) {
+        return None;
+    }
+    let st = row_major_strides(in_shape);
+    let mut body = coords(out_shape);
+    let _ = writeln!(body, "    long long src = 0; bool inside = true;");
+    for d in 0..rank {
+        let step = interior[d] + 1;
+        let _ = writeln!(body, "    {{ const long long t = c{d} - ({}LL);", low[d]);
+        if step == 1 {
+            let _ = writeln!(body, "      if (t < 0 || t >= {}LL) inside = false; else src += t * {}LL; }}", in_shape[d], st[d]);
+        } else {
+            let _ = writeln!(
+                body,
+                "      if (t < 0 || t % {step}LL != 0 || t / {step}LL >= {}LL) inside = false; else src += (t / {step}LL) * {}LL; }}",
+                in_shape[d], st[d]
+            );
+        }
+    }
+    let _ = writeln!(body, "    out0[i] = inside ? in0[src] : in1[0];");
+    Some(kernel(&format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, {ty}* __restrict__ out0"), &body))
+}
+
+/// Iota along `dim` of `shape` for elements of `kind` (integers and real floats).
+pub fn render_iota(shape: &[i64], dim: usize, kind: Kind) -> Option<String> {
+    if dim >= shape.len() {
+        return None;
+    }
+    let st = storage_type(kind)?;
+    let value = match kind {
+        Kind::Bool | Kind::C64 | Kind::C128 => return None,
+        Kind::F16 => "oxh_f_to_f16((float)c)".to_string(),
+        Kind::BF16 => "oxh_f_to_bf16((float)c)".to_string(),
+        Kind::F32 => "(float)c".to_string(),
+        Kind::F64 => "(double)c".to_string(),
+        _ => format!("({st})c"),
+    };
+    // The coordinate along `dim` alone: (i / inner) % size.
+    let inner: i64 = shape[dim + 1..].iter().product();
+    let n: i64 = shape.iter().product();
+    let (t, suf) = if n <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
+    let mut c = format!("(({t})i / {inner}{suf})");
+    if dim > 0 {
+        c = format!("({c} % {}{suf})", shape[dim]);
+    }
+    let body = format!("    const long long c = (long long){c};\n    out0[i] = {value};\n");
+    Some(kernel(&format!("{st}* __restrict__ out0"), &body))
+}
+
+fn i64s(op: &Op, name: &str) -> Option<Vec<i64>> {
+    op.attr(name)?.as_i64_list()
+}
+
+/// The source of the kernel computing `op` from operands of shapes `ins` (all of element kind `kind`)
+/// into a result of shape `out`, when this module handles the op.
+pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<String> {
+    let bytes = kind.size();
+    match op.kind {
+        OpKind::Slice => {
+            let [x] = ins else { return None };
+            let start = i64s(op, "start_indices")?;
+            let step = i64s(op, "strides").unwrap_or_else(|| vec![1; x.len()]);
+            if start.len() != x.len() || step.len() != x.len() || step.iter().any(|&s| s <= 0) {
+                return None;
+            }
+            let st = row_major_strides(x);
+            let base = start.iter().zip(&st).map(|(a, s)| a * s).sum();
+            let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
+            render_strided(out, &strides, base, bytes)
+        }
+        OpKind::Reverse => {
+            let [x] = ins else { return None };
+            if *x != out {
+                return None;
+            }
+            let dims = i64s(op, "dimensions")?;
+            let st = row_major_strides(x);
+            let mut strides = st.clone();
+            let mut base = 0i64;
+            let mut seen = vec![false; x.len()];
+            for d in dims {
+                let d = usize::try_from(d).ok().filter(|&d| d < x.len())?;
+                if std::mem::replace(&mut seen[d], true) {
+                    continue;
+                }
+                strides[d] = -st[d];
+                base += (x[d] - 1).max(0) * st[d];
+            }
+            render_strided(out, &strides, base, bytes)
+        }
+        OpKind::Concatenate => {
+            let dim = usize::try_from(op.attr("dimension")?.as_int()?).ok()?;
+            let sizes: Vec<i64> = ins.iter().map(|s| s.get(dim).copied()).collect::<Option<_>>()?;
+            render_concat(out, dim, &sizes, bytes)
+        }
+        OpKind::Pad => {
+            let [x, _] = ins else { return None };
+            render_pad(x, out, &i64s(op, "edge_padding_low")?, &i64s(op, "interior_padding").unwrap_or_else(|| vec![0; x.len()]), bytes)
+        }
+        OpKind::Iota => render_iota(out, usize::try_from(op.attr("iota_dimension")?.as_int()?).ok()?, kind),
+        _ => None,
+    }
+}
+
+/// Runs `op` on device operands when this module handles it.
+pub fn try_movement(gpu: &Gpu, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
+    let kind = Kind::of(&rty.elem)?;
+    if !rty.is_static() || ins.iter().any(|d| d.kind != kind) {
+        return None;
+    }
+    let shapes: Vec<&[i64]> = ins.iter().map(|d| d.ty.shape.as_slice()).collect();
+    let src = render_op(op, &shapes, &rty.shape, kind)?;
+    let n = rty.num_elements()?;
+    Some((|| {
+        let mut out = [gpu.alloc_raw(kind, n)?];
+        let bufs: Vec<_> = ins.iter().map(|d| &*d.buf).collect();
+        gpu.launch_scalar(&src, n, &bufs, &mut out)?;
+        let [buf] = out;
+        Ok(Gpu::wrap(rty.clone(), kind, n, buf))
+    })())
+}
