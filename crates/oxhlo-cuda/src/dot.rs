@@ -82,30 +82,52 @@ fn run(
     let bt = permute(gpu, rhs, &rperm)?;
     let len = (b * m * n) as usize;
     let mut out = gpu.alloc_raw(rk, len)?;
-    let compute = match (lhs.kind, tf32) {
+    gemm(gpu, lhs.kind, rk, &a.buf, &bt.buf, &mut out, (b, m, k, n), tf32)?;
+    Ok(Gpu::wrap(rty.clone(), rk, len, out))
+}
+
+/// Row-major `C[b, m, n] = A[b, m, k] x B[b, k, n]` on cuBLAS (one strided-batched GEMM): operands of
+/// `in_kind`, result of `out_kind`, f32 products on TF32 tensor cores when `tf32`.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm(
+    gpu: &Gpu,
+    in_kind: Kind,
+    out_kind: Kind,
+    a: &cudarc::driver::CudaSlice<u8>,
+    bt: &cudarc::driver::CudaSlice<u8>,
+    out: &mut cudarc::driver::CudaSlice<u8>,
+    (b, m, k, n): (i64, i64, i64, i64),
+    tf32: bool,
+) -> Result<(), String> {
+    let compute = match (in_kind, tf32) {
         (Kind::F64, _) => sys::cublasComputeType_t::CUBLAS_COMPUTE_64F,
         (Kind::F32, true) => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
         _ => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
     };
     let (alpha64, beta64) = (1.0f64, 0.0f64);
     let (alpha32, beta32) = (1.0f32, 0.0f32);
-    let (alpha, beta): (*const c_void, *const c_void) = if lhs.kind == Kind::F64 {
+    let (alpha, beta): (*const c_void, *const c_void) = if in_kind == Kind::F64 {
         (&alpha64 as *const f64 as *const c_void, &beta64 as *const f64 as *const c_void)
     } else {
         (&alpha32 as *const f32 as *const c_void, &beta32 as *const f32 as *const c_void)
     };
-    let ik = data_type(lhs.kind).ok_or("unsupported dot operand type")?;
-    let ok = data_type(rk).ok_or("unsupported dot result type")?;
+    let ik = data_type(in_kind).ok_or("unsupported dot operand type")?;
+    let ok = data_type(out_kind).ok_or("unsupported dot result type")?;
+    let need = |len: usize, elems: i64, kind: Kind| len >= (elems as usize) * kind.size();
+    if !need(a.len(), b * m * k, in_kind) || !need(bt.len(), b * k * n, in_kind) || !need(out.len(), b * m * n, out_kind) {
+        return Err("internal error: a GEMM operand is shorter than its shape".into());
+    }
     let blas = gpu.blas.lock().map_err(|_| "cuBLAS handle poisoned")?;
     let stream = &gpu.stream;
     let status = {
-        let (pa, _ga) = a.buf.device_ptr(stream);
-        let (pb, _gb) = bt.buf.device_ptr(stream);
-        let (pc, _gc) = cudarc::driver::DevicePtrMut::device_ptr_mut(&mut out, stream);
+        let (pa, _ga) = a.device_ptr(stream);
+        let (pb, _gb) = bt.device_ptr(stream);
+        let (pc, _gc) = cudarc::driver::DevicePtrMut::device_ptr_mut(out, stream);
         // Row-major C[M,N] = A[M,K] B[K,N] is column-major C^T[N,M] = B^T[N,K] A^T[K,M]: cuBLAS gets
         // the rhs as its first operand (ld N) and the lhs as its second (ld K).
-        // SAFETY: the pointers cover b*k*n, b*m*k and b*m*n elements of the stated types; the handle is
-        // bound to `stream`, which orders this call after the permute kernels and before later readers.
+        // SAFETY: the pointers cover b*k*n, b*m*k and b*m*n elements of the stated types (checked
+        // above); the handle is bound to `stream`, which orders this call after the kernels producing
+        // the operands and before later readers.
         unsafe {
             sys::cublasGemmStridedBatchedEx(
                 *blas.handle(),
@@ -137,5 +159,5 @@ fn run(
     if status != sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
         return Err(format!("cuBLAS GEMM failed: {status:?}"));
     }
-    Ok(Gpu::wrap(rty.clone(), rk, len, out))
+    Ok(())
 }

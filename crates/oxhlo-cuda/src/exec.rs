@@ -553,7 +553,7 @@ impl<'p> Run<'p> {
                     return Ok(vec![r]);
                 }
             }
-            OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose | OpKind::Reduce => {
+            OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose | OpKind::Reduce | OpKind::Convolution => {
                 if let Some(r) = self.try_device_library(frame, op).map_err(err)? {
                     return Ok(vec![r]);
                 }
@@ -643,6 +643,15 @@ impl<'p> Run<'p> {
             return match reduce::try_reduce(&gpu, frame.func, op, &a, &b, rt) {
                 Some(r) => {
                     self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                    Ok(Some(Slot { dev: Some(r?), host: None }))
+                }
+                None => Ok(None),
+            };
+        }
+        if op.kind == OpKind::Convolution {
+            return match crate::conv::try_conv(&gpu, op, &a, &b, rt, self.prog.tf32) {
+                Some(r) => {
+                    self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
                     Ok(Some(Slot { dev: Some(r?), host: None }))
                 }
                 None => Ok(None),

@@ -574,6 +574,15 @@ pub fn module_kernels(module: &oxhlo_ir::Module, fusion: &oxhlo_plan::fusion::Fu
                 out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
                 let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
                 out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
+                if let (OpKind::Convolution, [(lk, ls), (_, rs)]) = (op.kind, ins.as_slice()) {
+                    if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
+                        out.extend(plan.render_im2col(ls, lk.size()));
+                        let (bshape, bstrides, base, _) = plan.kernel_layout(rs);
+                        out.extend(crate::movement::render_strided(&bshape, &bstrides, base, lk.size()));
+                        let (ostrides, _) = plan.output_layout(&rt.shape);
+                        out.extend(crate::movement::render_strided(&rt.shape, &ostrides, 0, kind.size()));
+                    }
+                }
             }
             for r in &op.regions {
                 for b in &r.blocks {

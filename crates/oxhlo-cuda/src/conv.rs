@@ -1,0 +1,221 @@
+//! Convolution on the GPU by im2col + cuBLAS GEMM, for any dimension numbers, strides, padding
+//! (negative too), lhs and rhs dilation and window reversal: the forms JAX emits for the forward pass
+//! and both gradients. Three device steps:
+//! 1. an im2col kernel writes `A[n, o.., w.., c]` (output positions x window taps x input features;
+//!    zero where a tap falls on padding or a dilation hole);
+//! 2. the kernel is laid out as `B[w.., c, co]` (taps reversed where asked; no copy when it already
+//!    is, as HWIO kernels are), then `C[n, o.., co] = A x B` on cuBLAS (TF32 for DEFAULT-precision f32
+//!    where the program allows it, as for dots);
+//! 3. `C` is permuted into the result's dimension order (no copy for NHWC results).
+//!
+//! Feature or batch group counts above 1 and element types cuBLAS has no GEMM for return `None` (host).
+
+use crate::device::{DTensor, Gpu};
+use crate::movement::render_strided;
+use crate::render::{ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::attr::Precision;
+use oxhlo_ir::{Op, TensorType};
+use oxhlo_plan::dims::ConvDims;
+use std::fmt::Write;
+
+fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut st = vec![1i64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        st[d] = st[d + 1] * shape[d + 1];
+    }
+    st
+}
+
+/// The shapes of a convolution's GEMM: `m = N * prod(O)`, `k = prod(W) * C`, `n = Co`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvPlan {
+    pub dims: ConvDims,
+    pub batch: i64,
+    pub in_features: i64,
+    pub out_features: i64,
+    pub in_spatial: Vec<i64>,
+    pub window: Vec<i64>,
+    pub out_spatial: Vec<i64>,
+}
+
+impl ConvPlan {
+    /// The plan of `op` with operands of these shapes and a result of `out`, when supported.
+    pub fn new(op: &Op, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Option<ConvPlan> {
+        let dims = ConvDims::from_op(op, lhs.len(), None).ok()?;
+        if dims.feature_group_count != 1 || dims.batch_group_count != 1 || rhs.len() != lhs.len() || out.len() != lhs.len() {
+            return None;
+        }
+        let s = dims.spatial();
+        let plan = ConvPlan {
+            batch: lhs[dims.input_batch],
+            in_features: lhs[dims.input_feature],
+            out_features: rhs[dims.kernel_output_feature],
+            in_spatial: dims.input_spatial.iter().map(|&d| lhs[d]).collect(),
+            window: dims.kernel_spatial.iter().map(|&d| rhs[d]).collect(),
+            out_spatial: dims.output_spatial.iter().map(|&d| out[d]).collect(),
+            dims,
+        };
+        let d = &plan.dims;
+        let ok = rhs[d.kernel_input_feature] == plan.in_features
+            && out[d.output_batch] == plan.batch
+            && out[d.output_feature] == plan.out_features
+            && (0..s).all(|k| d.output_size(k, plan.in_spatial[k], plan.window[k]) == plan.out_spatial[k]);
+        ok.then_some(plan)
+    }
+
+    fn m(&self) -> i64 {
+        self.batch * self.out_spatial.iter().product::<i64>()
+    }
+    fn k(&self) -> i64 {
+        self.window.iter().product::<i64>() * self.in_features
+    }
+
+    /// The im2col kernel `(long long n, const T* in0 /*lhs*/, T* out0 /*A*/)` over `m * k` elements.
+    pub fn render_im2col(&self, lhs: &[i64], elem_bytes: usize) -> Option<String> {
+        let ty = match elem_bytes {
+            2 => "unsigned short",
+            4 => "unsigned int",
+            8 => "unsigned long long",
+            _ => return None,
+        };
+        let d = &self.dims;
+        let s = d.spatial();
+        let lst = row_major_strides(lhs);
+        // A's row-major shape: [n, o_0..o_{s-1}, w_0..w_{s-1}, c].
+        let mut ashape = vec![self.batch];
+        ashape.extend(&self.out_spatial);
+        ashape.extend(&self.window);
+        ashape.push(self.in_features);
+        let total: i64 = ashape.iter().product();
+        let (t, suf) = if total <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
+        let mut body = format!("    {t} r = ({t})i;\n");
+        let names: Vec<String> = std::iter::once("bn".to_string())
+            .chain((0..s).map(|k| format!("o{k}")))
+            .chain((0..s).map(|k| format!("w{k}")))
+            .chain(std::iter::once("c".to_string()))
+            .collect();
+        for (j, name) in names.iter().enumerate().rev() {
+            if j == 0 {
+                let _ = writeln!(body, "    const long long {name} = (long long)r;");
+            } else {
+                let _ = writeln!(body, "    const long long {name} = (long long)(r % {}{suf}); r /= {}{suf};", ashape[j], ashape[j]);
+            }
+        }
+        let _ = writeln!(body, "    long long src = bn * {}LL + c * {}LL; bool inside = true;", lst[d.input_batch], lst[d.input_feature]);
+        for k in 0..s {
+            let (lo, _) = d.padding[k];
+            let ld = d.lhs_dilation[k];
+            let _ = writeln!(
+                body,
+                "    {{ const long long p = o{k} * {}LL + w{k} * {}LL - ({lo}LL);",
+                d.window_strides[k], d.rhs_dilation[k]
+            );
+            if ld == 1 {
+                let _ = writeln!(body, "      if (p < 0 || p >= {}LL) inside = false; else src += p * {}LL; }}", self.in_spatial[k], lst[d.input_spatial[k]]);
+            } else {
+                let _ = writeln!(
+                    body,
+                    "      if (p < 0 || p % {ld}LL != 0 || p / {ld}LL >= {}LL) inside = false; else src += (p / {ld}LL) * {}LL; }}",
+                    self.in_spatial[k], lst[d.input_spatial[k]]
+                );
+            }
+        }
+        let _ = writeln!(body, "    out0[i] = inside ? in0[src] : ({ty})0;");
+        Some(format!(
+            "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+        ))
+    }
+
+    /// The kernel as `B[w.., c, co]`: output shape, strides into the kernel and base offset (taps
+    /// reversed where the window is), and whether that is the kernel's own layout (no copy needed).
+    pub fn kernel_layout(&self, rhs: &[i64]) -> (Vec<i64>, Vec<i64>, i64, bool) {
+        let d = &self.dims;
+        let rst = row_major_strides(rhs);
+        let mut shape = self.window.clone();
+        shape.push(self.in_features);
+        shape.push(self.out_features);
+        let mut strides: Vec<i64> = d.kernel_spatial.iter().map(|&k| rst[k]).collect();
+        strides.push(rst[d.kernel_input_feature]);
+        strides.push(rst[d.kernel_output_feature]);
+        let mut base = 0;
+        for (k, &rev) in d.window_reversal.iter().enumerate() {
+            if rev {
+                base += (self.window[k] - 1).max(0) * strides[k];
+                strides[k] = -strides[k];
+            }
+        }
+        let identity = base == 0 && strides == row_major_strides(&shape);
+        (shape, strides, base, identity)
+    }
+
+    /// `C[n, o.., co]` read in the result's dimension order: strides per result dim into C, and whether
+    /// C already is the result's layout.
+    pub fn output_layout(&self, out: &[i64]) -> (Vec<i64>, bool) {
+        let d = &self.dims;
+        let mut cshape = vec![self.batch];
+        cshape.extend(&self.out_spatial);
+        cshape.push(self.out_features);
+        let cst = row_major_strides(&cshape);
+        let mut strides = vec![0i64; out.len()];
+        strides[d.output_batch] = cst[0];
+        for (k, &od) in d.output_spatial.iter().enumerate() {
+            strides[od] = cst[1 + k];
+        }
+        strides[d.output_feature] = cst[cshape.len() - 1];
+        let identity = strides == row_major_strides(out);
+        (strides, identity)
+    }
+}
+
+/// Runs a convolution on the GPU when its plan and types are supported.
+pub fn try_conv(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
+    let rk = Kind::of(&rty.elem)?;
+    let ok = matches!(
+        (lhs.kind, rhs.kind, rk),
+        (Kind::F32, Kind::F32, Kind::F32) | (Kind::F64, Kind::F64, Kind::F64) | (Kind::F16, Kind::F16, Kind::F16) | (Kind::BF16, Kind::BF16, Kind::BF16)
+    );
+    if !ok || !rty.is_static() {
+        return None;
+    }
+    let plan = ConvPlan::new(op, &lhs.ty.shape, &rhs.ty.shape, &rty.shape)?;
+    let (m, k, n) = (plan.m(), plan.k(), plan.out_features);
+    if [m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
+        return None;
+    }
+    let im2col = plan.render_im2col(&lhs.ty.shape, lhs.kind.size())?;
+    let strict = plan.dims.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
+    Some((|| {
+        let a_len = (m * k) as usize;
+        let mut a = [gpu.alloc_raw(lhs.kind, a_len)?];
+        gpu.launch_scalar(&im2col, a_len, &[&*lhs.buf], &mut a)?;
+        let [a] = a;
+        let (bshape, bstrides, bbase, b_identity) = plan.kernel_layout(&rhs.ty.shape);
+        let b = if b_identity {
+            None
+        } else {
+            let src = render_strided(&bshape, &bstrides, bbase, rhs.kind.size()).ok_or("no kernel layout copy for this element size")?;
+            let mut b = [gpu.alloc_raw(rhs.kind, rhs.len)?];
+            gpu.launch_scalar(&src, rhs.len, &[&*rhs.buf], &mut b)?;
+            let [b] = b;
+            Some(b)
+        };
+        let len = (m * n) as usize;
+        let mut c = gpu.alloc_raw(rk, len)?;
+        let bbuf = match &b {
+            Some(b) => b,
+            None => &*rhs.buf,
+        };
+        crate::dot::gemm(gpu, lhs.kind, rk, &a, bbuf, &mut c, (1, m, k, n), tf32 && !strict)?;
+        drop(a);
+        let (ostrides, o_identity) = plan.output_layout(&rty.shape);
+        if o_identity {
+            return Ok(Gpu::wrap(rty.clone(), rk, len, c));
+        }
+        let src = render_strided(&rty.shape, &ostrides, 0, rk.size()).ok_or("no result permute for this element size")?;
+        let mut out = [gpu.alloc_raw(rk, len)?];
+        gpu.launch_scalar(&src, len, &[&c], &mut out)?;
+        let [out] = out;
+        Ok(Gpu::wrap(rty.clone(), rk, len, out))
+    })())
+}

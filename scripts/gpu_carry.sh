@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds what scripts/gpu_run.sh needs on the GPU machine (x86-64 binaries; no Rust toolchain there) and
+# copies it into gpu-carry/ (ignored through .git/info/exclude; name it in the device tool's `carry`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p gpu-carry
+cargo build --release -p oxhlo-pjrt
+cp target/release/liboxhlo_pjrt.so gpu-carry/
+cargo test --release -p oxhlo-cuda --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, shutil, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        name = m["target"]["name"]
+        if name in ("conformance_gpu", "bench_gpu", "render", "device_values"):
+            shutil.copy(m["executable"], "gpu-carry/" + name)
+'
+cp ../shared/bench/anchor_bench.py scripts/bench_table.py gpu-carry/
+ls -la gpu-carry
