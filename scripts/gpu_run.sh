@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The one script run on the GPU machine (see crates/oxhlo-cuda/NOTES.md): `gpu_run.sh tests` runs the CUDA
 # backend's test binaries, the JAX plugin suite on the GPU and JAX loops on resident arrays; `gpu_run.sh bench`
-# runs the JAX anchor suite on XLA:CUDA and on oxhlo (OXHLO_BACKEND=cuda) in one job and writes the table.
+# runs the JAX anchor suite on XLA:CUDA and on oxhlo (OXHLO_BACKEND=cuda) in one job and writes the table
+# (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those). The plugin suite runs with OXHLO_CUDA_TF32=0:
+# its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
 # gpu-carry/ (listed in .git/info/exclude):
 #
@@ -16,17 +18,18 @@ mkdir -p "$OUT"
 ROOT=$(pwd)
 C="$ROOT/gpu-carry"
 PY=/opt/torch/.venv/bin/python3
-export OXHLO_CUDA_CACHE="$OUT/kernel-cache"
+export OXHLO_CUDA_CACHE=/tmp/oxhlo-kernel-cache
 export CONFORMANCE_DIR="$ROOT/crates/oxhlo-interp/tests/conformance"
 export PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/liboxhlo_pjrt.so"
 nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm,clocks.mem --format=csv,noheader 2>&1 | head -2
 summary=()
 
-if [ "$MODE" = tests ]; then
+if [ "$MODE" = tests ] || [ "$MODE" = pytest ]; then
   # The plugin suite on the GPU runs beside the Rust binaries (correctness only, no timings).
-  ( cd "$ROOT" && OXHLO_PLUGIN_PATH="$C/liboxhlo_pjrt.so" OXHLO_BACKEND=cuda JAX_PLATFORMS=oxhlo PYTHONUNBUFFERED=1 \
+  ( cd "$ROOT" && env -u PJRT_NAMES_AND_LIBRARY_PATHS OXHLO_PLUGIN_PATH="$C/liboxhlo_pjrt.so" OXHLO_BACKEND=cuda OXHLO_CUDA_TF32=0 JAX_PLATFORMS=oxhlo PYTHONUNBUFFERED=1 \
       timeout "${PYTEST_TIMEOUT:-400}" "$PY" -m pytest -q -p no:cacheprovider python/tests > "$OUT/pytest_cuda.log" 2>&1; echo "rc=$?" >> "$OUT/pytest_cuda.log" ) &
   PYT=$!
+  [ "$MODE" = pytest ] && { wait $PYT; summary+=("pytest (OXHLO_BACKEND=cuda): $(tail -2 "$OUT/pytest_cuda.log" | tr '\n' ' ')"); grep -E '^(FAILED|ERROR)' "$OUT/pytest_cuda.log" | head -40; printf '%s\n' "${summary[@]}"; exit 0; }
   for t in render device_values bench_gpu; do
     [ -x "$C/$t" ] || continue
     timeout 120 "$C/$t" --nocapture > "$OUT/$t.log" 2>&1; rc=$?
@@ -60,6 +63,11 @@ if [ "$MODE" = bench ]; then
   grep -v '^WARNING' "$OUT/xla_gpu.log" | tail -14
   grep -v '^WARNING' "$OUT/oxhlo_gpu.log" | tail -16
   cat "$OUT/table_gpu.md"
+  if [ -n "${PROFILE:-}" ]; then
+    # Where the time goes (every step synchronized, so slower than the timed runs above).
+    JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_PROFILE=1 PYTHONUNBUFFERED=1 timeout 150 "$PY" "$C/anchor_bench.py" --only "$PROFILE" --reps 1 > "$OUT/profile.log" 2>&1
+    grep -A27 "oxhlo-cuda profile" "$OUT/profile.log" | tail -60
+  fi
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"

@@ -10,7 +10,7 @@
 //!
 //! Feature or batch group counts above 1 and element types cuBLAS has no GEMM for return `None` (host).
 
-use crate::device::{DTensor, Gpu};
+use crate::device::{DTensor, Gpu, Memo};
 use crate::movement::render_strided;
 use crate::render::{ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
@@ -169,7 +169,7 @@ impl ConvPlan {
 }
 
 /// Runs a convolution on the GPU when its plan and types are supported.
-pub fn try_conv(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
+pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
     let rk = Kind::of(&rty.elem)?;
     let ok = matches!(
         (lhs.kind, rhs.kind, rk),
@@ -183,7 +183,7 @@ pub fn try_conv(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorTy
     if [m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
         return None;
     }
-    let im2col = plan.render_im2col(&lhs.ty.shape, lhs.kind.size())?;
+    let im2col = memo.get(op, 40, || plan.render_im2col(&lhs.ty.shape, lhs.kind.size()))?;
     let strict = plan.dims.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
     Some((|| {
         let a_len = (m * k) as usize;
@@ -194,7 +194,7 @@ pub fn try_conv(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorTy
         let b = if b_identity {
             None
         } else {
-            let src = render_strided(&bshape, &bstrides, bbase, rhs.kind.size()).ok_or("no kernel layout copy for this element size")?;
+            let src = memo.get(op, 41, || render_strided(&bshape, &bstrides, bbase, rhs.kind.size())).ok_or("no kernel layout copy for this element size")?;
             let mut b = [gpu.alloc_raw(rhs.kind, rhs.len)?];
             gpu.launch_scalar(&src, rhs.len, &[&*rhs.buf], &mut b)?;
             let [b] = b;
@@ -212,7 +212,7 @@ pub fn try_conv(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorTy
         if o_identity {
             return Ok(Gpu::wrap(rty.clone(), rk, len, c));
         }
-        let src = render_strided(&rty.shape, &ostrides, 0, rk.size()).ok_or("no result permute for this element size")?;
+        let src = memo.get(op, 42, || render_strided(&rty.shape, &ostrides, 0, rk.size())).ok_or("no result permute for this element size")?;
         let mut out = [gpu.alloc_raw(rk, len)?];
         gpu.launch_scalar(&src, len, &[&c], &mut out)?;
         let [out] = out;

@@ -143,6 +143,45 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
     GPU.get_or_init(create).clone()
 }
 
+/// A kernel's CUDA C source, its hash (computed once) and, once compiled, its function.
+#[derive(Debug)]
+pub struct Kernel {
+    pub src: String,
+    key: u64,
+    func: OnceLock<CudaFunction>,
+}
+
+impl Kernel {
+    pub fn new(src: String) -> Kernel {
+        Kernel { key: hash(&src), src, func: OnceLock::new() }
+    }
+}
+
+/// Kernels rendered while a program runs (reductions, movement, gathers, convolutions, permutes),
+/// rendered once per (op, role) and kept with the program, so later runs neither render nor look up.
+#[derive(Debug, Default)]
+pub struct Memo {
+    map: Mutex<HashMap<(usize, u32), Option<Arc<Kernel>>>>,
+}
+
+impl Memo {
+    /// The kernel of `op` in role `tag`, rendering it on first use (None when it has no rendering).
+    /// Ops of a compiled program never move, and their types are static, so the address is a key.
+    pub fn get(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<String>) -> Option<Arc<Kernel>> {
+        let key = (op as *const oxhlo_ir::Op as usize, tag);
+        if let Ok(m) = self.map.lock() {
+            if let Some(k) = m.get(&key) {
+                return k.clone();
+            }
+        }
+        let k = render().map(|s| Arc::new(Kernel::new(s)));
+        if let Ok(mut m) = self.map.lock() {
+            m.insert(key, k.clone());
+        }
+        k
+    }
+}
+
 /// A tensor in device memory.
 #[derive(Clone, Debug)]
 pub struct DTensor {
@@ -251,15 +290,27 @@ impl Gpu {
         self.stream.synchronize().map_err(|e| e.to_string())
     }
 
-    /// The compiled entry [`crate::render::ENTRY`] of `src` (NVRTC for this device's architecture;
-    /// cached in memory and on disk by source hash).
-    pub fn function(&self, src: &str) -> Result<CudaFunction, String> {
-        let key = hash(src) ^ hash(self.arch);
+    /// The compiled entry [`crate::render::ENTRY`] of `k` (NVRTC for this device's architecture; cached
+    /// in the kernel itself, in memory by source hash, and on disk).
+    pub fn function(&self, k: &Kernel) -> Result<CudaFunction, String> {
+        if let Some(f) = k.func.get() {
+            return Ok(f.clone());
+        }
+        let f = self.function_by_key(k.key ^ hash(self.arch), &k.src, None)?;
+        let _ = k.func.set(f.clone());
+        Ok(f)
+    }
+
+    fn disk_path(&self, key: u64) -> Option<std::path::PathBuf> {
+        cache_dir().map(|d| d.join(format!("{key:016x}.ptx")))
+    }
+
+    fn function_by_key(&self, key: u64, src: &str, ptx: Option<String>) -> Result<CudaFunction, String> {
         if let Some(f) = self.kernels.lock().map_err(|_| "kernel cache poisoned")?.get(&key) {
             return Ok(f.clone());
         }
-        let path = cache_dir().map(|d| d.join(format!("{key:016x}.ptx")));
-        let ptx_text = match path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+        let path = self.disk_path(key);
+        let ptx_text = match ptx.or_else(|| path.as_ref().and_then(|p| std::fs::read_to_string(p).ok())) {
             Some(t) => t,
             None => {
                 let t = compile_ptx(src, self.arch)?;
@@ -278,19 +329,64 @@ impl Gpu {
         Ok(f)
     }
 
+    /// Compiles every kernel of `sources` not yet compiled, NVRTC running on all host cores (a program's
+    /// kernels are compiled when it is, so that its first run launches without compiling). Failures are
+    /// left for the first launch to report.
+    pub fn precompile(&self, sources: &[String]) {
+        let todo: Vec<(u64, &String)> = {
+            let Ok(cache) = self.kernels.lock() else { return };
+            let mut seen = std::collections::HashSet::new();
+            sources
+                .iter()
+                .map(|s| (hash(s) ^ hash(self.arch), s))
+                .filter(|(k, _)| !cache.contains_key(k) && seen.insert(*k))
+                .collect()
+        };
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(todo.len()).max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let ptx: Vec<Mutex<Option<String>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|sc| {
+            for _ in 0..threads {
+                sc.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((key, src)) = todo.get(i) else { break };
+                    let cached = self.disk_path(*key).and_then(|p| std::fs::read_to_string(p).ok());
+                    let t = cached.or_else(|| {
+                        let t = compile_ptx(src, self.arch).ok()?;
+                        if let Some(p) = self.disk_path(*key) {
+                            if let Some(d) = p.parent() {
+                                let _ = std::fs::create_dir_all(d);
+                            }
+                            let _ = std::fs::write(p, &t);
+                        }
+                        Some(t)
+                    });
+                    if let Ok(mut slot) = ptx[i].lock() {
+                        *slot = t;
+                    }
+                });
+            }
+        });
+        for ((key, src), t) in todo.iter().zip(ptx) {
+            if let Some(t) = t.into_inner().ok().flatten() {
+                let _ = self.function_by_key(*key, src, Some(t));
+            }
+        }
+    }
+
     /// Launches an elementwise kernel of `src` over `n` elements with these inputs and outputs.
-    pub fn launch(&self, src: &str, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         // Rendered elementwise kernels take four elements per thread (grid-stride loops beyond).
         self.launch_per_thread(src, n, 4, inputs, outputs)
     }
 
     /// Launches a kernel `(long long n, inputs..., outputs...)` that handles one element per thread
     /// (grid-stride beyond 2^28 elements): the index kernels of `movement`.
-    pub fn launch_scalar(&self, src: &str, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_scalar(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         self.launch_per_thread(src, n, 1, inputs, outputs)
     }
 
-    fn launch_per_thread(&self, src: &str, n: usize, per_thread: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    fn launch_per_thread(&self, src: &Kernel, n: usize, per_thread: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         if n == 0 {
             return Ok(());
         }
@@ -321,7 +417,7 @@ impl Gpu {
 
     /// Launches a row reduction pass `(long long outer, long long red, long long parts, in0, init, out0)`
     /// (`reduce::Shape::Rows`): one block per (row, part), grid-stride beyond 2^20 blocks.
-    pub fn launch_reduce_rows(&self, src: &str, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         if outer <= 0 {
             return Ok(());
         }
@@ -347,7 +443,7 @@ impl Gpu {
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
     /// parts, in0, init, out0)` (`reduce::Shape::Cols`): one thread per (part, row, column).
-    pub fn launch_reduce_cols(&self, src: &str, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         let total = outer * inner * parts;
         if total <= 0 {
             return Ok(());

@@ -5,7 +5,7 @@
 //! f64, and f16/bf16 operands with a result of their type or f32 (fp32 accumulation). Anything else
 //! (integers, complex, mixed types, empty dimensions) returns `None` and runs on the host.
 
-use crate::device::{DTensor, Gpu};
+use crate::device::{DTensor, Gpu, Memo};
 use crate::render::render_permute;
 use cudarc::cublas::sys;
 use cudarc::driver::DevicePtr;
@@ -15,12 +15,13 @@ use oxhlo_ir::{Op, TensorType};
 use oxhlo_plan::dims::DotDims;
 use std::ffi::c_void;
 
-/// Permutes `t` so that its dims come in `perm` order (no copy for the identity).
-pub fn permute(gpu: &Gpu, t: &DTensor, perm: &[usize]) -> Result<DTensor, String> {
+/// Permutes `t` so that its dims come in `perm` order (no copy for the identity); the kernel is kept in
+/// `memo` as `op`'s role `tag`.
+pub fn permute(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, perm: &[usize]) -> Result<DTensor, String> {
     if perm.iter().enumerate().all(|(i, &p)| i == p) {
         return Ok(t.clone());
     }
-    let src = render_permute(&t.ty.shape, perm, t.kind.size()).ok_or("no permute kernel for this element size")?;
+    let src = memo.get(op, tag, || render_permute(&t.ty.shape, perm, t.kind.size())).ok_or("no permute kernel for this element size")?;
     let shape: Vec<i64> = perm.iter().map(|&p| t.ty.shape[p]).collect();
     let mut out = [gpu.alloc_raw(t.kind, t.len)?];
     gpu.launch(&src, t.len, &[&*t.buf], &mut out)?;
@@ -39,7 +40,7 @@ fn data_type(k: Kind) -> Option<sys::cudaDataType> {
 }
 
 /// Runs a dot_general / dot on the GPU when its types are supported.
-pub fn try_dot(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
+pub fn try_dot(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
     let rk = Kind::of(&rty.elem)?;
     let ok = matches!(
         (lhs.kind, rhs.kind, rk),
@@ -62,12 +63,14 @@ pub fn try_dot(gpu: &Gpu, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorTyp
         return None;
     }
     let strict = d.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
-    Some(run(gpu, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32 && !strict))
+    Some(run(gpu, memo, op, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32 && !strict))
 }
 
 #[allow(clippy::too_many_arguments)]
 fn run(
     gpu: &Gpu,
+    memo: &Memo,
+    op: &Op,
     d: &DotDims,
     lhs: &DTensor,
     rhs: &DTensor,
@@ -78,8 +81,8 @@ fn run(
 ) -> Result<DTensor, String> {
     let lperm: Vec<usize> = d.lhs_batch.iter().chain(&d.lhs_free).chain(&d.lhs_contracting).copied().collect();
     let rperm: Vec<usize> = d.rhs_batch.iter().chain(&d.rhs_contracting).chain(&d.rhs_free).copied().collect();
-    let a = permute(gpu, lhs, &lperm)?;
-    let bt = permute(gpu, rhs, &rperm)?;
+    let a = permute(gpu, memo, op, 1, lhs, &lperm)?;
+    let bt = permute(gpu, memo, op, 2, rhs, &rperm)?;
     let len = (b * m * n) as usize;
     let mut out = gpu.alloc_raw(rk, len)?;
     gemm(gpu, lhs.kind, rk, &a.buf, &bt.buf, &mut out, (b, m, k, n), tf32)?;

@@ -7,7 +7,7 @@
 //! back. Results are defined by the interpreter's semantics, with float transcendental functions from
 //! CUDA's libm and (when allowed) TF32 products for DEFAULT-precision f32 dots.
 
-use crate::device::{gpu, DTensor, Gpu};
+use crate::device::{gpu, DTensor, Gpu, Kernel, Memo};
 use crate::{dot, reduce, render};
 use oxhlo_cpu::kernels::{self, KernelCtx};
 use oxhlo_cpu::{NTensor, Val};
@@ -48,7 +48,7 @@ struct PlannedStep {
     free_after: Vec<Value>,
     captured: Vec<Value>,
     /// The rendered kernel (fused kernels, single elementwise ops) and its inputs.
-    kernel: Option<(String, Vec<Value>)>,
+    kernel: Option<(Arc<Kernel>, Vec<Value>)>,
 }
 
 /// A module compiled for the CUDA backend.
@@ -60,6 +60,10 @@ pub struct CudaProgram {
     gpu: Arc<Gpu>,
     threads: usize,
     tf32: bool,
+    /// Kernels rendered at run time (reductions, movement, convolutions, permutes), per op.
+    memo: Memo,
+    /// Per-step times when `OXHLO_PROFILE` is set.
+    profile: crate::profile::Profile,
     pub stats: Stats,
 }
 
@@ -121,11 +125,11 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 }
                 let mut cap: Vec<Value> = uses.difference(&defs).copied().collect();
                 cap.sort();
-                let kernel = render::render_single(func, block, *i);
+                let kernel = render::render_single(func, block, *i).map(|(s, v)| (Arc::new(Kernel::new(s)), v));
                 info.push((op.operands.clone(), uses, cap, kernel));
             }
             Step::Kernel(k) => {
-                let kernel = render::render_fused(func, block, k).map(|s| (s, k.inputs.clone()));
+                let kernel = render::render_fused(func, block, k).map(|s| (Arc::new(Kernel::new(s)), k.inputs.clone()));
                 info.push((k.inputs.clone(), HashSet::new(), Vec::new(), kernel));
             }
         }
@@ -169,7 +173,10 @@ impl CudaProgram {
             }
         }
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        Ok(CudaProgram { module, plans, constants, registry, gpu, threads, tf32: opts.allow_tf32, stats: Stats::default() })
+        // Every kernel the program can launch, compiled now on all cores (the first run then launches
+        // without compiling).
+        gpu.precompile(&crate::kernels::module_kernels(&module, &opts.fusion));
+        Ok(CudaProgram { module, plans, constants, registry, gpu, threads, tf32: opts.allow_tf32, memo: Memo::default(), profile: Default::default(), stats: Stats::default() })
     }
 
     pub fn module(&self) -> &Module {
@@ -205,6 +212,9 @@ impl CudaProgram {
             })
             .collect::<Result<_, _>>()?;
         self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
+        if crate::profile::enabled() {
+            self.profile.report();
+        }
         Ok(outs)
     }
 
@@ -403,7 +413,9 @@ impl<'p> Run<'p> {
         for (&v, x) in block.args.iter().zip(args) {
             frame.set(v, x).map_err(ie)?;
         }
+        let profiling = crate::profile::enabled();
         for ps in plan {
+            let started = profiling.then(|| (std::time::Instant::now(), self.prog.stats.host_ops.load(Ordering::Relaxed)));
             match &ps.step {
                 Step::Op(i) => {
                     let op = &block.ops[*i];
@@ -431,6 +443,17 @@ impl<'p> Run<'p> {
                 if let Some(s) = frame.env.get_mut(v.0 as usize) {
                     *s = None;
                 }
+            }
+            if let Some((t0, host0)) = started {
+                // Each step is timed to completion (GPU work included); control flow steps include their
+                // regions' steps, which are also counted on their own.
+                let _ = self.prog.gpu.synchronize();
+                let on_host = self.prog.stats.host_ops.load(Ordering::Relaxed) > host0;
+                let label = match &ps.step {
+                    Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),
+                    Step::Kernel(k) => format!("{}fused kernel ({} ops)", if on_host { "host " } else { "" }, k.ops.len()),
+                };
+                self.prog.profile.record(label, t0.elapsed());
             }
         }
         Err(ie("block ends without a terminator (return)".into()))
@@ -600,9 +623,9 @@ impl<'p> Run<'p> {
             }
         }
         let r = if gs {
-            crate::gather_scatter::try_gather_scatter(&self.prog.gpu, frame.func, op, &ins, rt)
+            crate::gather_scatter::try_gather_scatter(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins, rt)
         } else {
-            crate::movement::try_movement(&self.prog.gpu, op, &ins, rt)
+            crate::movement::try_movement(&self.prog.gpu, &self.prog.memo, op, &ins, rt)
         };
         match r {
             Some(r) => {
@@ -624,7 +647,7 @@ impl<'p> Run<'p> {
             if perm.len() != x.ty.shape.len() || perm.iter().any(|&p| p >= perm.len()) {
                 return Ok(None);
             }
-            let t = dot::permute(&gpu, &x, &perm)?;
+            let t = dot::permute(&gpu, &self.prog.memo, op, 0, &x, &perm)?;
             self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
             return Ok(Some(Slot { dev: Some(t.retyped(rt.clone())), host: None }));
         }
@@ -640,7 +663,7 @@ impl<'p> Run<'p> {
             return Ok(None);
         };
         if op.kind == OpKind::Reduce {
-            return match reduce::try_reduce(&gpu, frame.func, op, &a, &b, rt) {
+            return match reduce::try_reduce(&gpu, &self.prog.memo, frame.func, op, &a, &b, rt) {
                 Some(r) => {
                     self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                     Ok(Some(Slot { dev: Some(r?), host: None }))
@@ -649,7 +672,7 @@ impl<'p> Run<'p> {
             };
         }
         if op.kind == OpKind::Convolution {
-            return match crate::conv::try_conv(&gpu, op, &a, &b, rt, self.prog.tf32) {
+            return match crate::conv::try_conv(&gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32) {
                 Some(r) => {
                     self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
                     Ok(Some(Slot { dev: Some(r?), host: None }))
@@ -657,7 +680,7 @@ impl<'p> Run<'p> {
                 None => Ok(None),
             };
         }
-        match dot::try_dot(&gpu, op, &a, &b, rt, self.prog.tf32) {
+        match dot::try_dot(&gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32) {
             Some(r) => {
                 self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(Slot { dev: Some(r?), host: None }))

@@ -11,7 +11,7 @@
 //!
 //! Anything else returns `None` and runs on the host.
 
-use crate::device::{DTensor, Gpu};
+use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::{GatherDims, ScatterDims};
@@ -228,13 +228,13 @@ pub fn render_op(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> O
 }
 
 /// Runs a gather or scatter-add on device operands when handled.
-pub fn try_gather_scatter(gpu: &Gpu, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
+pub fn try_gather_scatter(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
     let kind = Kind::of(&rty.elem)?;
     if !rty.is_static() || ins.first()?.kind != kind {
         return None;
     }
     let shapes: Vec<(&[i64], Kind)> = ins.iter().map(|d| (d.ty.shape.as_slice(), d.kind)).collect();
-    let src = render_op(func, op, &shapes, &rty.shape)?;
+    let src = memo.get(op, 30, || render_op(func, op, &shapes, &rty.shape))?;
     let n = rty.num_elements()?;
     Some((|| {
         if op.kind == OpKind::Gather {

@@ -9,7 +9,9 @@ pub mod device;
 pub mod dot;
 pub mod exec;
 pub mod gather_scatter;
+pub mod kernels;
 pub mod movement;
+pub mod profile;
 pub mod reduce;
 pub mod render;
 
@@ -34,6 +36,12 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     o.fusion.enabled = level >= OptLevel::O2;
     o.fusion.aggressive = level >= OptLevel::O3;
     o
+}
+
+/// Whether DEFAULT-precision f32 products may use TF32 tensor cores (as XLA:GPU does): yes unless
+/// `OXHLO_CUDA_TF32=0` (for comparing GPU results with exact f32 references).
+pub fn tf32_from_env() -> bool {
+    !std::env::var("OXHLO_CUDA_TF32").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
 }
 
 /// Optimizes `module` (the CPU pipeline's passes) and compiles it for the GPU.

@@ -5,7 +5,7 @@
 //! type. Anything these kernels do not cover (dynamic sizes, complex iota, invalid attributes) returns
 //! `None` and runs on the host.
 
-use crate::device::{DTensor, Gpu};
+use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Op, OpKind, TensorType};
@@ -205,13 +205,13 @@ pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<Str
 }
 
 /// Runs `op` on device operands when this module handles it.
-pub fn try_movement(gpu: &Gpu, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
+pub fn try_movement(gpu: &Gpu, memo: &Memo, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
     let kind = Kind::of(&rty.elem)?;
     if !rty.is_static() || ins.iter().any(|d| d.kind != kind) {
         return None;
     }
     let shapes: Vec<&[i64]> = ins.iter().map(|d| d.ty.shape.as_slice()).collect();
-    let src = render_op(op, &shapes, &rty.shape, kind)?;
+    let src = memo.get(op, 20, || render_op(op, &shapes, &rty.shape, kind))?;
     let n = rty.num_elements()?;
     Some((|| {
         let mut out = [gpu.alloc_raw(kind, n)?];

@@ -12,7 +12,7 @@
 //! (double for floats, 64-bit integers); the init value is combined last and the result rounded once to
 //! the element type. Other reductions run on the host.
 
-use crate::device::{DTensor, Gpu};
+use crate::device::{DTensor, Gpu, Kernel, Memo};
 use crate::dot::permute;
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Func, Op, TensorType};
@@ -187,7 +187,7 @@ pub fn parts_for(outer: i64, red: i64, inner: i64) -> i64 {
 }
 
 /// Runs a single-operand reduce on the GPU when its reducer and type are supported.
-pub fn try_reduce(gpu: &Gpu, func: &Func, op: &Op, x: &DTensor, init: &DTensor, rty: &TensorType) -> Option<Result<DTensor, String>> {
+pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, x: &DTensor, init: &DTensor, rty: &TensorType) -> Option<Result<DTensor, String>> {
     if op.operands.len() != 2 || op.results.len() != 1 || init.kind != x.kind || init.len != 1 {
         return None;
     }
@@ -214,14 +214,16 @@ pub fn try_reduce(gpu: &Gpu, func: &Func, op: &Op, x: &DTensor, init: &DTensor, 
         return None;
     }
     Some((|| {
-        let xp = permute(gpu, x, &perm)?;
-        let out = reduce_view(gpu, rk, &xp, init, outer, red, inner)?;
+        let xp = permute(gpu, memo, op, 10, x, &perm)?;
+        let out = reduce_view(gpu, memo, op, rk, &xp, init, outer, red, inner)?;
         Ok(Gpu::wrap(rty.clone(), x.kind, n_out as usize, out))
     })())
 }
 
-/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` (one or two passes).
-pub fn reduce_view(gpu: &Gpu, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<cudarc::driver::CudaSlice<u8>, String> {
+/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` (one or two passes; kernels kept
+/// in `memo` as `op`'s).
+#[allow(clippy::too_many_arguments)]
+pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<cudarc::driver::CudaSlice<u8>, String> {
     let kind = x.kind;
     let n_out = (outer * inner) as usize;
     let mut out = [gpu.alloc_raw(kind, n_out)?];
@@ -231,26 +233,27 @@ pub fn reduce_view(gpu: &Gpu, rk: ReduceKind, x: &DTensor, init: &DTensor, outer
     }
     let parts = parts_for(outer, red, inner);
     let shape = if inner == 1 { Shape::Rows } else { Shape::Cols };
-    let src = |from_partials, to_partials| {
-        render_pass(kind, rk, Pass { shape, from_partials, to_partials }).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
+    let src = |from_partials: bool, to_partials: bool| {
+        let tag = 11 + 2 * u32::from(from_partials) + u32::from(to_partials);
+        memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
     };
-    let launch = |src: &str, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [cudarc::driver::CudaSlice<u8>]| match shape {
+    let launch = |src: &Kernel, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [cudarc::driver::CudaSlice<u8>]| match shape {
         Shape::Rows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
         Shape::Cols => gpu.launch_reduce_cols(src, outer, red, inner, parts, &[input, &*init.buf], out),
     };
     if parts == 1 {
-        launch(&src(false, false)?, red, 1, &x.buf, &mut out)?;
+        launch(&*src(false, false)?, red, 1, &x.buf, &mut out)?;
     } else {
         // Partials: [outer, parts] for rows (then a row pass over parts), [parts, outer*inner] for
         // columns (then a column pass with outer 1... expressed as outer rows of parts x inner below).
         let mut partial = [gpu.alloc_bytes(n_out * parts as usize * 8)?];
-        launch(&src(false, true)?, red, parts, &x.buf, &mut partial)?;
+        launch(&*src(false, true)?, red, parts, &x.buf, &mut partial)?;
         let [p] = partial;
         match shape {
-            Shape::Rows => gpu.launch_reduce_rows(&src(true, false)?, outer, parts, 1, &[&p, &*init.buf], &mut out)?,
+            Shape::Rows => gpu.launch_reduce_rows(&*src(true, false)?, outer, parts, 1, &[&p, &*init.buf], &mut out)?,
             // The partial layout [parts, outer, inner] is a column reduction of one row over `parts`
             // with outer*inner columns.
-            Shape::Cols => gpu.launch_reduce_cols(&src(true, false)?, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut out)?,
+            Shape::Cols => gpu.launch_reduce_cols(&*src(true, false)?, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut out)?,
         }
     }
     let [o] = out;

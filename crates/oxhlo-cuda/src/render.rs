@@ -555,51 +555,6 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
     Some(src)
 }
 
-/// Every kernel source the executor would render for `module` (fused kernels, single elementwise ops,
-/// movement, gather and scatter kernels of every block, nested regions included), for checking them
-/// without a GPU.
-pub fn module_kernels(module: &oxhlo_ir::Module, fusion: &oxhlo_plan::fusion::FusionOptions) -> Vec<String> {
-    fn walk(func: &Func, block: &Block, fusion: &oxhlo_plan::fusion::FusionOptions, out: &mut Vec<String>) {
-        for step in oxhlo_plan::fusion::fuse_block(func, block, fusion) {
-            match step {
-                oxhlo_plan::fusion::Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
-                oxhlo_plan::fusion::Step::Op(i) => out.extend(render_single(func, block, i).map(|(s, _)| s)),
-            }
-        }
-        for op in &block.ops {
-            let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { continue };
-            let ins: Option<Vec<(Kind, Vec<i64>)>> = op.operands.iter().map(|&v| kind_of(func, v)).collect();
-            if let (Some(ins), Some(kind)) = (ins, Kind::of(&rt.elem)) {
-                let shapes: Vec<&[i64]> = ins.iter().map(|(_, s)| s.as_slice()).collect();
-                out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
-                let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
-                out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
-                if let (OpKind::Convolution, [(lk, ls), (_, rs)]) = (op.kind, ins.as_slice()) {
-                    if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
-                        out.extend(plan.render_im2col(ls, lk.size()));
-                        let (bshape, bstrides, base, _) = plan.kernel_layout(rs);
-                        out.extend(crate::movement::render_strided(&bshape, &bstrides, base, lk.size()));
-                        let (ostrides, _) = plan.output_layout(&rt.shape);
-                        out.extend(crate::movement::render_strided(&rt.shape, &ostrides, 0, kind.size()));
-                    }
-                }
-            }
-            for r in &op.regions {
-                for b in &r.blocks {
-                    walk(func, b, fusion, out);
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for func in &module.funcs {
-        for block in &func.body.blocks {
-            walk(func, block, fusion, &mut out);
-        }
-    }
-    out
-}
-
 /// Renders a fused kernel of `block`.
 pub fn render_fused(func: &Func, block: &Block, k: &FusedKernel) -> Option<String> {
     render(func, block, &k.ops, &k.inputs, &k.outputs, &k.shape)

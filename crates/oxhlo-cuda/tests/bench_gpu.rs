@@ -124,7 +124,7 @@ fn gpu_timings() {
         let b = gpu.upload(&f32t(&[s as i64, s as i64], bh.clone())).unwrap();
         let rty = TensorType::new(vec![s as i64, s as i64], ElementType::Float(FloatType::F32));
         let mut last = None;
-        let ms = time_ms(20, &gpu, || last = Some(dot::try_dot(&gpu, op, &a, &b, &rty, tf32).unwrap().unwrap()));
+        let ms = time_ms(20, &gpu, || last = Some(dot::try_dot(&gpu, &oxhlo_cuda::device::Memo::default(), op, &a, &b, &rty, tf32).unwrap().unwrap()));
         let tflops = 2.0 * (s * s * s) as f64 / (ms * 1e-3) / 1e12;
         let c = gpu.download(&last.unwrap()).unwrap();
         let c = c.f32s().unwrap();

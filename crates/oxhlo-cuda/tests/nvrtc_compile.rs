@@ -29,7 +29,7 @@ fn conformance_kernels() -> BTreeSet<String> {
             let mut m = m.clone();
             let _ = oxhlo_opt::lift_constants_to_args(&mut m);
             oxhlo_opt::optimize(&mut m, &OptOptions::at(OptLevel::O2))?;
-            kernels.lock().unwrap().extend(render::module_kernels(&m, &fusion));
+            kernels.lock().unwrap().extend(oxhlo_cuda::kernels::module_kernels(&m, &fusion));
             Ok((0, Vec::new()))
         };
         let _ = oxhlo_interp::testing::run_test_source_with(&src, &f.to_string_lossy(), &collect);

@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 /// A program compiled for the CPU backend.
 pub struct CpuRunner {
-    program: CpuProgram,
+    /// None when the program runs on the GPU (it is then not compiled for the CPU at all).
+    program: Option<CpuProgram>,
     /// The GPU compilation when `OXHLO_BACKEND=cuda` and a GPU is usable.
     cuda: Option<super::cuda::CudaRunner>,
 }
@@ -35,13 +36,15 @@ impl CpuRunner {
             Ok(v) if !v.trim().is_empty() => v.parse::<OptLevel>().map_err(|e| Error::invalid(format!("OXHLO_OPT_LEVEL: {e}")))?,
             _ => OptLevel::O2,
         };
+        let cuda = super::cuda::CudaRunner::build(module, registry.clone(), level)?;
+        if cuda.is_some() {
+            return Ok(Some(CpuRunner { program: None, cuda }));
+        }
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
-        let registry_for_cuda = registry.clone();
         let (program, report) = oxhlo_cpu::pipeline::compile(module.clone(), &opt, Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CPU backend: {m}")))?;
         crate::log::info(|| format!("optimized at {level} in {:.3?}", report.total()));
-        let cuda = super::cuda::CudaRunner::build(module, registry_for_cuda, level)?;
-        Ok(Some(CpuRunner { program, cuda }))
+        Ok(Some(CpuRunner { program: Some(program), cuda: None }))
     }
 
     /// Runs the entry function on one device's arguments.
@@ -49,8 +52,9 @@ impl CpuRunner {
         if let Some(cuda) = &self.cuda {
             return cuda.run(args);
         }
+        let Some(program) = &self.program else { return Err(Error::internal("oxhlo: a program compiled for neither the CPU nor the GPU")) };
         let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
-        let res = oxhlo_interp::eval::on_big_stack(|| self.program.run(vals));
+        let res = oxhlo_interp::eval::on_big_stack(|| program.run(vals));
         let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed: {e}")))?;
         outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect()
     }

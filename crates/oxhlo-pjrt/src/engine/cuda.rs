@@ -42,7 +42,8 @@ impl CudaRunner {
             }
         };
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
-        let program = oxhlo_cuda::compile(module.clone(), &opt, &oxhlo_cuda::options_at(level), Some(registry))
+        let opts = oxhlo_cuda::CudaOptions { allow_tf32: oxhlo_cuda::tf32_from_env(), ..oxhlo_cuda::options_at(level) };
+        let program = oxhlo_cuda::compile(module.clone(), &opt, &opts, Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CUDA backend: {m}")))?;
         crate::log::info(|| "compiled for the CUDA backend".to_string());
         Ok(Some(CudaRunner { program, gpu }))

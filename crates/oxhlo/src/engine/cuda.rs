@@ -36,7 +36,8 @@ impl CudaBackendProgram {
         let (entry, entry_loc) = (f.name.clone(), f.loc.to_string());
         let lvl = opt_level(level);
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(lvl);
-        let program = oxhlo_cuda::compile(module, &opt, &oxhlo_cuda::options_at(lvl), None)
+        let opts = oxhlo_cuda::CudaOptions { allow_tf32: oxhlo_cuda::tf32_from_env(), ..oxhlo_cuda::options_at(lvl) };
+        let program = oxhlo_cuda::compile(module, &opt, &opts, None)
             .map_err(|m| Error::new(ErrorKind::Internal, format!("CUDA backend: {m}")))?;
         Ok(CudaBackendProgram { program: Arc::new(program), entry, entry_loc })
     }

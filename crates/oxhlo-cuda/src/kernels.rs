@@ -1,0 +1,105 @@
+//! Every kernel a program can launch, enumerated from the module alone (no device): the fused and
+//! single-op kernels of every block's plan, and those the executor renders as it runs (reduction
+//! passes, movement, gather/scatter, convolution steps, permutes of dot, transpose and reduce operands).
+//! `CudaProgram::compile` compiles them all at once on every host core; the tests compile them with
+//! NVRTC on machines without a GPU.
+
+use crate::render::{kind_of, render_fused, render_permute, render_single};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Block, Func, Module, OpKind, Type};
+use oxhlo_plan::dims::DotDims;
+use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+
+/// The permutation that brings `dims` (sorted) last, the others first in order.
+fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
+    let mut red = dims.to_vec();
+    red.sort_unstable();
+    (0..rank).filter(|d| !dims.contains(d)).chain(red).collect()
+}
+
+fn identity(perm: &[usize]) -> bool {
+    perm.iter().enumerate().all(|(i, &p)| i == p)
+}
+
+fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
+    for step in fuse_block(func, block, fusion) {
+        match step {
+            Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
+            Step::Op(i) => out.extend(render_single(func, block, i).map(|(s, _)| s)),
+        }
+    }
+    for op in &block.ops {
+        for r in &op.regions {
+            for b in &r.blocks {
+                walk(func, b, fusion, out);
+            }
+        }
+        let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { continue };
+        let Some(ins) = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<Vec<(Kind, Vec<i64>)>>>() else { continue };
+        let Some(kind) = Kind::of(&rt.elem) else { continue };
+        let shapes: Vec<&[i64]> = ins.iter().map(|(_, s)| s.as_slice()).collect();
+        out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
+        let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
+        out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
+        match (op.kind, ins.as_slice()) {
+            (OpKind::Convolution, [(lk, ls), (_, rs)]) => {
+                if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
+                    out.extend(plan.render_im2col(ls, lk.size()));
+                    let (bshape, bstrides, base, same) = plan.kernel_layout(rs);
+                    if !same {
+                        out.extend(crate::movement::render_strided(&bshape, &bstrides, base, lk.size()));
+                    }
+                    let (ostrides, same) = plan.output_layout(&rt.shape);
+                    if !same {
+                        out.extend(crate::movement::render_strided(&rt.shape, &ostrides, 0, kind.size()));
+                    }
+                }
+            }
+            (OpKind::Dot | OpKind::DotGeneral, [(lk, ls), (rk, rs)]) => {
+                if let Ok(d) = DotDims::from_op(op, ls, rs) {
+                    let lperm: Vec<usize> = d.lhs_batch.iter().chain(&d.lhs_free).chain(&d.lhs_contracting).copied().collect();
+                    let rperm: Vec<usize> = d.rhs_batch.iter().chain(&d.rhs_contracting).chain(&d.rhs_free).copied().collect();
+                    if !identity(&lperm) {
+                        out.extend(render_permute(ls, &lperm, lk.size()));
+                    }
+                    if !identity(&rperm) {
+                        out.extend(render_permute(rs, &rperm, rk.size()));
+                    }
+                }
+            }
+            (OpKind::Transpose, [(k, s)]) => {
+                if let Some(perm) = op.attr("permutation").and_then(|a| a.as_i64_list()) {
+                    let perm: Vec<usize> = perm.iter().map(|&p| p.max(0) as usize).collect();
+                    out.extend(render_permute(s, &perm, k.size()));
+                }
+            }
+            (OpKind::Reduce, [(k, s), _]) => {
+                let Some(rk) = op.regions.first().and_then(|r| oxhlo_plan::reducer::reducer_kind(func, r)) else { continue };
+                let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_list()) else { continue };
+                let dims: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
+                let rows = crate::reduce::contiguous_view(s, &dims).map(|(_, _, inner)| inner == 1).unwrap_or(true);
+                if crate::reduce::contiguous_view(s, &dims).is_none() {
+                    out.extend(render_permute(s, &reduce_perm(s.len(), &dims), k.size()));
+                }
+                let shape = if rows { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
+                for (from_partials, to_partials) in [(false, false), (false, true), (true, false)] {
+                    out.extend(crate::reduce::render_pass(*k, rk, crate::reduce::Pass { shape, from_partials, to_partials }));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every kernel source `module` (optimized, as the executor will run it) can launch, deduplicated.
+pub fn module_kernels(module: &Module, fusion: &FusionOptions) -> Vec<String> {
+    let mut out = Vec::new();
+    for func in &module.funcs {
+        for block in &func.body.blocks {
+            walk(func, block, fusion, &mut out);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
