@@ -15,7 +15,7 @@ use oxhlo_interp::custom_call::CustomCallRegistry;
 use oxhlo_interp::testing::CheckFailure;
 use oxhlo_interp::{Data, InterpError, Interpreter, RtValue, Tensor};
 use oxhlo_ir::{Attr, Block, Func, Module, Op, OpKind, Region, Type, Value};
-use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+use oxhlo_plan::fusion::{FusionOptions, Step};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -49,6 +49,8 @@ struct PlannedStep {
     captured: Vec<Value>,
     /// The rendered kernel (fused kernels, single elementwise ops) and its inputs.
     kernel: Option<(Arc<Kernel>, Vec<Value>)>,
+    /// A fused kernel with a reduction epilogue: its final and partial-result first passes.
+    fused_reduce: Option<[Arc<Kernel>; 2]>,
 }
 
 /// A module compiled for the CUDA backend.
@@ -109,7 +111,7 @@ fn collect(r: &Region, uses: &mut HashSet<Value>, defs: &mut HashSet<Value>) {
 }
 
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<PlannedStep> {
-    let steps = fuse_block(func, block, fusion);
+    let steps = crate::kernels::plan_steps(func, block, fusion);
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {
         owned.extend(op.results.iter().copied());
@@ -151,7 +153,14 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 .iter()
                 .map(|v| owned.contains(v) && last.get(v) == Some(&i) && !nested.contains(v) && direct.iter().filter(|w| *w == v).count() == 1)
                 .collect();
-            PlannedStep { step, take, free_after: Vec::new(), captured, kernel }
+            let fused_reduce = match &step {
+                Step::Kernel(k) if k.reduce.is_some() => {
+                    let pass = |p| reduce::render_fused_pass(func, block, k, p).map(|s| Arc::new(Kernel::new(s)));
+                    pass(false).zip(pass(true)).map(|(a, b)| [a, b])
+                }
+                _ => None,
+            };
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce }
         })
         .collect();
     for (v, &i) in &last {
@@ -492,6 +501,9 @@ impl<'p> Run<'p> {
         if let Some(outs) = self.try_device_kernel(frame, ps, &k.outputs)? {
             return Ok(outs);
         }
+        if let Some(outs) = self.try_device_fused_reduce(frame, block, k, ps)? {
+            return Ok(outs);
+        }
         let vals = k.inputs.iter().map(|&v| self.host(frame, v, false)).collect::<Result<Vec<_>, _>>()?;
         let natives: Vec<&NTensor> = vals.iter().filter_map(Val::native).collect();
         if natives.len() != vals.len() {
@@ -500,6 +512,72 @@ impl<'p> Run<'p> {
         self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
         let outs = kernels::fused::run_kernel(k, frame.func, block, &natives, self.prog.threads)?;
         Ok(outs.into_iter().map(|t| Slot { dev: None, host: Some(Val::Native(t)) }).collect())
+    }
+
+    /// A fused kernel with a reduction epilogue on the device: one pass computing the elementwise ops
+    /// and reducing as it goes, plus a pass over partial results when the reduction is split.
+    fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
+        let (Some([fin, partial]), Some(e)) = (&ps.fused_reduce, &k.reduce) else { return Ok(None) };
+        let mut devs = Vec::with_capacity(k.inputs.len());
+        for &v in &k.inputs {
+            match self.dev(frame, v, false)? {
+                Some(d) => devs.push(d),
+                None => return Ok(None),
+            }
+        }
+        let gpu = &self.prog.gpu;
+        let n: usize = k.shape.iter().product::<i64>().max(0) as usize;
+        let mut outs = Vec::new();
+        let mut meta = Vec::new();
+        for &v in &k.outputs[..k.outputs.len() - 1] {
+            let Some(Type::Tensor(t)) = frame.func.try_ty(v) else { return Ok(None) };
+            let Some((kind, _)) = render::kind_of(frame.func, v) else { return Ok(None) };
+            outs.push(gpu.alloc_raw(kind, n)?);
+            meta.push((t.clone(), kind, n));
+        }
+        let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Ok(None) };
+        let (outer, red, inner) = (e.outer as i64, e.n as i64, e.inner as i64);
+        let n_res = e.outer * e.inner;
+        let parts = reduce::parts_for(outer, red, inner);
+        let rows = inner == 1;
+        let ins: Vec<_> = devs.iter().map(|d| &*d.buf).collect();
+        let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
+        let result = if parts == 1 {
+            outs.push(gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?);
+            if rows {
+                gpu.launch_reduce_rows(fin, outer, red, 1, &ins, &mut outs)?;
+            } else {
+                gpu.launch_reduce_cols(fin, outer, red, inner, 1, &ins, &mut outs)?;
+            }
+            outs.pop().ok_or("internal error: no reduction result")?
+        } else {
+            outs.push(gpu.alloc_bytes(n_res * parts as usize * 8)?);
+            if rows {
+                gpu.launch_reduce_rows(partial, outer, red, parts, &ins, &mut outs)?;
+            } else {
+                gpu.launch_reduce_cols(partial, outer, red, inner, parts, &ins, &mut outs)?;
+            }
+            let p = outs.pop().ok_or("internal error: no partial results")?;
+            let shape = if rows { reduce::Shape::Rows } else { reduce::Shape::Cols };
+            let op = &block.ops[e.op];
+            let second = self
+                .prog
+                .memo
+                .get(op, 15, || reduce::render_pass(oxhlo_cpu::Kind::F32, e.kind, reduce::Pass { shape, from_partials: true, to_partials: false }))
+                .ok_or("no reduction kernel")?;
+            let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
+            if rows {
+                gpu.launch_reduce_rows(&second, outer, parts, 1, &[&p, &*init.buf], &mut r)?;
+            } else {
+                gpu.launch_reduce_cols(&second, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut r)?;
+            }
+            let [r] = r;
+            r
+        };
+        self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
+        slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
+        Ok(Some(slots))
     }
 
     fn exec_op(&mut self, frame: &mut Frame<'p>, block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {

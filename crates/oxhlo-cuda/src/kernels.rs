@@ -10,6 +10,7 @@ use oxhlo_ir::{Block, Func, Module, OpKind, Type};
 use oxhlo_plan::dims::DotDims;
 use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
 
+
 /// The permutation that brings `dims` (sorted) last, the others first in order.
 fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
     let mut red = dims.to_vec();
@@ -21,9 +22,29 @@ fn identity(perm: &[usize]) -> bool {
     perm.iter().enumerate().all(|(i, &p)| i == p)
 }
 
+/// The steps the executor runs for `block`: loop fusion, then (when fusing) reductions folded into
+/// the kernels computing their operands.
+pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
+    let steps = fuse_block(func, block, fusion);
+    if fusion.enabled {
+        oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps)
+    } else {
+        steps
+    }
+}
+
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
-    for step in fuse_block(func, block, fusion) {
+    for step in plan_steps(func, block, fusion) {
         match step {
+            Step::Kernel(k) if k.reduce.is_some() => {
+                for to_partials in [false, true] {
+                    out.extend(crate::reduce::render_fused_pass(func, block, &k, to_partials));
+                }
+                if let Some(e) = &k.reduce {
+                    let shape = if e.inner == 1 { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
+                    out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials: false }));
+                }
+            }
             Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
             Step::Op(i) => out.extend(render_single(func, block, i).map(|(s, _)| s)),
         }

@@ -259,3 +259,92 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     let [o] = out;
     Ok(o)
 }
+
+/// The first (or only) pass of a fused kernel with a reduction epilogue (`oxhlo_plan::reduce_fusion`):
+/// the kernel's elementwise ops are computed per element inside the reduction loop (their full-shape
+/// outputs stored as they are computed), and the reduced value is accumulated without being stored.
+/// Parameters: `(outer, red, parts)` (rows) or `(outer, red, inner, parts)` (columns), then the kernel's
+/// inputs, its full-shape outputs, and the reduction's result (final, with the init value, or partials
+/// in double when `to_partials`). f32 only, as the plan folds.
+pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel, to_partials: bool) -> Option<String> {
+    let e = k.reduce.as_ref()?;
+    if k.outputs.last() != Some(&e.result) {
+        return None;
+    }
+    let ops: Vec<usize> = k.ops.iter().copied().filter(|&i| i != e.op).collect();
+    let full_outputs = &k.outputs[..k.outputs.len() - 1];
+    let b = crate::render::render_body(func, block, &ops, &k.inputs, full_outputs, &k.shape)?;
+    let (operand, ok) = b.regs.get(&e.operand)?.clone();
+    let init_j = k.inputs.iter().position(|&v| v == e.init)?;
+    if ok != Kind::F32 {
+        return None;
+    }
+    let (ident, combine) = match e.kind {
+        ReduceKind::Add => ("0.0", "(a + b)"),
+        ReduceKind::Max => ("-OXH_INF", "oxh_max(a, b)"),
+        ReduceKind::Min => ("OXH_INF", "oxh_min(a, b)"),
+        _ => return None,
+    };
+    let mut params: Vec<String> = b.params[1..].to_vec();
+    params.push(if to_partials { "double* __restrict__ red0".into() } else { "float* __restrict__ red0".into() });
+    let body: String = b.body.lines().map(|l| format!("    {l}\n")).collect();
+    let result = |x: &str, at: &str| {
+        if to_partials {
+            format!("red0[{at}] = {x};")
+        } else {
+            format!("red0[{at}] = (float)oxr((double)in{init_j}[0], {x});")
+        }
+    };
+    let src = match (e.inner, to_partials) {
+        (1, _) => format!(
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
+  __shared__ double sh[32];
+  const long long chunk = (red + parts - 1) / parts;
+  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
+    const long long row = b / parts, part = b - row * parts;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    double acc = {ident};
+    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
+      const long long i = row * red + c;
+{body}      acc = oxr(acc, (double){operand});
+    }}
+    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x < 32) {{
+      acc = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : {ident};
+      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+      if (threadIdx.x == 0) {res}
+    }}
+    __syncthreads();
+  }}
+}}
+",
+            entry = crate::render::ENTRY,
+            params = params.join(", "),
+            res = result("acc", "b"),
+        ),
+        _ => format!(
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
+  const long long chunk = (red + parts - 1) / parts;
+  const long long total = outer * inner * parts;
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {{
+    const long long col = t % inner, rest = t / inner;
+    const long long row = rest % outer, part = rest / outer;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    double acc = {ident};
+    for (long long r = lo; r < hi; ++r) {{
+      const long long i = (row * red + r) * inner + col;
+{body}      acc = oxr(acc, (double){operand});
+    }}
+    {res}
+  }}
+}}
+",
+            entry = crate::render::ENTRY,
+            params = params.join(", "),
+            res = result("acc", "t"),
+        ),
+    };
+    Some(format!("{}\n__device__ __forceinline__ double oxr(double a, double b) {{ return {combine}; }}\n{src}", crate::render::PRELUDE))
+}

@@ -363,6 +363,24 @@ fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
 /// `inputs` and writing `outputs`: the full CUDA C source with entry [`ENTRY`] taking
 /// `(long long n, inputs..., outputs...)`. None when some op or type has no rendering.
 pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<String> {
+    let b = render_body(func, block, ops, inputs, outputs, shape)?;
+    Some(assemble(b, outputs.len()))
+}
+
+/// What [`render_body`] produces: the kernel's parameters (`long long n` first), the scalar body for
+/// element `i` (registers, then a store per output), the registers of every value the body defines,
+/// the inputs read at `i` and whether any input is read at another index.
+pub struct Body {
+    pub params: Vec<String>,
+    pub body: String,
+    pub regs: HashMap<Value, (String, Kind)>,
+    elementwise_inputs: Vec<(usize, Kind)>,
+    out_kinds: Vec<Kind>,
+    gathers: bool,
+}
+
+/// The body of the kernel computing `ops` over `shape` (see [`render`]).
+pub fn render_body(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<Body> {
     let numel: i64 = shape.iter().product();
     let mut params = vec!["long long n".to_string()];
     let mut in_idx: HashMap<Value, (usize, Kind, Vec<i64>)> = HashMap::new();
@@ -514,6 +532,13 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
         let _ = writeln!(body, "    out{j}[i] = {};", store(*k, name));
         out_kinds.push(*k);
     }
+    Some(Body { params, body, regs, elementwise_inputs, out_kinds, gathers })
+}
+
+/// The elementwise kernel of a body: a 4-elements-per-thread vector loop and a scalar tail.
+fn assemble(b: Body, n_outputs: usize) -> String {
+    let Body { params, body, elementwise_inputs, out_kinds, gathers, .. } = b;
+    let outputs = 0..n_outputs;
     let mut src = String::from(PRELUDE);
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
@@ -527,15 +552,15 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
         for &(j, _) in &elementwise_inputs {
             lane = lane.replace(&format!("in{j}[i]"), &format!("a{j}[e]"));
         }
-        for j in 0..outputs.len() {
+        for j in outputs.clone() {
             lane = lane.replace(&format!("out{j}[i] ="), &format!("o{j}[e] ="));
         }
         let _ = writeln!(src, "  for (long long q = tid; q < (n >> 2); q += stride) {{\n    const long long i0 = q << 2;");
         for &(j, k) in &elementwise_inputs {
-            let _ = writeln!(src, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k)?);
+            let _ = writeln!(src, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k).unwrap_or("int"));
         }
         for (j, &k) in out_kinds.iter().enumerate() {
-            let _ = writeln!(src, "    __align__(16) {} o{j}[4];", storage_type(k)?);
+            let _ = writeln!(src, "    __align__(16) {} o{j}[4];", storage_type(k).unwrap_or("int"));
         }
         let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < 4; ++e) {{");
         if gathers {
@@ -545,14 +570,14 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
             let _ = writeln!(src, "  {line}");
         }
         let _ = writeln!(src, "    }}");
-        for j in 0..outputs.len() {
+        for j in outputs {
             let _ = writeln!(src, "    oxh_st4(out{j} + i0, o{j});");
         }
         let _ = writeln!(src, "  }}");
         tail_start = "((n >> 2) << 2)";
     }
     let _ = write!(src, "  for (long long i = {tail_start} + tid; i < n; i += stride) {{\n{body}  }}\n}}\n");
-    Some(src)
+    src
 }
 
 /// Renders a fused kernel of `block`.

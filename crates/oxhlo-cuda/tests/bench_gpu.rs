@@ -78,6 +78,7 @@ fn gpu_timings() {
     let a = gpu.upload(&f32t(&[n as i64], a_h.clone())).unwrap();
     let b = gpu.upload(&f32t(&[n as i64], b_h.clone())).unwrap();
     let src_k = render::render(f, block, &[0, 1, 2, 3], &[block.args[0], block.args[1]], &[block.ops[3].results[0]], &[n as i64]).unwrap();
+    let src_k = oxhlo_cuda::device::Kernel::new(src_k);
     let mut out = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n).unwrap()];
     let ms = time_ms(50, &gpu, || gpu.launch(&src_k, n, &[&*a.buf, &*b.buf], &mut out).unwrap());
     let gbs = 3.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9;

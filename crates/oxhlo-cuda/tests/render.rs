@@ -166,3 +166,40 @@ fn reductions_view_contiguous_dims_and_split_long_ones() {
     assert_eq!(parts_for(1, 10, 1), 1);
     assert_eq!(parts_for(0, 0, 1), 1);
 }
+
+#[test]
+fn reductions_fold_into_the_kernel_computing_their_operand() {
+    // Softmax's denominator: exp(x - max) is computed inside the row reduction and stored once (the
+    // divide reads it); layernorm-style column sums reduce a product never stored.
+    let m = module(
+        r#"
+func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf32>, tensor<64xf32>, tensor<128xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %mx, dims = [0] : (tensor<64xf32>) -> tensor<64x128xf32>
+  %d = stablehlo.subtract %x, %b : tensor<64x128xf32>
+  %e = stablehlo.exponential %d : tensor<64x128xf32>
+  %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<64x128xf32>, tensor<f32>) -> tensor<64xf32>
+  %sq = stablehlo.multiply %x, %x : tensor<64x128xf32>
+  %c = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [0] : (tensor<64x128xf32>, tensor<f32>) -> tensor<128xf32>
+  return %e, %s, %c : tensor<64x128xf32>, tensor<64xf32>, tensor<128xf32>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let fused: Vec<_> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Kernel(k) if k.reduce.is_some() => Some(k.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fused.len(), 2, "{steps:?}");
+    let rows = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[0], false).expect("renders");
+    assert!(rows.contains("long long outer, long long red, long long parts,") && rows.contains("__shfl_down_sync"), "{rows}");
+    assert!(rows.contains("exp(") && rows.contains("out0[i] =") && rows.contains("float* __restrict__ red0"), "{rows}");
+    let cols = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[1], true).expect("renders");
+    assert!(cols.contains("long long inner, long long parts") && cols.contains("double* __restrict__ red0"), "{cols}");
+    assert!(!cols.contains("out0[i] ="), "the squared value is never stored: {cols}");
+}
