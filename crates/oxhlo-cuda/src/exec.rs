@@ -559,18 +559,8 @@ impl<'p> Run<'p> {
             }
             let p = outs.pop().ok_or("internal error: no partial results")?;
             let shape = if rows { reduce::Shape::Rows } else { reduce::Shape::Cols };
-            let op = &block.ops[e.op];
-            let second = self
-                .prog
-                .memo
-                .get(op, 15, || reduce::render_pass(oxhlo_cpu::Kind::F32, e.kind, reduce::Pass { shape, from_partials: true, to_partials: false }))
-                .ok_or("no reduction kernel")?;
             let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
-            if rows {
-                gpu.launch_reduce_rows(&second, outer, parts, 1, &[&p, &*init.buf], &mut r)?;
-            } else {
-                gpu.launch_reduce_cols(&second, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut r)?;
-            }
+            reduce::finish_partials(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, shape, p, parts, outer, inner, &init, &mut r)?;
             let [r] = r;
             r
         };

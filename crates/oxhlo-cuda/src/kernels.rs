@@ -42,7 +42,9 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                 }
                 if let Some(e) = &k.reduce {
                     let shape = if e.inner == 1 { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
-                    out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials: false }));
+                    for to_partials in [false, true] {
+                        out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials }));
+                    }
                 }
             }
             Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
@@ -103,7 +105,7 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                     out.extend(render_permute(s, &reduce_perm(s.len(), &dims), k.size()));
                 }
                 let shape = if rows { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
-                for (from_partials, to_partials) in [(false, false), (false, true), (true, false)] {
+                for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
                     out.extend(crate::reduce::render_pass(*k, rk, crate::reduce::Pass { shape, from_partials, to_partials }));
                 }
             }

@@ -244,20 +244,54 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     if parts == 1 {
         launch(&*src(false, false)?, red, 1, &x.buf, &mut out)?;
     } else {
-        // Partials: [outer, parts] for rows (then a row pass over parts), [parts, outer*inner] for
-        // columns (then a column pass with outer 1... expressed as outer rows of parts x inner below).
         let mut partial = [gpu.alloc_bytes(n_out * parts as usize * 8)?];
         launch(&*src(false, true)?, red, parts, &x.buf, &mut partial)?;
         let [p] = partial;
-        match shape {
-            Shape::Rows => gpu.launch_reduce_rows(&*src(true, false)?, outer, parts, 1, &[&p, &*init.buf], &mut out)?,
-            // The partial layout [parts, outer, inner] is a column reduction of one row over `parts`
-            // with outer*inner columns.
-            Shape::Cols => gpu.launch_reduce_cols(&*src(true, false)?, 1, parts, outer * inner, 1, &[&p, &*init.buf], &mut out)?,
-        }
+        finish_partials(gpu, memo, op, kind, rk, shape, p, parts, outer, inner, init, &mut out)?;
     }
     let [o] = out;
     Ok(o)
+}
+
+/// Combines partial results (accumulator type) into `out` with the init value: `[outer, parts]` for
+/// rows (a row pass over the parts), `[parts, outer * inner]` for columns (a column pass of one row over
+/// the parts; when there are many parts and few columns, that pass is split again first). Kernels are
+/// kept in `memo` as `op`'s (tags 13 and 16).
+#[allow(clippy::too_many_arguments)]
+pub fn finish_partials(
+    gpu: &Gpu,
+    memo: &Memo,
+    op: &Op,
+    kind: Kind,
+    rk: ReduceKind,
+    shape: Shape,
+    mut partials: cudarc::driver::CudaSlice<u8>,
+    mut parts: i64,
+    outer: i64,
+    inner: i64,
+    init: &DTensor,
+    out: &mut [cudarc::driver::CudaSlice<u8>; 1],
+) -> Result<(), String> {
+    let pass = |tag: u32, from_partials: bool, to_partials: bool| {
+        memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
+    };
+    match shape {
+        Shape::Rows => gpu.launch_reduce_rows(&*pass(13, true, false)?, outer, parts, 1, &[&partials, &*init.buf], out),
+        Shape::Cols => {
+            let m = outer * inner;
+            loop {
+                let again = parts_for(1, parts, m);
+                if again == 1 {
+                    return gpu.launch_reduce_cols(&*pass(13, true, false)?, 1, parts, m, 1, &[&partials, &*init.buf], out);
+                }
+                let mut next = [gpu.alloc_bytes((m * again) as usize * 8)?];
+                gpu.launch_reduce_cols(&*pass(16, true, true)?, 1, parts, m, again, &[&partials, &*init.buf], &mut next)?;
+                let [p] = next;
+                partials = p;
+                parts = again;
+            }
+        }
+    }
 }
 
 /// The first (or only) pass of a fused kernel with a reduction epilogue (`oxhlo_plan::reduce_fusion`):
