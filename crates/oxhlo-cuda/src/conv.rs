@@ -1,12 +1,14 @@
 //! Convolution on the GPU by im2col + cuBLAS GEMM, for any dimension numbers, strides, padding
 //! (negative too), lhs and rhs dilation and window reversal: the forms JAX emits for the forward pass
 //! and both gradients. Three device steps:
-//! 1. an im2col kernel writes `A[n, o.., w.., c]` (output positions x window taps x input features;
-//!    zero where a tap falls on padding or a dilation hole);
-//! 2. the kernel is laid out as `B[w.., c, co]` (taps reversed where asked; no copy when it already
-//!    is, as HWIO kernels are), then `C[n, o.., co] = A x B` on cuBLAS (TF32 for DEFAULT-precision f32
-//!    where the program allows it, as for dots);
-//! 3. `C` is permuted into the result's dimension order (no copy for NHWC results).
+//! 1. an im2col kernel writes `A[m, k]` (rows: batch x output positions; contraction: window taps x
+//!    input features; zero where a tap falls on padding or a dilation hole), or `A^T[k, m]` when the
+//!    operand's innermost dim is a row dim (see [`ConvPlan`]);
+//! 2. the kernel is laid out as `B[k, co]` (taps reversed where asked; no copy when it already is, as
+//!    HWIO kernels and weight-gradient operands are), then `C[m, co] = A x B` on cuBLAS (TF32 for
+//!    DEFAULT-precision f32 where the program allows it, as for dots);
+//! 3. `C` is permuted into the result's dimension order (no copy for NHWC results and HWIO weight
+//!    gradients).
 //!
 //! Feature or batch group counts above 1 and element types cuBLAS has no GEMM for return `None` (host).
 
@@ -27,7 +29,25 @@ fn row_major_strides(shape: &[i64]) -> Vec<i64> {
     st
 }
 
-/// The shapes of a convolution's GEMM: `m = N * prod(O)`, `k = prod(W) * C`, `n = Co`.
+/// A dimension of the GEMM's contraction: a window tap dim or the input feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KDim {
+    Window(usize),
+    Feature,
+}
+
+/// A dimension of the GEMM's rows: the batch or an output spatial dim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MDim {
+    Batch,
+    Out(usize),
+}
+
+/// The shapes and layouts of a convolution's GEMM: `C[m, co] = A[m, k] x B[k, co]` with rows `m` over
+/// `m_order` and contraction `k` over `k_order`. The contraction follows the kernel's own dimension
+/// order (so that B is the kernel itself where possible); A is stored transposed (`A^T[k, m]`) when the
+/// operand's innermost dim is a row dim (batch or spatial: weight gradients, NCHW inputs), so that
+/// im2col reads and writes along that dim, coalesced, in either case.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvPlan {
     pub dims: ConvDims,
@@ -37,6 +57,9 @@ pub struct ConvPlan {
     pub in_spatial: Vec<i64>,
     pub window: Vec<i64>,
     pub out_spatial: Vec<i64>,
+    pub k_order: Vec<KDim>,
+    pub m_order: Vec<MDim>,
+    pub a_transposed: bool,
 }
 
 impl ConvPlan {
@@ -47,6 +70,28 @@ impl ConvPlan {
             return None;
         }
         let s = dims.spatial();
+        let inner = lhs.len() - 1;
+        let mut k_order: Vec<(usize, KDim)> = (0..s).map(|k| (dims.kernel_spatial[k], KDim::Window(k))).collect();
+        k_order.push((dims.kernel_input_feature, KDim::Feature));
+        k_order.sort_unstable_by_key(|x| x.0);
+        let mut k_order: Vec<KDim> = k_order.into_iter().map(|x| x.1).collect();
+        let mut m_order: Vec<MDim> = std::iter::once(MDim::Batch).chain((0..s).map(MDim::Out)).collect();
+        let a_transposed = if inner == dims.input_feature {
+            // Features innermost: A[m, k] with the feature last in k (B is copied if that reorders it).
+            if k_order.last() != Some(&KDim::Feature) {
+                k_order.retain(|&d| d != KDim::Feature);
+                k_order.push(KDim::Feature);
+            }
+            false
+        } else if inner == dims.input_batch {
+            m_order = (0..s).map(MDim::Out).chain(std::iter::once(MDim::Batch)).collect();
+            true
+        } else {
+            let k = dims.input_spatial.iter().position(|&d| d == inner)?;
+            m_order.retain(|&d| d != MDim::Out(k));
+            m_order.push(MDim::Out(k));
+            true
+        };
         let plan = ConvPlan {
             batch: lhs[dims.input_batch],
             in_features: lhs[dims.input_feature],
@@ -55,6 +100,9 @@ impl ConvPlan {
             window: dims.kernel_spatial.iter().map(|&d| rhs[d]).collect(),
             out_spatial: dims.output_spatial.iter().map(|&d| out[d]).collect(),
             dims,
+            k_order,
+            m_order,
+            a_transposed,
         };
         let d = &plan.dims;
         let ok = rhs[d.kernel_input_feature] == plan.in_features
@@ -64,14 +112,27 @@ impl ConvPlan {
         ok.then_some(plan)
     }
 
-    fn m(&self) -> i64 {
+    pub fn m(&self) -> i64 {
         self.batch * self.out_spatial.iter().product::<i64>()
     }
-    fn k(&self) -> i64 {
+    pub fn k(&self) -> i64 {
         self.window.iter().product::<i64>() * self.in_features
     }
+    fn m_size(&self, d: MDim) -> i64 {
+        match d {
+            MDim::Batch => self.batch,
+            MDim::Out(k) => self.out_spatial[k],
+        }
+    }
+    fn k_size(&self, d: KDim) -> i64 {
+        match d {
+            KDim::Window(k) => self.window[k],
+            KDim::Feature => self.in_features,
+        }
+    }
 
-    /// The im2col kernel `(long long n, const T* in0 /*lhs*/, T* out0 /*A*/)` over `m * k` elements.
+    /// The im2col kernel `(long long n, const T* in0 /*lhs*/, T* out0 /*A or A^T*/)` over `m * k`
+    /// elements.
     pub fn render_im2col(&self, lhs: &[i64], elem_bytes: usize) -> Option<String> {
         let ty = match elem_bytes {
             2 => "unsigned short",
@@ -82,35 +143,40 @@ impl ConvPlan {
         let d = &self.dims;
         let s = d.spatial();
         let lst = row_major_strides(lhs);
-        // A's row-major shape: [n, o_0..o_{s-1}, w_0..w_{s-1}, c].
-        let mut ashape = vec![self.batch];
-        ashape.extend(&self.out_spatial);
-        ashape.extend(&self.window);
-        ashape.push(self.in_features);
-        let total: i64 = ashape.iter().product();
+        let name_m = |x: &MDim| match x {
+            MDim::Batch => "bn".to_string(),
+            MDim::Out(k) => format!("o{k}"),
+        };
+        let name_k = |x: &KDim| match x {
+            KDim::Window(k) => format!("w{k}"),
+            KDim::Feature => "c".to_string(),
+        };
+        // The stored layout, outermost first.
+        let mut coords: Vec<(String, i64)> = Vec::new();
+        let ms = self.m_order.iter().map(|x| (name_m(x), self.m_size(*x)));
+        let ks = self.k_order.iter().map(|x| (name_k(x), self.k_size(*x)));
+        if self.a_transposed {
+            coords.extend(ks);
+            coords.extend(ms);
+        } else {
+            coords.extend(ms);
+            coords.extend(ks);
+        }
+        let total: i64 = coords.iter().map(|c| c.1).product();
         let (t, suf) = if total <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
         let mut body = format!("    {t} r = ({t})i;\n");
-        let names: Vec<String> = std::iter::once("bn".to_string())
-            .chain((0..s).map(|k| format!("o{k}")))
-            .chain((0..s).map(|k| format!("w{k}")))
-            .chain(std::iter::once("c".to_string()))
-            .collect();
-        for (j, name) in names.iter().enumerate().rev() {
+        for (j, (name, size)) in coords.iter().enumerate().rev() {
             if j == 0 {
                 let _ = writeln!(body, "    const long long {name} = (long long)r;");
             } else {
-                let _ = writeln!(body, "    const long long {name} = (long long)(r % {}{suf}); r /= {}{suf};", ashape[j], ashape[j]);
+                let _ = writeln!(body, "    const long long {name} = (long long)(r % {size}{suf}); r /= {size}{suf};");
             }
         }
         let _ = writeln!(body, "    long long src = bn * {}LL + c * {}LL; bool inside = true;", lst[d.input_batch], lst[d.input_feature]);
         for k in 0..s {
             let (lo, _) = d.padding[k];
             let ld = d.lhs_dilation[k];
-            let _ = writeln!(
-                body,
-                "    {{ const long long p = o{k} * {}LL + w{k} * {}LL - ({lo}LL);",
-                d.window_strides[k], d.rhs_dilation[k]
-            );
+            let _ = writeln!(body, "    {{ const long long p = o{k} * {}LL + w{k} * {}LL - ({lo}LL);", d.window_strides[k], d.rhs_dilation[k]);
             if ld == 1 {
                 let _ = writeln!(body, "      if (p < 0 || p >= {}LL) inside = false; else src += p * {}LL; }}", self.in_spatial[k], lst[d.input_spatial[k]]);
             } else {
@@ -127,42 +193,51 @@ impl ConvPlan {
         ))
     }
 
-    /// The kernel as `B[w.., c, co]`: output shape, strides into the kernel and base offset (taps
+    /// The kernel as `B[k, co]` (k over `k_order`): shape, strides into the kernel and base offset (taps
     /// reversed where the window is), and whether that is the kernel's own layout (no copy needed).
     pub fn kernel_layout(&self, rhs: &[i64]) -> (Vec<i64>, Vec<i64>, i64, bool) {
         let d = &self.dims;
         let rst = row_major_strides(rhs);
-        let mut shape = self.window.clone();
-        shape.push(self.in_features);
-        shape.push(self.out_features);
-        let mut strides: Vec<i64> = d.kernel_spatial.iter().map(|&k| rst[k]).collect();
-        strides.push(rst[d.kernel_input_feature]);
-        strides.push(rst[d.kernel_output_feature]);
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
         let mut base = 0;
-        for (k, &rev) in d.window_reversal.iter().enumerate() {
-            if rev {
-                base += (self.window[k] - 1).max(0) * strides[k];
-                strides[k] = -strides[k];
+        for x in &self.k_order {
+            match *x {
+                KDim::Window(k) => {
+                    shape.push(self.window[k]);
+                    if d.window_reversal[k] {
+                        base += (self.window[k] - 1).max(0) * rst[d.kernel_spatial[k]];
+                        strides.push(-rst[d.kernel_spatial[k]]);
+                    } else {
+                        strides.push(rst[d.kernel_spatial[k]]);
+                    }
+                }
+                KDim::Feature => {
+                    shape.push(self.in_features);
+                    strides.push(rst[d.kernel_input_feature]);
+                }
             }
         }
+        shape.push(self.out_features);
+        strides.push(rst[d.kernel_output_feature]);
         let identity = base == 0 && strides == row_major_strides(&shape);
         (shape, strides, base, identity)
     }
 
-    /// `C[n, o.., co]` read in the result's dimension order: strides per result dim into C, and whether
-    /// C already is the result's layout.
+    /// `C[m, co]` (m over `m_order`) read in the result's dimension order: strides per result dim into
+    /// C, and whether C already is the result's layout.
     pub fn output_layout(&self, out: &[i64]) -> (Vec<i64>, bool) {
         let d = &self.dims;
-        let mut cshape = vec![self.batch];
-        cshape.extend(&self.out_spatial);
-        cshape.push(self.out_features);
-        let cst = row_major_strides(&cshape);
+        let mut stride = self.out_features;
         let mut strides = vec![0i64; out.len()];
-        strides[d.output_batch] = cst[0];
-        for (k, &od) in d.output_spatial.iter().enumerate() {
-            strides[od] = cst[1 + k];
+        strides[d.output_feature] = 1;
+        for x in self.m_order.iter().rev() {
+            match *x {
+                MDim::Batch => strides[d.output_batch] = stride,
+                MDim::Out(k) => strides[d.output_spatial[k]] = stride,
+            }
+            stride *= self.m_size(*x);
         }
-        strides[d.output_feature] = cst[cshape.len() - 1];
         let identity = strides == row_major_strides(out);
         (strides, identity)
     }
@@ -206,7 +281,7 @@ pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, r
             Some(b) => b,
             None => &*rhs.buf,
         };
-        crate::dot::gemm(gpu, lhs.kind, rk, &a, bbuf, &mut c, (1, m, k, n), tf32 && !strict)?;
+        crate::dot::gemm(gpu, lhs.kind, rk, (&a, plan.a_transposed), bbuf, &mut c, (1, m, k, n), tf32 && !strict)?;
         drop(a);
         let (ostrides, o_identity) = plan.output_layout(&rty.shape);
         if o_identity {

@@ -85,18 +85,19 @@ fn run(
     let bt = permute(gpu, memo, op, 2, rhs, &rperm)?;
     let len = (b * m * n) as usize;
     let mut out = gpu.alloc_raw(rk, len)?;
-    gemm(gpu, lhs.kind, rk, &a.buf, &bt.buf, &mut out, (b, m, k, n), tf32)?;
+    gemm(gpu, lhs.kind, rk, (&a.buf, false), &bt.buf, &mut out, (b, m, k, n), tf32)?;
     Ok(Gpu::wrap(rty.clone(), rk, len, out))
 }
 
 /// Row-major `C[b, m, n] = A[b, m, k] x B[b, k, n]` on cuBLAS (one strided-batched GEMM): operands of
-/// `in_kind`, result of `out_kind`, f32 products on TF32 tensor cores when `tf32`.
+/// `in_kind`, result of `out_kind`, f32 products on TF32 tensor cores when `tf32`. `a` is `(buffer,
+/// transposed)`: a transposed `a` holds `A^T[b, k, m]` row-major.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm(
     gpu: &Gpu,
     in_kind: Kind,
     out_kind: Kind,
-    a: &cudarc::driver::CudaSlice<u8>,
+    (a, a_trans): (&cudarc::driver::CudaSlice<u8>, bool),
     bt: &cudarc::driver::CudaSlice<u8>,
     out: &mut cudarc::driver::CudaSlice<u8>,
     (b, m, k, n): (i64, i64, i64, i64),
@@ -127,7 +128,8 @@ pub fn gemm(
         let (pb, _gb) = bt.device_ptr(stream);
         let (pc, _gc) = cudarc::driver::DevicePtrMut::device_ptr_mut(out, stream);
         // Row-major C[M,N] = A[M,K] B[K,N] is column-major C^T[N,M] = B^T[N,K] A^T[K,M]: cuBLAS gets
-        // the rhs as its first operand (ld N) and the lhs as its second (ld K).
+        // the rhs as its first operand (ld N) and the lhs as its second (ld K; a row-major A^T[K,M] is
+        // the column-major A, taken transposed with ld M).
         // SAFETY: the pointers cover b*k*n, b*m*k and b*m*n elements of the stated types (checked
         // above); the handle is bound to `stream`, which orders this call after the kernels producing
         // the operands and before later readers.
@@ -135,7 +137,7 @@ pub fn gemm(
             sys::cublasGemmStridedBatchedEx(
                 *blas.handle(),
                 sys::cublasOperation_t::CUBLAS_OP_N,
-                sys::cublasOperation_t::CUBLAS_OP_N,
+                if a_trans { sys::cublasOperation_t::CUBLAS_OP_T } else { sys::cublasOperation_t::CUBLAS_OP_N },
                 n as i32,
                 m as i32,
                 k as i32,
@@ -146,7 +148,7 @@ pub fn gemm(
                 k * n,
                 pa as *const c_void,
                 ik,
-                k as i32,
+                if a_trans { m as i32 } else { k as i32 },
                 m * k,
                 beta,
                 pc as *mut c_void,

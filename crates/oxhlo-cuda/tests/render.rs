@@ -203,3 +203,40 @@ func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf
     assert!(cols.contains("long long inner, long long parts") && cols.contains("double* __restrict__ red0"), "{cols}");
     assert!(!cols.contains("out0[i] ="), "the squared value is never stored: {cols}");
 }
+
+#[test]
+fn convolution_plans_pick_coalesced_layouts_and_skip_needless_copies() {
+    use oxhlo_cuda::conv::{ConvPlan, KDim, MDim};
+    let m = module(
+        r#"
+func.func @main(%x: tensor<8x6x6x4xf32>, %w: tensor<3x3x4x5xf32>, %dy: tensor<8x6x6x5xf32>, %xc: tensor<8x4x6x6xf32>, %wc: tensor<5x4x3x3xf32>) -> (tensor<8x6x6x5xf32>, tensor<3x3x4x5xf32>, tensor<8x5x6x6xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x6x6x4xf32>, tensor<3x3x4x5xf32>) -> tensor<8x6x6x5xf32>
+  %1 = stablehlo.convolution(%x, %dy) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x6x6x4xf32>, tensor<8x6x6x5xf32>) -> tensor<3x3x4x5xf32>
+  %2 = stablehlo.convolution(%xc, %wc) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x4x6x6xf32>, tensor<5x4x3x3xf32>) -> tensor<8x5x6x6xf32>
+  return %0, %1, %2 : tensor<8x6x6x5xf32>, tensor<3x3x4x5xf32>, tensor<8x5x6x6xf32>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let ops = &f.body.entry().unwrap().ops;
+    // Forward NHWC x HWIO: A[(n, h, w), (kh, kw, c)], the kernel and the result used as they are.
+    let fwd = ConvPlan::new(&ops[0], &[8, 6, 6, 4], &[3, 3, 4, 5], &[8, 6, 6, 5]).expect("plans");
+    assert!(!fwd.a_transposed);
+    assert_eq!(fwd.k_order, vec![KDim::Window(0), KDim::Window(1), KDim::Feature]);
+    assert!(fwd.kernel_layout(&[3, 3, 4, 5]).3 && fwd.output_layout(&[8, 6, 6, 5]).1);
+    assert_eq!((fwd.m(), fwd.k()), (8 * 36, 9 * 4));
+    // Weight gradient: the operand's innermost dim is its batch role, so A is stored transposed with
+    // that role fastest; dy is the GEMM's B as it is and the result comes out HWIO.
+    let wg = ConvPlan::new(&ops[1], &[8, 6, 6, 4], &[8, 6, 6, 5], &[3, 3, 4, 5]).expect("plans");
+    assert!(wg.a_transposed);
+    assert_eq!(wg.m_order, vec![MDim::Out(0), MDim::Out(1), MDim::Batch]);
+    assert_eq!(wg.k_order, vec![KDim::Feature, KDim::Window(0), KDim::Window(1)]);
+    assert!(wg.kernel_layout(&[8, 6, 6, 5]).3 && wg.output_layout(&[3, 3, 4, 5]).1);
+    // NCHW x OIHW: A^T with the output column fastest; the result needs a permute to NCHW.
+    let nchw = ConvPlan::new(&ops[2], &[8, 4, 6, 6], &[5, 4, 3, 3], &[8, 5, 6, 6]).expect("plans");
+    assert!(nchw.a_transposed);
+    assert_eq!(nchw.m_order.last(), Some(&MDim::Out(1)));
+    assert!(!nchw.output_layout(&[8, 5, 6, 6]).1);
+    let src = nchw.render_im2col(&[8, 4, 6, 6], 4).unwrap();
+    assert!(src.contains("inside ? in0[src] : (unsigned int)0"), "{src}");
+}
