@@ -182,6 +182,67 @@ impl Memo {
     }
 }
 
+/// Freed device buffers kept for reuse, by exact byte size: a program's steps allocate the same sizes run
+/// after run, and taking a buffer from here costs no driver call (an allocation and a free through the
+/// stream-ordered allocator each cost microseconds per step). One stream orders everything, so a buffer
+/// freed after its last use was enqueued can be handed to any later step. At most [`POOL_CAP`] bytes
+/// are kept; beyond that, freed buffers go back to the driver.
+struct Pool {
+    free: Mutex<HashMap<usize, Vec<CudaSlice<u8>>>>,
+    bytes: std::sync::atomic::AtomicUsize,
+}
+
+const POOL_CAP: usize = 32 << 30;
+
+fn pool() -> &'static Pool {
+    static POOL: OnceLock<Pool> = OnceLock::new();
+    POOL.get_or_init(|| Pool { free: Mutex::new(HashMap::new()), bytes: Default::default() })
+}
+
+impl Pool {
+    fn take(&self, bytes: usize) -> Option<CudaSlice<u8>> {
+        let s = self.free.lock().ok()?.get_mut(&bytes)?.pop()?;
+        self.bytes.fetch_sub(bytes, std::sync::atomic::Ordering::Relaxed);
+        Some(s)
+    }
+    fn put(&self, s: CudaSlice<u8>) {
+        let n = s.len();
+        if self.bytes.load(std::sync::atomic::Ordering::Relaxed) + n > POOL_CAP {
+            return; // dropped: back to the driver
+        }
+        if let Ok(mut m) = self.free.lock() {
+            m.entry(n).or_default().push(s);
+            self.bytes.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// A device buffer (a whole allocation) that returns to the pool of freed buffers when dropped.
+#[derive(Debug)]
+pub struct DBuf(Option<CudaSlice<u8>>);
+
+impl DBuf {
+    pub fn new(s: CudaSlice<u8>) -> DBuf {
+        DBuf(Some(s))
+    }
+}
+
+impl std::ops::Deref for DBuf {
+    type Target = CudaSlice<u8>;
+    fn deref(&self) -> &CudaSlice<u8> {
+        // Only `drop` empties it.
+        self.0.as_ref().expect("a live device buffer")
+    }
+}
+
+impl Drop for DBuf {
+    fn drop(&mut self) {
+        if let Some(s) = self.0.take() {
+            pool().put(s);
+        }
+    }
+}
+
 /// A tensor in device memory.
 #[derive(Clone, Debug)]
 pub struct DTensor {
@@ -191,7 +252,7 @@ pub struct DTensor {
     pub len: usize,
     /// At least one byte (CUDA allocations of zero bytes are avoided). Always a whole allocation, never
     /// a view at an offset: kernels rely on its 256-byte alignment for vector accesses.
-    pub buf: Arc<CudaSlice<u8>>,
+    pub buf: Arc<DBuf>,
 }
 
 impl DTensor {
@@ -232,18 +293,21 @@ impl Gpu {
     /// rendered kernel and copy writes all of its outputs before they are read.
     pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<CudaSlice<u8>, String> {
         let bytes = (len * kind.size()).max(1);
+        if let Some(s) = pool().take(bytes) {
+            return Ok(s);
+        }
         // SAFETY: the buffer is written in full by the kernel or copy that produces it before any read.
         unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
     }
 
     /// A device tensor of type `ty` over a buffer from [`Gpu::alloc_raw`].
     pub fn wrap(ty: TensorType, kind: Kind, len: usize, buf: CudaSlice<u8>) -> DTensor {
-        DTensor { ty, kind, len, buf: Arc::new(buf) }
+        DTensor { ty, kind, len, buf: Arc::new(DBuf::new(buf)) }
     }
 
     /// A device copy of a tensor's buffer (the input of an op that updates a copy in place, as scatter).
     pub fn copy_of(&self, d: &DTensor) -> Result<CudaSlice<u8>, String> {
-        self.stream.clone_dtod(&*d.buf).map_err(|e| format!("device to device copy: {e}"))
+        self.stream.clone_dtod(&**d.buf).map_err(|e| format!("device to device copy: {e}"))
     }
 
     /// Copies a native host tensor to the device (straight from its storage, no staging copy).
@@ -255,7 +319,7 @@ impl Gpu {
         } else {
             self.stream.clone_htod(bytes).map_err(|e| format!("host to device copy: {e}"))?
         };
-        Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(buf) })
+        Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(DBuf::new(buf)) })
     }
 
     /// Copies a device tensor to the host (into typed storage directly where the kind allows).
@@ -411,6 +475,9 @@ impl Gpu {
     /// partial results, written in full before it is read.
     pub fn alloc_bytes(&self, bytes: usize) -> Result<CudaSlice<u8>, String> {
         let bytes = bytes.max(1);
+        if let Some(s) = pool().take(bytes) {
+            return Ok(s);
+        }
         // SAFETY: the scratch buffer is written in full by the pass producing it before any read.
         unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
     }

@@ -489,7 +489,7 @@ impl<'p> Run<'p> {
             outs.push(gpu.alloc_raw(kind, n)?);
             meta.push((t.clone(), kind));
         }
-        let ins: Vec<_> = devs.iter().map(|d| &*d.buf).collect();
+        let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
         gpu.launch(src, n, &ins, &mut outs)?;
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
         Ok(Some(
@@ -540,7 +540,7 @@ impl<'p> Run<'p> {
         let n_res = e.outer * e.inner;
         let parts = reduce::parts_for(outer, red, inner);
         let rows = inner == 1;
-        let ins: Vec<_> = devs.iter().map(|d| &*d.buf).collect();
+        let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
         let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
         let result = if parts == 1 {
             outs.push(gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?);

@@ -215,7 +215,7 @@ pub fn try_movement(gpu: &Gpu, memo: &Memo, op: &Op, ins: &[DTensor], rty: &Tens
     let n = rty.num_elements()?;
     Some((|| {
         let mut out = [gpu.alloc_raw(kind, n)?];
-        let bufs: Vec<_> = ins.iter().map(|d| &*d.buf).collect();
+        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         gpu.launch_scalar(&src, n, &bufs, &mut out)?;
         let [buf] = out;
         Ok(Gpu::wrap(rty.clone(), kind, n, buf))
