@@ -5,7 +5,7 @@
 
 use cudarc::cublas::CudaBlas;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::{CompileOptions, Ptx};
+use cudarc::nvrtc::Ptx;
 use oxhlo_cpu::{Buf, Kind, NTensor};
 use oxhlo_ir::TensorType;
 use std::collections::HashMap;
@@ -127,14 +127,37 @@ pub fn nvrtc_available() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Compiles CUDA C `src` to PTX for `arch` (`sm_90`, ...) with NVRTC.
-pub fn compile_ptx(src: &str, arch: &'static str) -> Result<String, String> {
+/// Compiles CUDA C `src` with NVRTC for the real architecture `arch` (`sm_90`, ...) to a CUBIN: machine
+/// code, so that loading it needs no JIT compilation by the driver (which would run one kernel at a
+/// time when a program's modules are loaded).
+pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
+    use cudarc::nvrtc::{result, sys};
     if !nvrtc_available() {
         return Err("libnvrtc not found".into());
     }
-    let opts = CompileOptions { arch: Some(arch), options: vec!["-default-device".into()], ..Default::default() };
-    let ptx = guarded("NVRTC", || cudarc::nvrtc::compile_ptx_with_opts(src, opts).map_err(|e| format!("NVRTC failed: {e:?}\n{src}")))?;
-    Ok(ptx.to_src())
+    guarded("NVRTC", || {
+        let c_src = std::ffi::CString::new(src).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
+        let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
+        let options = [format!("--gpu-architecture={arch}"), "-default-device".to_string()];
+        // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
+        // sized by NVRTC's own size query.
+        let out = unsafe {
+            let r = result::compile_program(prog, &options).map_err(|e| {
+                let log = result::get_program_log(prog).map(|l| std::ffi::CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned()).unwrap_or_default();
+                format!("NVRTC failed: {e:?}\n{log}\n{src}")
+            });
+            let r = r.and_then(|_| {
+                let mut n = 0usize;
+                sys::nvrtcGetCUBINSize(prog, &mut n).result().map_err(|e| format!("NVRTC: {e:?}"))?;
+                let mut bin = vec![0u8; n];
+                sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut std::ffi::c_char).result().map_err(|e| format!("NVRTC: {e:?}"))?;
+                Ok(bin)
+            });
+            let _ = result::destroy_program(prog);
+            r
+        };
+        out
+    })
 }
 
 /// The GPU, created on first use (the failure is remembered too).
@@ -366,18 +389,18 @@ impl Gpu {
     }
 
     fn disk_path(&self, key: u64) -> Option<std::path::PathBuf> {
-        cache_dir().map(|d| d.join(format!("{key:016x}.ptx")))
+        cache_dir().map(|d| d.join(format!("{key:016x}.cubin")))
     }
 
-    fn function_by_key(&self, key: u64, src: &str, ptx: Option<String>) -> Result<CudaFunction, String> {
+    fn function_by_key(&self, key: u64, src: &str, bin: Option<Vec<u8>>) -> Result<CudaFunction, String> {
         if let Some(f) = self.kernels.lock().map_err(|_| "kernel cache poisoned")?.get(&key) {
             return Ok(f.clone());
         }
         let path = self.disk_path(key);
-        let ptx_text = match ptx.or_else(|| path.as_ref().and_then(|p| std::fs::read_to_string(p).ok())) {
+        let bin = match bin.or_else(|| path.as_ref().and_then(|p| std::fs::read(p).ok())) {
             Some(t) => t,
             None => {
-                let t = compile_ptx(src, self.arch)?;
+                let t = compile_cubin(src, self.arch)?;
                 if let Some(p) = &path {
                     if let Some(d) = p.parent() {
                         let _ = std::fs::create_dir_all(d);
@@ -387,7 +410,7 @@ impl Gpu {
                 t
             }
         };
-        let module = self.ctx.load_module(Ptx::from_src(ptx_text)).map_err(|e| format!("loading a kernel module: {e}"))?;
+        let module = self.ctx.load_module(Ptx::from_binary(bin)).map_err(|e| format!("loading a kernel module: {e}"))?;
         let f = module.load_function(crate::render::ENTRY).map_err(|e| format!("kernel entry: {e}"))?;
         self.kernels.lock().map_err(|_| "kernel cache poisoned")?.insert(key, f.clone());
         Ok(f)
@@ -408,15 +431,15 @@ impl Gpu {
         };
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(todo.len()).max(1);
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let ptx: Vec<Mutex<Option<String>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+        let ptx: Vec<Mutex<Option<Vec<u8>>>> = todo.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|sc| {
             for _ in 0..threads {
                 sc.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((key, src)) = todo.get(i) else { break };
-                    let cached = self.disk_path(*key).and_then(|p| std::fs::read_to_string(p).ok());
+                    let cached = self.disk_path(*key).and_then(|p| std::fs::read(p).ok());
                     let t = cached.or_else(|| {
-                        let t = compile_ptx(src, self.arch).ok()?;
+                        let t = compile_cubin(src, self.arch).ok()?;
                         if let Some(p) = self.disk_path(*key) {
                             if let Some(d) = p.parent() {
                                 let _ = std::fs::create_dir_all(d);

@@ -97,10 +97,10 @@ fn every_rendered_kernel_compiles() {
     let start = std::time::Instant::now();
     for chunk in all.chunks(150) {
         let unit = batch(chunk);
-        if let Err(e) = oxhlo_cuda::device::compile_ptx(&unit, "sm_90") {
+        if let Err(e) = oxhlo_cuda::device::compile_cubin(&unit, "sm_90") {
             // Find the kernel that fails, for a readable message.
             for s in chunk {
-                if let Err(e) = oxhlo_cuda::device::compile_ptx(s, "sm_90") {
+                if let Err(e) = oxhlo_cuda::device::compile_cubin(s, "sm_90") {
                     panic!("a rendered kernel does not compile: {e}");
                 }
             }
