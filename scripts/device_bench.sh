@@ -11,7 +11,7 @@ export PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/liboxhlo_pjrt.so"
 lscpu | grep -E "Model name|^CPU\(s\)|Flags" | cut -c1-200 > $OUT/cpu.txt
 REPS=${REPS:-3}
 ( /usr/bin/time -f "%M" -o $OUT/xla_cpu.rss env JAX_PLATFORMS=cpu taskset -c 0,1 timeout 330 $PY $C/anchor_cpu.py --reps $REPS --json $OUT/xla_cpu.json > $OUT/xla_cpu.log 2>&1 ) &
-( /usr/bin/time -f "%M" -o $OUT/oxhlo_cpu.rss env JAX_PLATFORMS=oxhlo taskset -c 2,3 timeout 330 $PY $C/anchor_cpu.py --reps $REPS --json $OUT/oxhlo_cpu.json > $OUT/oxhlo_cpu.log 2>&1 ) &
+( /usr/bin/time -f "%M" -o $OUT/oxhlo_cpu.rss env JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cpu taskset -c 2,3 timeout 330 $PY $C/anchor_cpu.py --reps $REPS --json $OUT/oxhlo_cpu.json > $OUT/oxhlo_cpu.log 2>&1 ) &
 wait
 $PY $C/bench_table.py $OUT/xla_cpu.json $OUT/oxhlo_cpu.json $OUT/xla_cpu.rss $OUT/oxhlo_cpu.rss > $OUT/table_cpu.md 2>&1
 cat $OUT/table_cpu.md

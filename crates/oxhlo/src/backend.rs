@@ -6,7 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The environment variable [`Client::new`](crate::Client::new) reads to pick a backend
-/// (`interpreter`, `cpu` or `cuda`; unset or empty means [`Backend::default()`]).
+/// (`interpreter`, `cpu` or `cuda`; unset or empty means [`Backend::preferred()`]: the GPU when one is
+/// usable, else the CPU).
 pub const BACKEND_ENV: &str = "OXHLO_BACKEND";
 
 /// Which executor runs compiled programs.
@@ -72,6 +73,16 @@ impl Backend {
     /// True when [`resolve`](Backend::resolve) succeeds.
     pub fn is_available(self) -> bool {
         self.resolve().is_ok()
+    }
+
+    /// The fastest backend usable here: [`Cuda`](Backend::Cuda) when a usable NVIDIA GPU and the CUDA
+    /// libraries are present, else [`Cpu`](Backend::Cpu) (probing never panics).
+    pub fn preferred() -> Backend {
+        if Backend::Cuda.is_available() {
+            Backend::Cuda
+        } else {
+            Backend::Cpu
+        }
     }
 
     /// The backend named by `OXHLO_BACKEND`, `Ok(None)` when it is unset or empty.

@@ -141,10 +141,10 @@ struct Inner {
 
 impl Client {
     /// A client for the backend named by the `OXHLO_BACKEND` environment variable (`interpreter`, `cpu`,
-    /// `cuda`), or [`Backend::default()`] when it is unset; fails when the variable names no backend or one
-    /// that is not built.
+    /// `cuda`), or [`Backend::preferred()`] when it is unset (the GPU when one is usable, else the CPU);
+    /// fails when the variable names no backend or one that is not usable here.
     pub fn new() -> Result<Client> {
-        let backend = Backend::from_env()?.unwrap_or_default();
+        let backend = Backend::from_env()?.unwrap_or_else(Backend::preferred);
         Client::builder().backend(backend).build()
     }
 

@@ -1,5 +1,6 @@
-//! `OXHLO_BACKEND=cuda` in the plugin: single-device programs run on the CUDA backend (`oxhlo-cuda`) when
-//! a usable GPU is present; otherwise one log line says why and the CPU backend runs them. Arrays stay on
+//! The plugin on a GPU: with `OXHLO_BACKEND=cuda`, or unset, single-device programs run on the CUDA backend
+//! (`oxhlo-cuda`) when a usable GPU is present; otherwise the CPU backend runs them (asked for by name, one
+//! log line says why). Arrays stay on
 //! the device across executions: an input whose storage already has a device copy (a result of an
 //! earlier GPU run, or host data uploaded by one) is passed as is, host data is uploaded once and the
 //! copy kept with its storage, and device results become device-resident storage (copied to the host
@@ -22,29 +23,45 @@ pub struct CudaRunner {
     gpu: Arc<Gpu>,
 }
 
-/// Whether the environment asks for the CUDA backend.
+/// Whether the environment asks for the CUDA backend by name.
 pub fn cuda_requested() -> bool {
     std::env::var("OXHLO_BACKEND").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "cuda" | "gpu"))
 }
 
+/// Whether `OXHLO_BACKEND` is unset or empty: programs then run on the GPU when one is usable.
+fn backend_unset() -> bool {
+    std::env::var("OXHLO_BACKEND").map(|v| v.trim().is_empty()).unwrap_or(true)
+}
+
 impl CudaRunner {
-    /// Compiles `module` for the GPU when `OXHLO_BACKEND=cuda` and a GPU is usable; None otherwise.
+    /// Compiles `module` for the GPU when `OXHLO_BACKEND=cuda` (or is unset) and a GPU is usable; None
+    /// otherwise (CPU backend). Asked for by name, a missing GPU is said once on stderr; left unset, a
+    /// program the GPU backend cannot compile also falls back to the CPU, with a log line.
     pub fn build(module: &Module, registry: Arc<CustomCallRegistry>, level: OptLevel) -> Result<Option<CudaRunner>> {
-        if !cuda_requested() {
+        let explicit = cuda_requested();
+        if !explicit && !backend_unset() {
             return Ok(None);
         }
         let gpu = match oxhlo_cuda::available().and_then(|_| oxhlo_cuda::device::gpu()) {
             Ok(g) => g,
             Err(why) => {
-                static ONCE: Once = Once::new();
-                ONCE.call_once(|| eprintln!("oxhlo: OXHLO_BACKEND=cuda but no usable CUDA device ({why}); using the CPU backend"));
+                if explicit {
+                    static ONCE: Once = Once::new();
+                    ONCE.call_once(|| eprintln!("oxhlo: OXHLO_BACKEND=cuda but no usable CUDA device ({why}); using the CPU backend"));
+                }
                 return Ok(None);
             }
         };
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
         let opts = oxhlo_cuda::CudaOptions { allow_tf32: oxhlo_cuda::tf32_from_env(), ..oxhlo_cuda::options_at(level) };
-        let program = oxhlo_cuda::compile(module.clone(), &opt, &opts, Some(registry))
-            .map_err(|m| Error::internal(format!("oxhlo CUDA backend: {m}")))?;
+        let program = match oxhlo_cuda::compile(module.clone(), &opt, &opts, Some(registry)) {
+            Ok(p) => p,
+            Err(m) if !explicit => {
+                crate::log::info(|| format!("the CUDA backend cannot compile this program ({m}); using the CPU backend"));
+                return Ok(None);
+            }
+            Err(m) => return Err(Error::internal(format!("oxhlo CUDA backend: {m}"))),
+        };
         crate::log::info(|| "compiled for the CUDA backend".to_string());
         Ok(Some(CudaRunner { program, gpu }))
     }
