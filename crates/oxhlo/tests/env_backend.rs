@@ -4,14 +4,17 @@ use oxhlo::{Backend, Client, ErrorKind, BACKEND_ENV};
 
 #[test]
 fn client_new_reads_the_environment() {
+    // Unset or empty: the GPU where one is usable, else the CPU.
+    let preferred = if Backend::Cuda.is_available() { Backend::Cuda } else { Backend::Cpu };
+    assert_eq!(Backend::preferred(), preferred);
     std::env::remove_var(BACKEND_ENV);
-    assert_eq!(Client::new().unwrap().backend(), Backend::Cpu);
+    assert_eq!(Client::new().unwrap().backend(), preferred);
     std::env::set_var(BACKEND_ENV, "interpreter");
     assert_eq!(Client::new().unwrap().backend(), Backend::Interpreter);
     std::env::set_var(BACKEND_ENV, " CPU ");
     assert_eq!(Client::new().unwrap().backend(), Backend::Cpu);
     std::env::set_var(BACKEND_ENV, "");
-    assert_eq!(Client::new().unwrap().backend(), Backend::Cpu);
+    assert_eq!(Client::new().unwrap().backend(), preferred);
     std::env::set_var(BACKEND_ENV, "cuda");
     if Backend::Cuda.is_available() {
         assert_eq!(Client::new().unwrap().backend(), Backend::Cuda);
