@@ -184,8 +184,11 @@ impl Kernel {
 /// rendered once per (op, role) and kept with the program, so later runs neither render nor look up.
 #[derive(Debug, Default)]
 pub struct Memo {
-    map: Mutex<HashMap<(usize, u32), Option<Arc<Kernel>>>>,
+    map: Mutex<HashMap<MemoKey, Option<Arc<Kernel>>>>,
 }
+
+/// (op address, role).
+type MemoKey = (usize, u32);
 
 impl Memo {
     /// The kernel of `op` in role `tag`, rendering it on first use (None when it has no rendering).
@@ -533,6 +536,7 @@ impl Gpu {
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
     /// parts, in0, init, out0)` (`reduce::Shape::Cols`): one thread per (part, row, column).
+    #[allow(clippy::too_many_arguments)]
     pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
         let total = outer * inner * parts;
         if total <= 0 {

@@ -44,7 +44,7 @@ impl Profile {
     pub fn report(&self) {
         let Ok(mut m) = self.steps.lock() else { return };
         let mut rows: Vec<(String, (usize, Duration))> = m.drain().collect();
-        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.1 .1));
         let total: Duration = rows.iter().map(|r| r.1 .1).sum();
         let steps: usize = rows.iter().map(|r| r.1 .0).sum();
         let host: Duration = rows.iter().filter(|r| r.0.starts_with("host ")).map(|r| r.1 .1).sum();

@@ -72,7 +72,7 @@ fn for_each_run(dims: &[i64], strides: &[i64], mut row: impl FnMut(i64, i64, usi
 pub unsafe fn gather(base: *const u8, dims: &[i64], strides: &[i64], elem: usize) -> Vec<u8> {
     let n = crate::dtype::num_elements(dims).unwrap_or(0);
     let mut out = vec![0u8; n * elem];
-    gather_into(base, dims, &strides, elem, &mut out);
+    gather_into(base, dims, strides, elem, &mut out);
     out
 }
 
