@@ -131,9 +131,29 @@ impl ConvPlan {
         }
     }
 
+    /// Elements each im2col thread moves: 4 (one 16- or 8-byte access) when the stored layout's innermost
+    /// dim is the operand's contiguous one (features of NHWC inputs, or the batch role of weight
+    /// gradients), of a size divisible by 4, for 2- and 4-byte elements; else 1.
+    pub fn im2col_width(&self, lhs: &[i64], elem_bytes: usize) -> usize {
+        let d = &self.dims;
+        let inner = lhs.len() - 1;
+        let contiguous = if self.a_transposed {
+            self.m_order.last() == Some(&MDim::Batch) && inner == d.input_batch && self.batch % 4 == 0
+        } else {
+            self.k_order.last() == Some(&KDim::Feature) && inner == d.input_feature && self.in_features % 4 == 0
+        };
+        if contiguous && matches!(elem_bytes, 2 | 4) {
+            4
+        } else {
+            1
+        }
+    }
+
     /// The im2col kernel `(long long n, const T* in0 /*lhs*/, T* out0 /*A or A^T*/)` over `m * k`
-    /// elements.
+    /// elements, or over `m * k / 4` groups of 4 when [`ConvPlan::im2col_width`] is 4 (`n` then counts
+    /// groups).
     pub fn render_im2col(&self, lhs: &[i64], elem_bytes: usize) -> Option<String> {
+        let width = self.im2col_width(lhs, elem_bytes);
         let ty = match elem_bytes {
             2 => "unsigned short",
             4 => "unsigned int",
@@ -164,7 +184,7 @@ impl ConvPlan {
         }
         let total: i64 = coords.iter().map(|c| c.1).product();
         let (t, suf) = if total <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
-        let mut body = format!("    {t} r = ({t})i;\n");
+        let mut body = if width == 4 { format!("    const long long i = g * 4;\n    {t} r = ({t})i;\n") } else { format!("    {t} r = ({t})i;\n") };
         for (j, (name, size)) in coords.iter().enumerate().rev() {
             if j == 0 {
                 let _ = writeln!(body, "    const long long {name} = (long long)r;");
@@ -187,9 +207,19 @@ impl ConvPlan {
                 );
             }
         }
-        let _ = writeln!(body, "    out0[i] = inside ? in0[src] : ({ty})0;");
+        let var = if width == 4 {
+            // Four contiguous elements (the innermost coordinate is a multiple of 4, every other stride a
+            // multiple of 4 elements): one aligned vector access each way.
+            let v = if elem_bytes == 4 { "uint4" } else { "uint2" };
+            let zero = if elem_bytes == 4 { "make_uint4(0u, 0u, 0u, 0u)" } else { "make_uint2(0u, 0u)" };
+            let _ = writeln!(body, "    reinterpret_cast<{v}*>(out0)[g] = inside ? *reinterpret_cast<const {v}*>(in0 + src) : {zero};");
+            "g"
+        } else {
+            let _ = writeln!(body, "    out0[i] = inside ? in0[src] : ({ty})0;");
+            "i"
+        };
         Some(format!(
-            "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+            "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long {var} = (long long)blockIdx.x * blockDim.x + threadIdx.x; {var} < n; {var} += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
         ))
     }
 
@@ -263,7 +293,7 @@ pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, r
     Some((|| {
         let a_len = (m * k) as usize;
         let mut a = [gpu.alloc_raw(lhs.kind, a_len)?];
-        gpu.launch_scalar(&im2col, a_len, &[&*lhs.buf], &mut a)?;
+        gpu.launch_scalar(&im2col, a_len / plan.im2col_width(&lhs.ty.shape, lhs.kind.size()), &[&*lhs.buf], &mut a)?;
         let [a] = a;
         let (bshape, bstrides, bbase, b_identity) = plan.kernel_layout(&rhs.ty.shape);
         let b = if b_identity {

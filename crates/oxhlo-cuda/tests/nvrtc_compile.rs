@@ -67,6 +67,15 @@ fn reduction_kernels() -> BTreeSet<String> {
     out
 }
 
+const RESNET_CONVS: &str = r#"
+func.func @main(%x: tensor<8x8x8x64xf32>, %w: tensor<3x3x64x64xf32>, %dy: tensor<8x8x8x64xf32>, %dy2: tensor<8x4x4x128xf32>, %w2: tensor<3x3x64x128xf32>) -> (tensor<8x8x8x64xf32>, tensor<3x3x64x64xf32>, tensor<8x8x8x64xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x8x8x64xf32>, tensor<3x3x64x64xf32>) -> tensor<8x8x8x64xf32>
+  %1 = stablehlo.convolution(%x, %dy) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x8x8x64xf32>, tensor<8x8x8x64xf32>) -> tensor<3x3x64x64xf32>
+  %2 = stablehlo.convolution(%dy2, %w2) dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[2, 1], [2, 1]], lhs_dilate = [2, 2], reverse = [true, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x4x4x128xf32>, tensor<3x3x64x128xf32>) -> tensor<8x8x8x64xf32>
+  return %0, %1, %2 : tensor<8x8x8x64xf32>, tensor<3x3x64x64xf32>, tensor<8x8x8x64xf32>
+}
+"#;
+
 /// One translation unit holding `sources`, each in a namespace of its own (the prelude once).
 fn batch(sources: &[&String]) -> String {
     let mut unit = String::from(PRELUDE);
@@ -87,6 +96,12 @@ fn every_rendered_kernel_compiles() {
     let from_suite = all.len();
     assert!(from_suite > 100, "the conformance suite should render many kernels, got {from_suite}");
     all.extend(reduction_kernels());
+    // The convolution forms of a ResNet training step (forward, weight gradient, strided input gradient),
+    // whose im2col kernels move 4 elements per thread.
+    let convs = oxhlo_text::parse_module(RESNET_CONVS, "convs.mlir").expect("parses");
+    let conv_kernels = oxhlo_cuda::kernels::module_kernels(&convs, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
+    assert!(conv_kernels.iter().filter(|s| s.contains("reinterpret_cast<uint4*>(out0)[g]")).count() >= 2, "{conv_kernels:?}");
+    all.extend(conv_kernels);
     for shape in [&[2i64, 3, 4][..], &[5, 7]] {
         let perm: Vec<usize> = (0..shape.len()).rev().collect();
         for bytes in [1, 2, 4, 8, 16] {

@@ -224,6 +224,10 @@ func.func @main(%x: tensor<8x6x6x4xf32>, %w: tensor<3x3x4x5xf32>, %dy: tensor<8x
     assert!(!fwd.a_transposed);
     assert_eq!(fwd.k_order, vec![KDim::Window(0), KDim::Window(1), KDim::Feature]);
     assert!(fwd.kernel_layout(&[3, 3, 4, 5]).3 && fwd.output_layout(&[8, 6, 6, 5]).1);
+    // Four features per thread, moved as one 16-byte access.
+    assert_eq!(fwd.im2col_width(&[8, 6, 6, 4], 4), 4);
+    let src = fwd.render_im2col(&[8, 6, 6, 4], 4).unwrap();
+    assert!(src.contains("reinterpret_cast<uint4*>(out0)[g] = inside ? *reinterpret_cast<const uint4*>(in0 + src)"), "{src}");
     assert_eq!((fwd.m(), fwd.k()), (8 * 36, 9 * 4));
     // Weight gradient: the operand's innermost dim is its batch role, so A is stored transposed with
     // that role fastest; dy is the GEMM's B as it is and the result comes out HWIO.
@@ -232,11 +236,13 @@ func.func @main(%x: tensor<8x6x6x4xf32>, %w: tensor<3x3x4x5xf32>, %dy: tensor<8x
     assert_eq!(wg.m_order, vec![MDim::Out(0), MDim::Out(1), MDim::Batch]);
     assert_eq!(wg.k_order, vec![KDim::Feature, KDim::Window(0), KDim::Window(1)]);
     assert!(wg.kernel_layout(&[8, 6, 6, 5]).3 && wg.output_layout(&[3, 3, 4, 5]).1);
+    assert_eq!(wg.im2col_width(&[8, 6, 6, 4], 4), 4);
     // NCHW x OIHW: A^T with the output column fastest; the result needs a permute to NCHW.
     let nchw = ConvPlan::new(&ops[2], &[8, 4, 6, 6], &[5, 4, 3, 3], &[8, 5, 6, 6]).expect("plans");
     assert!(nchw.a_transposed);
     assert_eq!(nchw.m_order.last(), Some(&MDim::Out(1)));
     assert!(!nchw.output_layout(&[8, 5, 6, 6]).1);
+    assert_eq!(nchw.im2col_width(&[8, 4, 6, 6], 4), 1);
     let src = nchw.render_im2col(&[8, 4, 6, 6], 4).unwrap();
     assert!(src.contains("inside ? in0[src] : (unsigned int)0"), "{src}");
 }
