@@ -707,6 +707,11 @@ impl<'p> Run<'p> {
     /// dot_general on cuBLAS, transpose as a permute kernel.
     fn try_device_library(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Slot>, String> {
         let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| frame.func.try_ty(*v)) else { return Ok(None) };
+        // Kernels rendered for an op are kept per op (`Memo`): only ops whose operand and result types are
+        // static, so that every run sees the same shapes.
+        if !rt.is_static() || op.operands.iter().any(|&v| render::kind_of(frame.func, v).is_none()) {
+            return Ok(None);
+        }
         let gpu = self.prog.gpu.clone();
         if op.kind == OpKind::Transpose {
             let Some(perm) = op.attr("permutation").and_then(Attr::as_i64_list) else { return Ok(None) };
