@@ -66,7 +66,9 @@ if [ "$MODE" = bench ]; then
   if [ -n "${PROFILE:-}" ]; then
     # Where the time goes (every step synchronized, so slower than the timed runs above).
     JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_PROFILE=1 PYTHONUNBUFFERED=1 timeout 150 "$PY" "$C/anchor_bench.py" --only "$PROFILE" --reps 1 > "$OUT/profile.log" 2>&1
+    JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_PROFILE=launch PYTHONUNBUFFERED=1 timeout 150 "$PY" "$C/anchor_bench.py" --only "$PROFILE" --reps 1 > "$OUT/profile_launch.log" 2>&1
     grep -A27 "oxhlo-cuda profile" "$OUT/profile.log" | tail -60
+    grep -A12 "oxhlo-cuda profile" "$OUT/profile_launch.log" | tail -26
   fi
 fi
 echo "== summary =="

@@ -456,7 +456,9 @@ impl<'p> Run<'p> {
             if let Some((t0, host0)) = started {
                 // Each step is timed to completion (GPU work included); control flow steps include their
                 // regions' steps, which are also counted on their own.
-                let _ = self.prog.gpu.synchronize();
+                if !crate::profile::host_side_only() {
+                    let _ = self.prog.gpu.synchronize();
+                }
                 let on_host = self.prog.stats.host_ops.load(Ordering::Relaxed) > host0;
                 let label = match &ps.step {
                     Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),

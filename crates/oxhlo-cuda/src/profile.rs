@@ -1,7 +1,9 @@
 //! `OXHLO_PROFILE=1` for the CUDA backend: every step of a run is timed to completion (a device
 //! synchronization after each, so GPU time and host overhead are both in it) and, after each run, the
 //! steps are printed to stderr grouped by label (op name and operand shapes, `host` for steps that ran
-//! on the host), largest total first. Profiling slows runs down; it says where their time goes.
+//! on the host), largest total first. `OXHLO_PROFILE=launch` times the host side of each step only (no
+//! synchronization: what planning, allocating and launching cost while the GPU runs behind). Profiling
+//! slows runs down; it says where their time goes.
 
 use oxhlo_ir::{Func, Op, Type};
 use std::collections::HashMap;
@@ -12,6 +14,12 @@ use std::time::Duration;
 pub fn enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("OXHLO_PROFILE").is_ok_and(|v| !matches!(v.trim(), "" | "0")))
+}
+
+/// Whether steps are timed on the host side only (`OXHLO_PROFILE=launch`), without synchronizing.
+pub fn host_side_only() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXHLO_PROFILE").is_ok_and(|v| v.trim().eq_ignore_ascii_case("launch")))
 }
 
 /// `name(shape, shape) -> shape`, prefixed with `host ` when it ran on the host.
@@ -48,7 +56,8 @@ impl Profile {
         let total: Duration = rows.iter().map(|r| r.1 .1).sum();
         let steps: usize = rows.iter().map(|r| r.1 .0).sum();
         let host: Duration = rows.iter().filter(|r| r.0.starts_with("host ")).map(|r| r.1 .1).sum();
-        eprintln!("oxhlo-cuda profile: {steps} steps, {:.3} ms (host steps {:.3} ms)", total.as_secs_f64() * 1e3, host.as_secs_f64() * 1e3);
+        let what = if host_side_only() { "host side only, not synchronized" } else { "each step synchronized" };
+        eprintln!("oxhlo-cuda profile ({what}): {steps} steps, {:.3} ms (host steps {:.3} ms)", total.as_secs_f64() * 1e3, host.as_secs_f64() * 1e3);
         for (label, (n, d)) in rows.iter().take(25) {
             eprintln!("  {:9.3} ms {n:5}x  {label}", d.as_secs_f64() * 1e3);
         }
