@@ -47,20 +47,18 @@ pub fn run(argv: &[String]) -> Result<bool, String> {
     }
 
     let show_progress = std::io::stderr().is_terminal();
-    let mut times = Vec::with_capacity(runs);
-    for i in 0..warmup + runs {
-        let t = Instant::now();
-        if let Err(e) = prepared.run(inputs.clone()) {
+    // Inputs are converted to the engine's form once: the times are the executions' own.
+    let mut times = match prepared.time_runs(inputs, warmup, runs, |done| {
+        if show_progress {
+            progress(done, warmup + runs);
+        }
+    }) {
+        Ok(t) => t,
+        Err(e) => {
             eprintln!("{e}");
             return Ok(false);
         }
-        if i >= warmup {
-            times.push(t.elapsed());
-        }
-        if show_progress {
-            progress(i + 1, warmup + runs);
-        }
-    }
+    };
     if show_progress {
         eprintln!();
     }

@@ -84,6 +84,39 @@ impl Prepared<'_> {
         }
     }
 
+    /// Times `warmup + runs` executions on `inputs` and returns the last `runs` times. Inputs are converted
+    /// to the engine's own form once, before timing (the CPU backend's native tensors, shared, not copied,
+    /// by every run), so the times are the executions' own; `each` is called after every run.
+    pub fn time_runs(&self, inputs: Vec<RtValue>, warmup: usize, runs: usize, mut each: impl FnMut(usize)) -> Result<Vec<std::time::Duration>, InterpError> {
+        let mut times = Vec::with_capacity(runs);
+        let native: Vec<Val> = match self {
+            Prepared::Cpu(_) => inputs.iter().cloned().map(Val::from_rt).collect(),
+            Prepared::Interp(_) => Vec::new(),
+        };
+        for i in 0..warmup + runs {
+            let t = std::time::Instant::now();
+            match self {
+                Prepared::Interp(m) => drop(oxhlo_interp::run_main(m, inputs.clone())?),
+                Prepared::Cpu(p) => {
+                    let vals = native.clone();
+                    let out = oxhlo_interp::eval::on_big_stack(|| p.run(vals))??;
+                    let elapsed = t.elapsed();
+                    drop(out);
+                    if i >= warmup {
+                        times.push(elapsed);
+                    }
+                    each(i + 1);
+                    continue;
+                }
+            }
+            if i >= warmup {
+                times.push(t.elapsed());
+            }
+            each(i + 1);
+        }
+        Ok(times)
+    }
+
     /// Runs a test case (no inputs): checks evaluated and the failures.
     pub fn run_case(&self) -> Result<(usize, Vec<CheckFailure>), String> {
         match self {
