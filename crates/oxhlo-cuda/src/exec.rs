@@ -1,11 +1,15 @@
-//! The CUDA executor: walks each block's plan (`oxhlo_plan::fusion::fuse_block` steps). Fused kernels and
-//! single elementwise ops run as NVRTC-compiled kernels, dot_general on cuBLAS, transposes as permute
-//! kernels, reshapes as retypes; every other op runs on the host (the CPU backend's native kernels, else
-//! the reference interpreter) on operands copied back, and its results go to the device only when a
-//! device op reads them. A value may live on the device, on the host, or both (a copy is made once and
-//! kept while the value lives). Control flow (while/if/case/call) runs on the host, reading predicates
-//! back. Results are defined by the interpreter's semantics, with float transcendental functions from
-//! CUDA's libm and (when allowed) TF32 products for DEFAULT-precision f32 dots.
+//! The CUDA executor: walks each block's plan (`kernels::plan_steps`: loop fusion, then reductions folded
+//! into the kernels computing their operands). Fused kernels and single elementwise ops run as
+//! NVRTC-compiled kernels, reduce-fused kernels and reductions as row/column passes (`reduce`), slices,
+//! concatenations, pads, reverses, iota, gathers and scatter-adds as index kernels (`movement`,
+//! `gather_scatter`), dot_general on cuBLAS and convolutions as im2col + cuBLAS (`dot`, `conv`),
+//! transposes as permute kernels, reshapes as retypes; every other op runs on the host (the CPU backend's
+//! native kernels, else the reference interpreter) on operands copied back, and its results go to the
+//! device only when a device op reads them. A value may live on the device, on the host, or both (a copy
+//! is made once and kept while the value lives). Control flow (while/if/case/call) runs on the host,
+//! reading predicates back. Results are defined by the interpreter's semantics, with float transcendental
+//! functions from CUDA's libm, reduction and scatter-add orders of their own, and (when allowed) TF32
+//! products for DEFAULT-precision f32 dots and convolutions.
 
 use crate::device::{gpu, DTensor, Gpu, Kernel, Memo};
 use crate::{dot, reduce, render};
