@@ -14,20 +14,12 @@
 
 use crate::device::{DTensor, Gpu, Memo};
 use crate::movement::render_strided;
-use crate::render::{ENTRY, PRELUDE};
+use crate::render::{coords, row_major_strides, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::Precision;
 use oxhlo_ir::{Op, TensorType};
 use oxhlo_plan::dims::ConvDims;
 use std::fmt::Write;
-
-fn row_major_strides(shape: &[i64]) -> Vec<i64> {
-    let mut st = vec![1i64; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        st[d] = st[d + 1] * shape[d + 1];
-    }
-    st
-}
 
 /// A dimension of the GEMM's contraction: a window tap dim or the input feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,26 +164,17 @@ impl ConvPlan {
             KDim::Feature => "c".to_string(),
         };
         // The stored layout, outermost first.
-        let mut coords: Vec<(String, i64)> = Vec::new();
+        let mut coords_of: Vec<(String, i64)> = Vec::new();
         let ms = self.m_order.iter().map(|x| (name_m(x), self.m_size(*x)));
         let ks = self.k_order.iter().map(|x| (name_k(x), self.k_size(*x)));
         if self.a_transposed {
-            coords.extend(ks);
-            coords.extend(ms);
+            coords_of.extend(ks);
+            coords_of.extend(ms);
         } else {
-            coords.extend(ms);
-            coords.extend(ks);
+            coords_of.extend(ms);
+            coords_of.extend(ks);
         }
-        let total: i64 = coords.iter().map(|c| c.1).product();
-        let (t, suf) = if total <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
-        let mut body = if width == 4 { format!("    const long long i = g * 4;\n    {t} r = ({t})i;\n") } else { format!("    {t} r = ({t})i;\n") };
-        for (j, (name, size)) in coords.iter().enumerate().rev() {
-            if j == 0 {
-                let _ = writeln!(body, "    const long long {name} = (long long)r;");
-            } else {
-                let _ = writeln!(body, "    const long long {name} = (long long)(r % {size}{suf}); r /= {size}{suf};");
-            }
-        }
+        let mut body = if width == 4 { format!("    const long long i = g * 4;\n{}", coords("i", &coords_of)) } else { coords("i", &coords_of) };
         let _ = writeln!(body, "    long long src = bn * {}LL + c * {}LL; bool inside = true;", lst[d.input_batch], lst[d.input_feature]);
         for k in 0..s {
             let (lo, _) = d.padding[k];

@@ -12,20 +12,12 @@
 //! Anything else returns `None` and runs on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{storage_type, ENTRY, PRELUDE};
+use crate::render::{bits_type, coord_names, coords, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::{GatherDims, ScatterDims};
 use oxhlo_ir::{Attr, Func, Op, OpKind, TensorType};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
 use std::fmt::Write;
-
-fn row_major_strides(shape: &[i64]) -> Vec<i64> {
-    let mut st = vec![1i64; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        st[d] = st[d + 1] * shape[d + 1];
-    }
-    st
-}
 
 fn dims_below(dims: &[i64], rank: usize) -> Option<Vec<usize>> {
     dims.iter().map(|&d| usize::try_from(d).ok().filter(|&d| d < rank)).collect()
@@ -33,19 +25,6 @@ fn dims_below(dims: &[i64], rank: usize) -> Option<Vec<usize>> {
 
 fn is_int(k: Kind) -> bool {
     matches!(k, Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 | Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
-}
-
-/// C statements defining `c0..` (long long): coordinates of `var` in row-major `shape`.
-fn coords(var: &str, prefix: &str, shape: &[i64]) -> String {
-    let mut s = format!("    unsigned long long r_{prefix} = (unsigned long long){var};\n");
-    for d in (0..shape.len()).rev() {
-        if d == 0 {
-            let _ = writeln!(s, "    const long long {prefix}0 = (long long)r_{prefix};");
-        } else {
-            let _ = writeln!(s, "    const long long {prefix}{d} = (long long)(r_{prefix} % {}ULL); r_{prefix} /= {}ULL;", shape[d], shape[d]);
-        }
-    }
-    s
 }
 
 /// How start index vectors are read: the indices' shape, index_vector_dim, and the offset expression of
@@ -90,7 +69,7 @@ impl Indices {
 
 /// The gather kernel `(long long n, const T* in0 /*operand*/, const I* ind, T* out0)`.
 pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kind: Kind, sizes: &[i64], out: &[i64], elem_bytes: usize) -> Option<String> {
-    let ty = bits_of(elem_bytes)?;
+    let ty = bits_type(elem_bytes)?;
     let ity = storage_type(index_kind).filter(|_| is_int(index_kind))?;
     let orank = operand.len();
     if sizes.len() != orank || sizes.iter().zip(operand).any(|(&s, &n)| s < 0 || s > n) {
@@ -117,7 +96,7 @@ pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kin
     }
     let batch: Vec<String> = batch_dims.iter().map(|d| format!("c{d}")).collect();
     let ost = row_major_strides(operand);
-    let mut body = coords("i", "c", out);
+    let mut body = coords("i", &coord_names("c", out));
     body.push_str(&ix.base(&batch));
     let mut start = vec!["0LL".to_string(); orank];
     for (k, &od) in smap.iter().enumerate() {
@@ -139,17 +118,6 @@ pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kin
     Some(format!(
         "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, const {ity}* __restrict__ ind, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
     ))
-}
-
-fn bits_of(bytes: usize) -> Option<&'static str> {
-    Some(match bytes {
-        1 => "unsigned char",
-        2 => "unsigned short",
-        4 => "unsigned int",
-        8 => "unsigned long long",
-        16 => "ulonglong2",
-        _ => return None,
-    })
 }
 
 /// The scatter-add kernel `(long long n /*update elements*/, const T* upd, const I* ind, T* out0)`
@@ -185,7 +153,7 @@ pub fn render_scatter_add(s: &ScatterDims, input: &[i64], indices: &[i64], index
     }
     let batch: Vec<String> = uscatter.iter().map(|d| format!("u{d}")).collect();
     let ist = row_major_strides(input);
-    let mut body = coords("i", "u", updates);
+    let mut body = coords("i", &coord_names("u", updates));
     body.push_str(&ix.base(&batch));
     let mut start = vec!["0LL".to_string(); irank];
     for (k, &od) in smap.iter().enumerate() {

@@ -6,46 +6,10 @@
 //! `None` and runs on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{storage_type, ENTRY, PRELUDE};
+use crate::render::{bits_type, coord_names, coords, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Op, OpKind, TensorType};
 use std::fmt::Write;
-
-/// The raw-bits C type of elements of `bytes` bytes.
-fn bits_type(bytes: usize) -> Option<&'static str> {
-    Some(match bytes {
-        1 => "unsigned char",
-        2 => "unsigned short",
-        4 => "unsigned int",
-        8 => "unsigned long long",
-        16 => "ulonglong2",
-        _ => return None,
-    })
-}
-
-fn row_major_strides(shape: &[i64]) -> Vec<i64> {
-    let mut st = vec![1i64; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        st[d] = st[d + 1] * shape[d + 1];
-    }
-    st
-}
-
-/// C statements defining `c0..c{rank-1}` (long long), the coordinates of output index `i` in `shape`,
-/// in 32-bit arithmetic when the output is small enough.
-fn coords(shape: &[i64]) -> String {
-    let n: i64 = shape.iter().product();
-    let (t, suf) = if n <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
-    let mut s = format!("    {t} r = ({t})i;\n");
-    for d in (0..shape.len()).rev() {
-        if d == 0 {
-            let _ = writeln!(s, "    const long long c0 = (long long)r;");
-        } else {
-            let _ = writeln!(s, "    const long long c{d} = (long long)(r % {}{suf}); r /= {}{suf};", shape[d], shape[d]);
-        }
-    }
-    s
-}
 
 fn kernel(params: &str, body: &str) -> String {
     format!(
@@ -59,7 +23,7 @@ pub fn render_strided(shape: &[i64], strides: &[i64], base: i64, elem_bytes: usi
     if strides.len() != shape.len() {
         return None;
     }
-    let mut body = coords(shape);
+    let mut body = coords("i", &coord_names("c", shape));
     let mut terms = vec![format!("{base}LL")];
     for (d, &s) in strides.iter().enumerate() {
         if s != 0 {
@@ -76,7 +40,7 @@ pub fn render_concat(shape: &[i64], dim: usize, sizes: &[i64], elem_bytes: usize
     if dim >= shape.len() || sizes.is_empty() || sizes.iter().sum::<i64>() != shape[dim] {
         return None;
     }
-    let mut body = coords(shape);
+    let mut body = coords("i", &coord_names("c", shape));
     let _ = writeln!(body, "    long long cd = c{dim};");
     let mut params = Vec::new();
     for (k, &size) in sizes.iter().enumerate() {
@@ -104,7 +68,7 @@ pub fn render_pad(in_shape: &[i64], out_shape: &[i64], low: &[i64], interior: &[
         return None;
     }
     let st = row_major_strides(in_shape);
-    let mut body = coords(out_shape);
+    let mut body = coords("i", &coord_names("c", out_shape));
     let _ = writeln!(body, "    long long src = 0; bool inside = true;");
     for d in 0..rank {
         let step = interior[d] + 1;

@@ -14,13 +14,11 @@
 
 use crate::device::{DTensor, Gpu, Kernel, Memo};
 use crate::dot::permute;
+use crate::render::is_float;
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Func, Op, TensorType};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
 
-fn is_float(k: Kind) -> bool {
-    matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
-}
 
 /// The two kernel shapes of a reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -53,6 +53,49 @@ __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
 "#;
 
+/// Row-major strides (in elements) of `shape`.
+pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut st = vec![1i64; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        st[d] = st[d + 1] * shape[d + 1];
+    }
+    st
+}
+
+/// The C type that copies elements of `bytes` bytes as raw bits (None for other sizes).
+pub fn bits_type(bytes: usize) -> Option<&'static str> {
+    Some(match bytes {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "unsigned long long",
+        16 => "ulonglong2",
+        _ => return None,
+    })
+}
+
+/// `(prefix0, shape[0]), (prefix1, shape[1]), ...`: coordinate names for [`coords`].
+pub fn coord_names(prefix: &str, shape: &[i64]) -> Vec<(String, i64)> {
+    shape.iter().enumerate().map(|(d, &n)| (format!("{prefix}{d}"), n)).collect()
+}
+
+/// C statements defining a `const long long` per `(name, size)` of `dims` (outermost first): the
+/// coordinates of the linear index `var` in that row-major shape, computed in 32-bit arithmetic when
+/// every index fits (64-bit division is a long instruction sequence on the GPU).
+pub fn coords(var: &str, dims: &[(String, i64)]) -> String {
+    let total: i64 = dims.iter().map(|d| d.1).product();
+    let (t, suf) = if total <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
+    let mut s = format!("    {t} r = ({t}){var};\n");
+    for (j, (name, size)) in dims.iter().enumerate().rev() {
+        if j == 0 {
+            let _ = writeln!(s, "    const long long {name} = (long long)r;");
+        } else {
+            let _ = writeln!(s, "    const long long {name} = (long long)(r % {size}{suf}); r /= {size}{suf};");
+        }
+    }
+    s
+}
+
 /// The native kind of a value of `func`, when it is a statically shaped tensor.
 pub fn kind_of(func: &Func, v: Value) -> Option<(Kind, Vec<i64>)> {
     match func.try_ty(v)? {
@@ -61,7 +104,7 @@ pub fn kind_of(func: &Func, v: Value) -> Option<(Kind, Vec<i64>)> {
     }
 }
 
-fn is_float(k: Kind) -> bool {
+pub(crate) fn is_float(k: Kind) -> bool {
     matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
 }
 
@@ -340,10 +383,7 @@ fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
     if dims.len() != src.len() {
         return None;
     }
-    let mut out_strides = vec![1i64; out.len()];
-    for d in (0..out.len().saturating_sub(1)).rev() {
-        out_strides[d] = out_strides[d + 1] * out[d + 1];
-    }
+    let out_strides = row_major_strides(out);
     let mut terms = Vec::new();
     let mut stride = 1i64;
     for k in (0..src.len()).rev() {
@@ -603,21 +643,11 @@ pub fn render_single(func: &Func, block: &Block, i: usize) -> Option<(String, Ve
 /// A transpose (permute) kernel: output dims `out` (row-major), output dim d reads input dim `perm[d]`
 /// of an input with row-major `in_shape`; elements of `elem_bytes` bytes copied unchanged.
 pub fn render_permute(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Option<String> {
-    let ty = match elem_bytes {
-        1 => "unsigned char",
-        2 => "unsigned short",
-        4 => "unsigned int",
-        8 => "unsigned long long",
-        16 => "ulonglong2",
-        _ => return None,
-    };
+    let ty = bits_type(elem_bytes)?;
     if perm.len() != in_shape.len() {
         return None;
     }
-    let mut in_strides = vec![1i64; in_shape.len()];
-    for d in (0..in_shape.len().saturating_sub(1)).rev() {
-        in_strides[d] = in_strides[d + 1] * in_shape[d + 1];
-    }
+    let in_strides = row_major_strides(in_shape);
     let out: Vec<i64> = perm.iter().map(|&p| in_shape.get(p).copied()).collect::<Option<_>>()?;
     let mut body = String::from("    long long r = i; long long src = 0;\n");
     for d in (0..out.len()).rev() {
