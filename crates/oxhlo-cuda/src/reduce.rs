@@ -102,17 +102,35 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
             format!("{{ {acc} init_v = {}; out0[{at}] = {}; }}", load_elem("init", "0"), store(&format!("oxr(init_v, {x})")))
         }
     };
-    let body = match pass.shape {
+    let params = format!("const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0");
+    let step = format!("acc = oxr(acc, {});", load_in("i"));
+    let body = reduction_kernel(pass.shape, &params, acc, ident, &step, &result);
+    Some(format!(
+        "{prelude}\n__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}\n{body}",
+        prelude = crate::render::PRELUDE
+    ))
+}
+
+/// The loop structure every reduction pass shares (entry [`crate::render::ENTRY`]): `(outer, red, parts)`
+/// (rows: a block per row part, warp shuffles and shared memory to combine) or `(outer, red, inner,
+/// parts)` (columns: a thread per column part), then `params`. `step` is C run for each element index
+/// `i` of the part (it folds the element into `acc`, combined by `oxr`); `result(acc, at)` stores the
+/// part's value at output index `at`.
+fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &str, result: &dyn Fn(&str, &str) -> String) -> String {
+    let entry = crate::render::ENTRY;
+    match shape {
         Shape::Rows => format!(
-            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0) {{
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
   __shared__ {acc} sh[32];
   const long long chunk = (red + parts - 1) / parts;
   for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
     const long long row = b / parts, part = b - row * parts;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
-    const long long base = row * red;
     {acc} acc = ({acc})({ident});
-    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) acc = oxr(acc, {ld});
+    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
+      const long long i = row * red + c;
+      {step}
+    }}
     for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
     if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
     __syncthreads();
@@ -125,12 +143,10 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
   }}
 }}
 ",
-            entry = crate::render::ENTRY,
-            ld = load_in("base + c"),
             res = result("acc", "b"),
         ),
         Shape::Cols => format!(
-            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0) {{
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
   const long long chunk = (red + parts - 1) / parts;
   const long long total = outer * inner * parts;
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {{
@@ -138,21 +154,17 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
     const long long row = rest % outer, part = rest / outer;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
     {acc} acc = ({acc})({ident});
-    const long long base = row * red * inner + col;
-    for (long long r = lo; r < hi; ++r) acc = oxr(acc, {ld});
+    for (long long r = lo; r < hi; ++r) {{
+      const long long i = (row * red + r) * inner + col;
+      {step}
+    }}
     {res}
   }}
 }}
 ",
-            entry = crate::render::ENTRY,
-            ld = load_in("base + r * inner"),
             res = result("acc", "t"),
         ),
-    };
-    Some(format!(
-        "{prelude}\n__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}\n{body}",
-        prelude = crate::render::PRELUDE
-    ))
+    }
 }
 
 /// `[outer, red, inner]` of reducing `dims` of `shape` when the reduced dims are contiguous (an empty
@@ -327,56 +339,8 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             format!("red0[{at}] = (float)oxr((double)in{init_j}[0], {x});")
         }
     };
-    let src = match (e.inner, to_partials) {
-        (1, _) => format!(
-            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
-  __shared__ double sh[32];
-  const long long chunk = (red + parts - 1) / parts;
-  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
-    const long long row = b / parts, part = b - row * parts;
-    const long long lo = part * chunk, hi = min(red, lo + chunk);
-    double acc = {ident};
-    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
-      const long long i = row * red + c;
-{body}      acc = oxr(acc, (double){operand});
-    }}
-    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
-    __syncthreads();
-    if (threadIdx.x < 32) {{
-      acc = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : {ident};
-      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-      if (threadIdx.x == 0) {res}
-    }}
-    __syncthreads();
-  }}
-}}
-",
-            entry = crate::render::ENTRY,
-            params = params.join(", "),
-            res = result("acc", "b"),
-        ),
-        _ => format!(
-            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
-  const long long chunk = (red + parts - 1) / parts;
-  const long long total = outer * inner * parts;
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {{
-    const long long col = t % inner, rest = t / inner;
-    const long long row = rest % outer, part = rest / outer;
-    const long long lo = part * chunk, hi = min(red, lo + chunk);
-    double acc = {ident};
-    for (long long r = lo; r < hi; ++r) {{
-      const long long i = (row * red + r) * inner + col;
-{body}      acc = oxr(acc, (double){operand});
-    }}
-    {res}
-  }}
-}}
-",
-            entry = crate::render::ENTRY,
-            params = params.join(", "),
-            res = result("acc", "t"),
-        ),
-    };
+    let shape = if e.inner == 1 { Shape::Rows } else { Shape::Cols };
+    let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");
+    let src = reduction_kernel(shape, &params.join(", "), "double", ident, &step, &result);
     Some(format!("{}\n__device__ __forceinline__ double oxr(double a, double b) {{ return {combine}; }}\n{src}", crate::render::PRELUDE))
 }
