@@ -480,20 +480,32 @@ impl Gpu {
         if n == 0 {
             return Ok(());
         }
-        let f = self.function(src)?;
         let blocks = n.div_ceil(256 * per_thread).min(1 << 20) as u32;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-        let n64 = n as i64;
+        // SAFETY: the kernel signature is (long long n, const T* in..., T* out...) as rendered; every
+        // pointer covers n elements (rank-0 and broadcast inputs are only indexed within their size).
+        unsafe { self.launch_with(src, (blocks, 256), &[n as i64], inputs, outputs) }
+    }
+
+    /// Launches `src` on `grid.0` blocks of `grid.1` threads with the arguments `(long long scalars...,
+    /// inputs..., outputs...)`.
+    ///
+    /// # Safety
+    /// The kernel's signature must be exactly those arguments, and every buffer must cover what the kernel
+    /// indexes in it for these scalars.
+    unsafe fn launch_with(&self, src: &Kernel, grid: (u32, u32), scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+        let f = self.function(src)?;
+        let cfg = LaunchConfig { grid_dim: (grid.0, 1, 1), block_dim: (grid.1, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&f);
-        b.arg(&n64);
+        for x in scalars {
+            b.arg(x);
+        }
         for i in inputs {
             b.arg(*i);
         }
         for o in outputs.iter_mut() {
             b.arg(o);
         }
-        // SAFETY: the kernel signature is (long long n, const T* in..., T* out...) as rendered; every
-        // pointer covers n elements (rank-0 and broadcast inputs are only indexed within their size).
+        // SAFETY: the caller guarantees the signature and the buffer sizes.
         unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
     }
 
@@ -514,24 +526,12 @@ impl Gpu {
         if outer <= 0 {
             return Ok(());
         }
-        let f = self.function(src)?;
         let per_part = (red + parts - 1) / parts.max(1);
         let threads = (per_part.clamp(32, 256) as u32).div_ceil(32) * 32;
         let blocks = (outer * parts).min(1 << 20) as u32;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
-        let mut b = self.stream.launch_builder(&f);
-        b.arg(&outer);
-        b.arg(&red);
-        b.arg(&parts);
-        for i in inputs {
-            b.arg(*i);
-        }
-        for o in outputs.iter_mut() {
-            b.arg(o);
-        }
-        // SAFETY: the signature is (long long outer, long long red, long long parts, const S* in0, const T*
-        // init, D* out0) as `reduce::render_pass` renders it; in0 covers outer*red values, out0 outer*parts.
-        unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
+        // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
+        // as `reduce` renders it; the input covers outer*red values, the output outer*parts.
+        unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }
     }
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
@@ -542,23 +542,10 @@ impl Gpu {
         if total <= 0 {
             return Ok(());
         }
-        let f = self.function(src)?;
         let blocks = ((total + 255) / 256).min(1 << 20) as u32;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-        let mut b = self.stream.launch_builder(&f);
-        b.arg(&outer);
-        b.arg(&red);
-        b.arg(&inner);
-        b.arg(&parts);
-        for i in inputs {
-            b.arg(*i);
-        }
-        for o in outputs.iter_mut() {
-            b.arg(o);
-        }
-        // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts, const
-        // S* in0, const T* init, D* out0) as `reduce::render_pass` renders it; in0 covers outer*red*inner
-        // values, out0 parts*outer*inner.
-        unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
+        // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts,
+        // inputs..., outputs...) as `reduce` renders it; the input covers outer*red*inner values, the output
+        // parts*outer*inner.
+        unsafe { self.launch_with(src, (blocks, 256), &[outer, red, inner, parts], inputs, outputs) }
     }
 }
