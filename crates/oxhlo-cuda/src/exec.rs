@@ -395,6 +395,18 @@ impl<'p> Run<'p> {
         Ok(Some(d))
     }
 
+    /// The device forms of `vals` (None when one has no device layout), kept in the frame.
+    fn devs(&self, frame: &mut Frame, vals: &[Value]) -> Result<Option<Vec<DTensor>>, String> {
+        let mut out = Vec::with_capacity(vals.len());
+        for &v in vals {
+            match self.dev(frame, v, false)? {
+                Some(d) => out.push(d),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
     fn call(&mut self, func: &'p Func, args: Vec<Slot>) -> Result<Vec<Slot>, InterpError> {
         let body = func.body.entry().ok_or_else(|| ie(format!("@{} is a declaration without a body", func.name)))?;
         if self.depth >= MAX_DEPTH {
@@ -477,13 +489,7 @@ impl<'p> Run<'p> {
     /// Launches a rendered kernel when every input can live on the device.
     fn try_device_kernel(&self, frame: &mut Frame, ps: &PlannedStep, outputs: &[Value]) -> Result<Option<Vec<Slot>>, String> {
         let Some((src, inputs)) = &ps.kernel else { return Ok(None) };
-        let mut devs = Vec::with_capacity(inputs.len());
-        for &v in inputs {
-            match self.dev(frame, v, false)? {
-                Some(d) => devs.push(d),
-                None => return Ok(None),
-            }
-        }
+        let Some(devs) = self.devs(frame, inputs)? else { return Ok(None) };
         let gpu = &self.prog.gpu;
         let mut n = 0usize;
         let mut outs = Vec::new();
@@ -524,13 +530,7 @@ impl<'p> Run<'p> {
     /// and reducing as it goes, plus a pass over partial results when the reduction is split.
     fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
         let (Some([fin, partial]), Some(e)) = (&ps.fused_reduce, &k.reduce) else { return Ok(None) };
-        let mut devs = Vec::with_capacity(k.inputs.len());
-        for &v in &k.inputs {
-            match self.dev(frame, v, false)? {
-                Some(d) => devs.push(d),
-                None => return Ok(None),
-            }
-        }
+        let Some(devs) = self.devs(frame, &k.inputs)? else { return Ok(None) };
         let gpu = &self.prog.gpu;
         let n: usize = k.shape.iter().product::<i64>().max(0) as usize;
         let mut outs = Vec::new();
@@ -689,13 +689,7 @@ impl<'p> Run<'p> {
         if !rt.is_static() || !renders {
             return Ok(None);
         }
-        let mut ins = Vec::with_capacity(op.operands.len());
-        for &v in &op.operands {
-            match self.dev(frame, v, false)? {
-                Some(d) => ins.push(d),
-                None => return Ok(None),
-            }
-        }
+        let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
         let r = if gs {
             crate::gather_scatter::try_gather_scatter(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins, rt)
         } else {
