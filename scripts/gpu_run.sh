@@ -21,6 +21,9 @@ PY=/opt/torch/.venv/bin/python3
 export OXHLO_CUDA_CACHE=/tmp/oxhlo-kernel-cache
 export CONFORMANCE_DIR="$ROOT/crates/oxhlo-interp/tests/conformance"
 export PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/liboxhlo_pjrt.so"
+# cuDNN lives in the Python environment's nvidia wheels: the plugin finds it there by itself (beside the
+# site-packages its process loaded libraries from); the Rust test binaries are told.
+CUDNN_DIR=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -1)
 nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm,clocks.mem --format=csv,noheader 2>&1 | head -2
 summary=()
 
@@ -32,14 +35,14 @@ if [ "$MODE" = tests ] || [ "$MODE" = pytest ]; then
   [ "$MODE" = pytest ] && { wait $PYT; summary+=("pytest (OXHLO_BACKEND=cuda): $(tail -2 "$OUT/pytest_cuda.log" | tr '\n' ' ')"); grep -E '^(FAILED|ERROR)' "$OUT/pytest_cuda.log" | head -40; printf '%s\n' "${summary[@]}"; exit 0; }
   for t in render device_values bench_gpu; do
     [ -x "$C/$t" ] || continue
-    timeout 120 "$C/$t" --nocapture > "$OUT/$t.log" 2>&1; rc=$?
+    OXHLO_CUDNN_DIR="$CUDNN_DIR" timeout 120 "$C/$t" --nocapture > "$OUT/$t.log" 2>&1; rc=$?
     summary+=("$t rc=$rc: $(grep -E 'test result' "$OUT/$t.log" | tr '\n' ' ')")
     [ $rc -ne 0 ] && tail -25 "$OUT/$t.log"
   done
   sed -n '/== oxhlo-cuda timings ==/,$p' "$OUT/bench_gpu.log" 2>/dev/null | head -14
   if [ -x "$C/conformance_gpu" ]; then
-    timeout "${CONF_TIMEOUT:-240}" "$C/conformance_gpu" --nocapture > "$OUT/conformance_gpu.log" 2>&1; rc=$?
-    summary+=("conformance rc=$rc: $(grep -E 'CUDA backend conformance' "$OUT/conformance_gpu.log")")
+    OXHLO_CUDNN_DIR="$CUDNN_DIR" timeout "${CONF_TIMEOUT:-240}" "$C/conformance_gpu" --nocapture > "$OUT/conformance_gpu.log" 2>&1; rc=$?
+    summary+=("conformance rc=$rc: $(grep -E 'CUDA backend conformance|on cuDNN' "$OUT/conformance_gpu.log" | tr '\n' ' ')")
     grep -E '^[a-z0-9_]+\.mlir: [0-9]+ passed' "$OUT/conformance_gpu.log" | head -30
     grep -E 'FAIL|error' "$OUT/conformance_gpu.log" | head -30
   fi

@@ -745,7 +745,8 @@ impl<'p> Run<'p> {
             };
         }
         if op.kind == OpKind::Convolution {
-            return match crate::conv::try_conv(&gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32) {
+            let r = crate::cudnn::try_conv(&gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32).or_else(|| crate::conv::try_conv(&gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32));
+            return match r {
                 Some(r) => {
                     self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
                     Ok(Some(Slot { dev: Some(r?), host: None }))

@@ -66,7 +66,10 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
         out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
         match (op.kind, ins.as_slice()) {
             (OpKind::Convolution, [(lk, ls), (_, rs)]) => {
-                if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
+                let on_cudnn = if crate::cudnn::available().is_ok() { crate::cudnn_plan::helper_kernels(op, ls, rs, &rt.shape, lk.size()) } else { None };
+                if let Some(k) = on_cudnn {
+                    out.extend(k);
+                } else if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
                     out.extend(plan.render_im2col(ls, lk.size()));
                     let (bshape, bstrides, base, same) = plan.kernel_layout(rs);
                     if !same {

@@ -63,6 +63,20 @@ pub fn render_concat(shape: &[i64], dim: usize, sizes: &[i64], elem_bytes: usize
 /// be negative) and `interior` padding per dim.
 pub fn render_pad(in_shape: &[i64], out_shape: &[i64], low: &[i64], interior: &[i64], elem_bytes: usize) -> Option<String> {
     let ty = bits_type(elem_bytes)?;
+    let body = pad_body(in_shape, out_shape, low, interior, "in1[0]")?;
+    Some(kernel(&format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, {ty}* __restrict__ out0"), &body))
+}
+
+/// Zero edge padding (`low` may be negative) of an operand of `in_shape` to `out_shape`: the explicit
+/// padding before a cuDNN convolution whose padding cuDNN cannot express.
+pub fn render_zero_pad(in_shape: &[i64], out_shape: &[i64], low: &[i64], elem_bytes: usize) -> Option<String> {
+    let ty = bits_type(elem_bytes)?;
+    let body = pad_body(in_shape, out_shape, low, &vec![0; in_shape.len()], &format!("({ty})0"))?;
+    Some(kernel(&format!("const {ty}* __restrict__ in0, {ty}* __restrict__ out0"), &body))
+}
+
+/// The loop body of a pad kernel: each output element's source, or `fill` outside the operand.
+fn pad_body(in_shape: &[i64], out_shape: &[i64], low: &[i64], interior: &[i64], fill: &str) -> Option<String> {
     let rank = in_shape.len();
     if out_shape.len() != rank || low.len() != rank || interior.len() != rank || interior.iter().any(|&x| x < 0) {
         return None;
@@ -83,8 +97,8 @@ pub fn render_pad(in_shape: &[i64], out_shape: &[i64], low: &[i64], interior: &[
             );
         }
     }
-    let _ = writeln!(body, "    out0[i] = inside ? in0[src] : in1[0];");
-    Some(kernel(&format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, {ty}* __restrict__ out0"), &body))
+    let _ = writeln!(body, "    out0[i] = inside ? in0[src] : {fill};");
+    Some(body)
 }
 
 /// Iota along `dim` of `shape` for elements of `kind` (integers and real floats).

@@ -71,6 +71,7 @@ fn run_suite() {
             failures.push_str(text);
         }
     }
+    println!("convolutions on cuDNN: {:?}", oxhlo_cuda::cudnn::available());
     println!("CUDA backend conformance: {passed} passed, {failed} failed in {:.1?}", start.elapsed());
     if failed > 0 {
         println!("{failures}");

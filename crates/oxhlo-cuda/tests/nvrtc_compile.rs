@@ -37,6 +37,25 @@ fn conformance_kernels() -> BTreeSet<String> {
     kernels.into_inner().unwrap()
 }
 
+/// The helper kernels (filter and result copies, zero padding, slices) of the cuDNN plans of every
+/// convolution in `modules`.
+fn cudnn_kernels(modules: &[oxhlo_ir::Module]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for m in modules {
+        let func = m.entry().expect("entry");
+        for op in func.body.blocks[0].ops.iter().filter(|op| op.kind == oxhlo_ir::OpKind::Convolution) {
+            let shape = |v| match func.ty(v) {
+                oxhlo_ir::Type::Tensor(t) => t.shape.clone(),
+                _ => panic!("tensor"),
+            };
+            for bytes in [2, 4, 8] {
+                out.extend(oxhlo_cuda::cudnn_plan::helper_kernels(op, &shape(op.operands[0]), &shape(op.operands[1]), &shape(op.results[0]), bytes).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
 fn reduction_kernels() -> BTreeSet<String> {
     let kinds = [
         Kind::Bool,
@@ -102,6 +121,11 @@ fn every_rendered_kernel_compiles() {
     let conv_kernels = oxhlo_cuda::kernels::module_kernels(&convs, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
     assert!(conv_kernels.iter().filter(|s| s.contains("reinterpret_cast<uint4*>(out0)[g]")).count() >= 2, "{conv_kernels:?}");
     all.extend(conv_kernels);
+    let mut conv_modules: Vec<oxhlo_ir::Module> = oxhlo_progen::conv_case::cases().iter().map(|c| oxhlo_text::parse_module(&c.text("f32"), "case.mlir").expect("parses")).collect();
+    conv_modules.push(convs);
+    let cudnn = cudnn_kernels(&conv_modules);
+    assert!(cudnn.len() >= 10, "cuDNN plans should need filter copies and paddings: {cudnn:?}");
+    all.extend(cudnn);
     for shape in [&[2i64, 3, 4][..], &[5, 7]] {
         let perm: Vec<usize> = (0..shape.len()).rev().collect();
         for bytes in [1, 2, 4, 8, 16] {

@@ -6,6 +6,7 @@
 //! optimizer rewrites (identities, double transposes, reshape chains, repeated subexpressions, loop
 //! invariants, transposes feeding dots). The text is parsed and verified; random inputs come with it.
 
+pub mod conv_case;
 mod gen;
 pub mod rng;
 

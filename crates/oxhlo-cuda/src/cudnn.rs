@@ -1,0 +1,425 @@
+//! Convolutions on cuDNN 9 (its convolution API: forward, backward data, backward filter), as planned
+//! by [`crate::cudnn_plan`]: library loading without panics, one handle on the backend's stream,
+//! tensor/filter/convolution descriptors, the algorithm chosen once per convolution shape (timed by
+//! cuDNN's `Find...Ex` on the real buffers, as XLA autotunes; `OXHLO_CUDNN_FIND=0` takes cuDNN's
+//! heuristic choice instead) and the call itself with its helper kernels.
+//!
+//! cuDNN is found by its usual library name (`LD_LIBRARY_PATH`), in `OXHLO_CUDNN_DIR`, or in the
+//! `nvidia/cudnn/lib` folder of a Python environment this process has loaded libraries from (JAX's
+//! CUDA wheels install it there). Without it (or with `OXHLO_CUDNN=0`) convolutions run as im2col +
+//! cuBLAS ([`crate::conv`]).
+
+use crate::cudnn_plan::{CudnnPlan, Form, View};
+use crate::device::{guarded, DBuf, DTensor, Gpu, Memo};
+use cudarc::cudnn::sys;
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::attr::Precision;
+use oxhlo_ir::{Op, TensorType};
+use oxhlo_plan::dims::ConvDims;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Mutex, OnceLock};
+
+/// Largest workspace an algorithm may ask for.
+const WORKSPACE_CAP: usize = 1 << 30;
+
+/// The cuDNN state of the process.
+struct Cudnn {
+    handle: Mutex<Handle>,
+    choices: Mutex<HashMap<(CudnnPlan, Kind, bool), Choice>>,
+    find: bool,
+}
+
+struct Handle(sys::cudnnHandle_t);
+// SAFETY: the handle is only used under its mutex, on the one stream it is bound to.
+unsafe impl Send for Handle {}
+
+/// An algorithm of one of the three calls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Algo {
+    Forward(sys::cudnnConvolutionFwdAlgo_t),
+    BackwardData(sys::cudnnConvolutionBwdDataAlgo_t),
+    BackwardFilter(sys::cudnnConvolutionBwdFilterAlgo_t),
+}
+
+/// The algorithm, its math mode and its workspace.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    algo: Algo,
+    math: sys::cudnnMathType_t,
+    workspace: usize,
+}
+
+fn check(what: &str, s: sys::cudnnStatus_t) -> Result<(), String> {
+    if s == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("cuDNN {what}: {s:?}"))
+    }
+}
+
+/// Folders that may hold cuDNN: `OXHLO_CUDNN_DIR`, then `nvidia/cudnn/lib` beside every
+/// `site-packages` folder this process has mapped a library from.
+fn candidate_dirs() -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<std::path::PathBuf> = std::env::var("OXHLO_CUDNN_DIR").map(|v| v.split(':').filter(|s| !s.is_empty()).map(Into::into).collect()).unwrap_or_default();
+    if let Ok(maps) = std::fs::read_to_string("/proc/self/maps") {
+        for line in maps.lines() {
+            if let Some(i) = line.find("/site-packages/") {
+                let start = line.find('/').unwrap_or(i);
+                let d = std::path::PathBuf::from(format!("{}/site-packages/nvidia/cudnn/lib", &line[start..i]));
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+        }
+    }
+    dirs
+}
+
+/// Loads cuDNN's libraries from `dir` (each kept loaded for the process's life), so that later loads
+/// by library name find them. True when `libcudnn.so.9` loaded.
+fn preload(dir: &std::path::Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    let mut todo: Vec<std::path::PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("libcudnn") && n.contains(".so"))).collect();
+    // Sub-libraries depend on each other: load in passes until nothing more loads.
+    let mut main = false;
+    loop {
+        let before = todo.len();
+        todo.retain(|p| {
+            // SAFETY: loading cuDNN's own libraries runs only their initializers.
+            match unsafe { libloading::Library::new(p) } {
+                Ok(lib) => {
+                    main |= p.file_name().and_then(|n| n.to_str()) == Some("libcudnn.so.9");
+                    std::mem::forget(lib);
+                    false
+                }
+                Err(_) => true,
+            }
+        });
+        if todo.is_empty() || todo.len() == before {
+            return main;
+        }
+    }
+}
+
+fn load() -> Result<Cudnn, String> {
+    if std::env::var("OXHLO_CUDNN").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off")) {
+        return Err("disabled by OXHLO_CUDNN=0".into());
+    }
+    // SAFETY: only tries to dlopen the library names.
+    if !unsafe { sys::is_culib_present() } {
+        for d in candidate_dirs() {
+            if preload(&d) {
+                break;
+            }
+        }
+        // SAFETY: as above.
+        if !unsafe { sys::is_culib_present() } {
+            return Err("libcudnn.so.9 not found (set LD_LIBRARY_PATH or OXHLO_CUDNN_DIR)".into());
+        }
+    }
+    let gpu = crate::device::gpu()?;
+    guarded("cuDNN initialization", || {
+        // SAFETY: plain cuDNN calls with valid out-pointers; the handle is bound to the backend's stream.
+        unsafe {
+            let v = sys::cudnnGetVersion();
+            if v < 90000 {
+                return Err(format!("cuDNN {v} is older than 9.0"));
+            }
+            let mut h: sys::cudnnHandle_t = std::ptr::null_mut();
+            check("create", sys::cudnnCreate(&mut h))?;
+            check("set stream", sys::cudnnSetStream(h, gpu.stream.cu_stream() as sys::cudaStream_t))?;
+            Ok(Cudnn { handle: Mutex::new(Handle(h)), choices: Mutex::new(HashMap::new()), find: !std::env::var("OXHLO_CUDNN_FIND").is_ok_and(|v| v.trim() == "0") })
+        }
+    })
+}
+
+fn cudnn() -> Result<&'static Cudnn, String> {
+    static C: OnceLock<Result<Cudnn, String>> = OnceLock::new();
+    C.get_or_init(load).as_ref().map_err(Clone::clone)
+}
+
+/// Whether convolutions will run on cuDNN in this process (the reason when not).
+pub fn available() -> Result<(), String> {
+    cudnn().map(|_| ())
+}
+
+fn data_type(k: Kind) -> Option<sys::cudnnDataType_t> {
+    Some(match k {
+        Kind::F32 => sys::cudnnDataType_t::CUDNN_DATA_FLOAT,
+        Kind::F64 => sys::cudnnDataType_t::CUDNN_DATA_DOUBLE,
+        Kind::F16 => sys::cudnnDataType_t::CUDNN_DATA_HALF,
+        Kind::BF16 => sys::cudnnDataType_t::CUDNN_DATA_BFLOAT16,
+        _ => return None,
+    })
+}
+
+/// The descriptors of one call, destroyed when dropped.
+struct Descs {
+    x: sys::cudnnTensorDescriptor_t,
+    y: sys::cudnnTensorDescriptor_t,
+    w: sys::cudnnFilterDescriptor_t,
+    conv: sys::cudnnConvolutionDescriptor_t,
+}
+
+impl Drop for Descs {
+    fn drop(&mut self) {
+        // SAFETY: each was created by `Descs::new` (null ones are skipped) and is destroyed once.
+        unsafe {
+            if !self.x.is_null() {
+                sys::cudnnDestroyTensorDescriptor(self.x);
+            }
+            if !self.y.is_null() {
+                sys::cudnnDestroyTensorDescriptor(self.y);
+            }
+            if !self.w.is_null() {
+                sys::cudnnDestroyFilterDescriptor(self.w);
+            }
+            if !self.conv.is_null() {
+                sys::cudnnDestroyConvolutionDescriptor(self.conv);
+            }
+        }
+    }
+}
+
+fn i32s(v: &[i64]) -> Vec<i32> {
+    v.iter().map(|&x| x as i32).collect()
+}
+
+impl Descs {
+    fn new(plan: &CudnnPlan, kind: Kind) -> Result<Descs, String> {
+        let dt = data_type(kind).ok_or("no cuDNN type")?;
+        let compute = if kind == Kind::F64 { sys::cudnnDataType_t::CUDNN_DATA_DOUBLE } else { sys::cudnnDataType_t::CUDNN_DATA_FLOAT };
+        let mut d = Descs { x: std::ptr::null_mut(), y: std::ptr::null_mut(), w: std::ptr::null_mut(), conv: std::ptr::null_mut() };
+        let tensor = |desc: sys::cudnnTensorDescriptor_t, v: &View| {
+            let (dims, strides) = (i32s(&v.dims), i32s(&v.strides));
+            // SAFETY: the arrays hold nbDims entries each.
+            check("tensor descriptor", unsafe { sys::cudnnSetTensorNdDescriptor(desc, dt, dims.len() as i32, dims.as_ptr(), strides.as_ptr()) })
+        };
+        // SAFETY: out-pointers are valid; every array passed holds the count passed with it (the plan has
+        // one pad/stride/dilation per spatial dim, dims of 2 + spatial entries).
+        unsafe {
+            check("create", sys::cudnnCreateTensorDescriptor(&mut d.x))?;
+            check("create", sys::cudnnCreateTensorDescriptor(&mut d.y))?;
+            check("create", sys::cudnnCreateFilterDescriptor(&mut d.w))?;
+            check("create", sys::cudnnCreateConvolutionDescriptor(&mut d.conv))?;
+            tensor(d.x, &plan.x)?;
+            tensor(d.y, &plan.y)?;
+            let f = i32s(&plan.filter);
+            let format = if plan.nhwc { sys::cudnnTensorFormat_t::CUDNN_TENSOR_NHWC } else { sys::cudnnTensorFormat_t::CUDNN_TENSOR_NCHW };
+            check("filter descriptor", sys::cudnnSetFilterNdDescriptor(d.w, dt, format, f.len() as i32, f.as_ptr()))?;
+            let (p, s, dl) = (i32s(&plan.pads), i32s(&plan.strides), i32s(&plan.dilations));
+            check(
+                "convolution descriptor",
+                sys::cudnnSetConvolutionNdDescriptor(d.conv, p.len() as i32, p.as_ptr(), s.as_ptr(), dl.as_ptr(), sys::cudnnConvolutionMode_t::CUDNN_CROSS_CORRELATION, compute),
+            )?;
+            if plan.groups > 1 {
+                check("group count", sys::cudnnSetConvolutionGroupCount(d.conv, plan.groups as i32))?;
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// Device pointer of `buf` at element `offset` (cuDNN reads and writes through raw pointers; the
+/// returned guard keeps cudarc's stream bookkeeping alive for the call).
+fn ptr(gpu: &Gpu, buf: &CudaSlice<u8>, offset: i64, elem: usize) -> u64 {
+    let (p, _g) = buf.device_ptr(&gpu.stream);
+    p + (offset as u64) * elem as u64
+}
+
+fn ptr_mut(gpu: &Gpu, buf: &mut CudaSlice<u8>) -> u64 {
+    let (p, _g) = buf.device_ptr_mut(&gpu.stream);
+    p
+}
+
+/// The three pointers of a call, in cuDNN's (x, w, y) roles, whichever is the output.
+struct Ptrs {
+    x: u64,
+    w: u64,
+    y: u64,
+}
+
+/// Runs a convolution on cuDNN when it is available and the plan covers it.
+pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
+    let rk = Kind::of(&rty.elem)?;
+    if lhs.kind != rk || rhs.kind != rk || data_type(rk).is_none() || !rty.is_static() {
+        return None;
+    }
+    let c = cudnn().ok()?;
+    let plan = CudnnPlan::new(op, &lhs.ty.shape, &rhs.ty.shape, &rty.shape)?;
+    let strict = ConvDims::from_op(op, lhs.ty.shape.len(), None).ok()?.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
+    let tf32 = tf32 && !strict && rk == Kind::F32;
+    Some(run(gpu, c, memo, op, &plan, lhs, rhs, rty, rk, tf32))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, plan: &CudnnPlan, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, kind: Kind, tf32: bool) -> Result<DTensor, String> {
+    let elem = kind.size();
+    let out_len = rty.num_elements().ok_or("dynamic convolution result")?;
+    let copy = |tag: u32, src: &CudaSlice<u8>, c: &crate::cudnn_plan::Copy, len: usize| -> Result<CudaSlice<u8>, String> {
+        let k = memo.get(op, tag, || crate::movement::render_strided(&c.shape, &c.strides, c.base, elem)).ok_or("no copy kernel for this element size")?;
+        let mut out = [gpu.alloc_raw(kind, len)?];
+        gpu.launch_scalar(&k, len, &[src], &mut out)?;
+        let [o] = out;
+        Ok(o)
+    };
+    // The lhs as cuDNN's x, zero-padded first where the plan says.
+    let padded = match &plan.pad {
+        Some(p) if plan.form != Form::BackwardData => {
+            let k = memo.get(op, 50, || crate::movement::render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem)).ok_or("no pad kernel for this element size")?;
+            let len = p.out_shape.iter().product::<i64>() as usize;
+            let mut out = [gpu.alloc_raw(kind, len)?];
+            gpu.launch_scalar(&k, len, &[&*lhs.buf], &mut out)?;
+            let [o] = out;
+            Some(DBuf::new(o))
+        }
+        _ => None,
+    };
+    let filter = match &plan.filter_from_rhs {
+        Some(fc) => Some(DBuf::new(copy(51, &rhs.buf, fc, plan.filter_len())?)),
+        None => None,
+    };
+    let w_in: &CudaSlice<u8> = filter.as_deref().unwrap_or(&rhs.buf);
+    let x_in: &CudaSlice<u8> = padded.as_deref().unwrap_or(&lhs.buf);
+    let result = match plan.form {
+        Form::Forward => {
+            let mut y = gpu.alloc_raw(kind, out_len)?;
+            let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr(gpu, w_in, 0, elem), y: ptr_mut(gpu, &mut y) };
+            call(gpu, c, plan, kind, tf32, &p)?;
+            y
+        }
+        Form::BackwardData => {
+            let len = plan.ext.as_ref().map_or(out_len, |e| e.0);
+            let mut dx = gpu.alloc_raw(kind, len)?;
+            let p = Ptrs { x: ptr_mut(gpu, &mut dx), w: ptr(gpu, w_in, 0, elem), y: ptr(gpu, &lhs.buf, 0, elem) };
+            call(gpu, c, plan, kind, tf32, &p)?;
+            match &plan.ext {
+                Some((_, slice)) => copy(52, &DBuf::new(dx), slice, out_len)?,
+                None => dx,
+            }
+        }
+        Form::BackwardFilter => {
+            let mut dw = gpu.alloc_raw(kind, plan.filter_len())?;
+            let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr_mut(gpu, &mut dw), y: ptr(gpu, &rhs.buf, 0, elem) };
+            call(gpu, c, plan, kind, tf32, &p)?;
+            match &plan.result_from_filter {
+                Some(rc) => copy(53, &DBuf::new(dw), rc, out_len)?,
+                None => dw,
+            }
+        }
+    };
+    Ok(Gpu::wrap(rty.clone(), kind, out_len, result))
+}
+
+/// cuDNN's algorithm results, as (algo, status, time, memory, math) whatever the form.
+type Perf = (Algo, sys::cudnnStatus_t, f32, usize, sys::cudnnMathType_t);
+
+/// The call itself: descriptors, the algorithm (chosen on first use of this shape), the workspace.
+fn call(gpu: &Gpu, c: &Cudnn, plan: &CudnnPlan, kind: Kind, tf32: bool, p: &Ptrs) -> Result<(), String> {
+    let d = Descs::new(plan, kind)?;
+    let base_math = match (kind, tf32) {
+        (Kind::F32, true) => sys::cudnnMathType_t::CUDNN_DEFAULT_MATH,
+        (Kind::F32 | Kind::F64, _) => sys::cudnnMathType_t::CUDNN_FMA_MATH,
+        _ => sys::cudnnMathType_t::CUDNN_TENSOR_OP_MATH,
+    };
+    let handle = c.handle.lock().map_err(|_| "cuDNN handle poisoned")?;
+    let h = handle.0;
+    let key = (plan.clone(), kind, tf32);
+    let known = c.choices.lock().ok().and_then(|m| m.get(&key).copied());
+    let choice = match known {
+        Some(ch) => ch,
+        None => {
+            let ch = guarded("cuDNN algorithm search", || choose(gpu, h, c.find, plan.form, &d, base_math, p))?;
+            if let Ok(mut m) = c.choices.lock() {
+                m.insert(key, ch);
+            }
+            ch
+        }
+    };
+    let ws = if choice.workspace > 0 { Some(DBuf::new(gpu.alloc_bytes(choice.workspace)?)) } else { None };
+    let ws_ptr = ws.as_ref().map_or(0, |w| ptr(gpu, w, 0, 1)) as *mut c_void;
+    let (a32, b32, a64, b64) = (1.0f32, 0.0f32, 1.0f64, 0.0f64);
+    let (alpha, beta): (*const c_void, *const c_void) = if kind == Kind::F64 { (&a64 as *const f64 as _, &b64 as *const f64 as _) } else { (&a32 as *const f32 as _, &b32 as *const f32 as _) };
+    guarded("cuDNN convolution", || {
+        // SAFETY: the descriptors describe the buffers behind the pointers (the plan's views stay inside
+        // them), the workspace holds what the algorithm asked for, and the handle runs on the stream
+        // that orders the buffers' producers and consumers.
+        unsafe {
+            check("math type", sys::cudnnSetConvolutionMathType(d.conv, choice.math))?;
+            let s = match choice.algo {
+                Algo::Forward(a) => sys::cudnnConvolutionForward(h, alpha, d.x, p.x as _, d.w, p.w as _, d.conv, a, ws_ptr, choice.workspace, beta, d.y, p.y as _),
+                Algo::BackwardData(a) => sys::cudnnConvolutionBackwardData(h, alpha, d.w, p.w as _, d.y, p.y as _, d.conv, a, ws_ptr, choice.workspace, beta, d.x, p.x as _),
+                Algo::BackwardFilter(a) => sys::cudnnConvolutionBackwardFilter(h, alpha, d.x, p.x as _, d.y, p.y as _, d.conv, a, ws_ptr, choice.workspace, beta, d.w, p.w as _),
+            };
+            check("convolution", s)
+        }
+    })
+}
+
+/// Picks the algorithm: cuDNN's heuristic ranking, then (when `find`) the fastest of those measured
+/// on these buffers with a workspace of the largest size any of them asks for (at most the cap).
+fn choose(gpu: &Gpu, h: sys::cudnnHandle_t, find: bool, form: Form, d: &Descs, math: sys::cudnnMathType_t, p: &Ptrs) -> Result<Choice, String> {
+    const N: usize = 16;
+    let mut got = 0i32;
+    // SAFETY (all calls below): the out-arrays hold N results and cuDNN writes at most `got` of them;
+    // the descriptors are live; the pointers and workspace are as in `call`.
+    unsafe {
+        check("math type", sys::cudnnSetConvolutionMathType(d.conv, math))?;
+    }
+    let heuristics: Vec<Perf> = unsafe {
+        match form {
+            Form::Forward => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionFwdAlgoPerf_t>(); N];
+                check("forward heuristics", sys::cudnnGetConvolutionForwardAlgorithm_v7(h, d.x, d.w, d.conv, d.y, N as i32, &mut got, r.as_mut_ptr()))?;
+                r[..got as usize].iter().map(|x| (Algo::Forward(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+            Form::BackwardData => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionBwdDataAlgoPerf_t>(); N];
+                check("backward data heuristics", sys::cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w, d.y, d.conv, d.x, N as i32, &mut got, r.as_mut_ptr()))?;
+                r[..got as usize].iter().map(|x| (Algo::BackwardData(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+            Form::BackwardFilter => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionBwdFilterAlgoPerf_t>(); N];
+                check("backward filter heuristics", sys::cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.conv, d.w, N as i32, &mut got, r.as_mut_ptr()))?;
+                r[..got as usize].iter().map(|x| (Algo::BackwardFilter(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+        }
+    };
+    let usable: Vec<&Perf> = heuristics.iter().filter(|x| x.1 == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS && x.3 <= WORKSPACE_CAP).collect();
+    let first = usable.first().ok_or("cuDNN has no algorithm for this convolution")?;
+    let pick = |x: &Perf| Choice { algo: x.0, math: x.4, workspace: x.3 };
+    if !find {
+        return Ok(pick(first));
+    }
+    let ws_size = usable.iter().map(|x| x.3).max().unwrap_or(0);
+    let ws = if ws_size > 0 { Some(DBuf::new(gpu.alloc_bytes(ws_size)?)) } else { None };
+    let ws_ptr = ws.as_ref().map_or(0, |w| ptr(gpu, w, 0, 1)) as *mut c_void;
+    let measured: Vec<Perf> = unsafe {
+        match form {
+            Form::Forward => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionFwdAlgoPerf_t>(); N];
+                check("forward search", sys::cudnnFindConvolutionForwardAlgorithmEx(h, d.x, p.x as _, d.w, p.w as _, d.conv, d.y, p.y as _, N as i32, &mut got, r.as_mut_ptr(), ws_ptr, ws_size))?;
+                r[..got as usize].iter().map(|x| (Algo::Forward(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+            Form::BackwardData => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionBwdDataAlgoPerf_t>(); N];
+                check("backward data search", sys::cudnnFindConvolutionBackwardDataAlgorithmEx(h, d.w, p.w as _, d.y, p.y as _, d.conv, d.x, p.x as _, N as i32, &mut got, r.as_mut_ptr(), ws_ptr, ws_size))?;
+                r[..got as usize].iter().map(|x| (Algo::BackwardData(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+            Form::BackwardFilter => {
+                let mut r = [std::mem::zeroed::<sys::cudnnConvolutionBwdFilterAlgoPerf_t>(); N];
+                check("backward filter search", sys::cudnnFindConvolutionBackwardFilterAlgorithmEx(h, d.x, p.x as _, d.y, p.y as _, d.conv, d.w, p.w as _, N as i32, &mut got, r.as_mut_ptr(), ws_ptr, ws_size))?;
+                r[..got as usize].iter().map(|x| (Algo::BackwardFilter(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
+            }
+        }
+    };
+    // Results come fastest first; a TF32-free search must not pick a tensor-op algorithm for f32.
+    let best = measured
+        .iter()
+        .find(|x| x.1 == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS && x.3 <= ws_size && !(math == sys::cudnnMathType_t::CUDNN_FMA_MATH && x.4 != sys::cudnnMathType_t::CUDNN_FMA_MATH && x.4 != sys::cudnnMathType_t::CUDNN_DEFAULT_MATH))
+        .map(pick)
+        .unwrap_or_else(|| pick(first));
+    Ok(best)
+}
