@@ -27,13 +27,25 @@ const WORKSPACE_CAP: usize = 1 << 30;
 /// The cuDNN state of the process.
 struct Cudnn {
     handle: Mutex<Handle>,
-    choices: Mutex<HashMap<(CudnnPlan, Kind, bool), Choice>>,
+    choices: Mutex<HashMap<Key, State>>,
     find: bool,
 }
 
 struct Handle(sys::cudnnHandle_t);
 // SAFETY: the handle is only used under its mutex, on the one stream it is bound to.
 unsafe impl Send for Handle {}
+
+/// A convolution shape: the plan, the element kind, TF32 allowed.
+type Key = (CudnnPlan, Kind, bool);
+
+/// What is known of a shape: no usable algorithm (it runs as im2col), cuDNN's heuristic ranking (not
+/// yet measured), or the algorithm to use.
+#[derive(Clone, Debug)]
+enum State {
+    Unsupported,
+    Ranked(Vec<Perf>),
+    Chosen(Choice),
+}
 
 /// An algorithm of one of the three calls.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,11 +263,67 @@ pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, r
     let plan = CudnnPlan::new(op, &lhs.ty.shape, &rhs.ty.shape, &rty.shape)?;
     let strict = ConvDims::from_op(op, lhs.ty.shape.len(), None).ok()?.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
     let tf32 = tf32 && !strict && rk == Kind::F32;
-    Some(run(gpu, c, memo, op, &plan, lhs, rhs, rty, rk, tf32))
+    let key = (plan, rk, tf32);
+    let known = c.choices.lock().ok()?.get(&key).cloned();
+    let state = match known {
+        Some(s) => s,
+        None => {
+            let s = match rank(c, &key) {
+                Ok(r) if !r.is_empty() => State::Ranked(r),
+                Ok(_) => State::Unsupported,
+                Err(e) => {
+                    log(&key.0, &e);
+                    State::Unsupported
+                }
+            };
+            if matches!(s, State::Unsupported) {
+                log(&key.0, "no usable algorithm: im2col + cuBLAS instead");
+            }
+            c.choices.lock().ok()?.insert(key.clone(), s.clone());
+            s
+        }
+    };
+    if matches!(state, State::Unsupported) {
+        return None;
+    }
+    Some(run(gpu, c, memo, op, &key, state, lhs, rhs, rty))
+}
+
+/// With `OXHLO_CUDNN_LOG=1`, prints what cuDNN decided for a plan.
+fn log(plan: &CudnnPlan, what: &str) {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if *ON.get_or_init(|| std::env::var("OXHLO_CUDNN_LOG").is_ok_and(|v| v.trim() == "1")) {
+        eprintln!("oxhlo-cuda cuDNN {:?} x{:?}/{:?} y{:?}/{:?} w{:?} nhwc={} pad={:?} s={:?} d={:?} g={}: {what}", plan.form, plan.x.dims, plan.x.strides, plan.y.dims, plan.y.strides, plan.filter, plan.nhwc, plan.pads, plan.strides, plan.dilations, plan.groups);
+    }
+}
+
+fn math_for(kind: Kind, tf32: bool) -> sys::cudnnMathType_t {
+    match (kind, tf32) {
+        (Kind::F32, true) => sys::cudnnMathType_t::CUDNN_DEFAULT_MATH,
+        (Kind::F32 | Kind::F64, _) => sys::cudnnMathType_t::CUDNN_FMA_MATH,
+        _ => sys::cudnnMathType_t::CUDNN_TENSOR_OP_MATH,
+    }
+}
+
+/// cuDNN's heuristic ranking for a shape, keeping the algorithms it says are usable within the cap.
+fn rank(c: &Cudnn, (plan, kind, tf32): &Key) -> Result<Vec<Perf>, String> {
+    let d = Descs::new(plan, *kind)?;
+    let handle = c.handle.lock().map_err(|_| "cuDNN handle poisoned")?;
+    let math = math_for(*kind, *tf32);
+    let all = guarded("cuDNN heuristics", || heuristics(handle.0, plan.form, &d, math))?;
+    Ok(all.into_iter().filter(|x| usable(x, math, WORKSPACE_CAP)).collect())
+}
+
+/// A successful result within `cap` bytes of workspace; a TF32-free search must not take a tensor-op
+/// algorithm for f32.
+fn usable(x: &Perf, math: sys::cudnnMathType_t, cap: usize) -> bool {
+    let fma = sys::cudnnMathType_t::CUDNN_FMA_MATH;
+    x.1 == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS && x.3 <= cap && !(math == fma && x.4 != fma && x.4 != sys::cudnnMathType_t::CUDNN_DEFAULT_MATH)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, plan: &CudnnPlan, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, kind: Kind, tf32: bool) -> Result<DTensor, String> {
+fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs: &DTensor, rhs: &DTensor, rty: &TensorType) -> Result<DTensor, String> {
+    let (plan, kind) = (&key.0, key.1);
     let elem = kind.size();
     let out_len = rty.num_elements().ok_or("dynamic convolution result")?;
     let copy = |tag: u32, src: &CudaSlice<u8>, c: &crate::cudnn_plan::Copy, len: usize| -> Result<CudaSlice<u8>, String> {
@@ -287,14 +355,14 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, plan: &CudnnPlan, lhs: &DTens
         Form::Forward => {
             let mut y = gpu.alloc_raw(kind, out_len)?;
             let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr(gpu, w_in, 0, elem), y: ptr_mut(gpu, &mut y) };
-            call(gpu, c, plan, kind, tf32, &p)?;
+            call(gpu, c, key, &state, &p)?;
             y
         }
         Form::BackwardData => {
             let len = plan.ext.as_ref().map_or(out_len, |e| e.0);
             let mut dx = gpu.alloc_raw(kind, len)?;
             let p = Ptrs { x: ptr_mut(gpu, &mut dx), w: ptr(gpu, w_in, 0, elem), y: ptr(gpu, &lhs.buf, 0, elem) };
-            call(gpu, c, plan, kind, tf32, &p)?;
+            call(gpu, c, key, &state, &p)?;
             match &plan.ext {
                 Some((_, slice)) => copy(52, &DBuf::new(dx), slice, out_len)?,
                 None => dx,
@@ -303,7 +371,7 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, plan: &CudnnPlan, lhs: &DTens
         Form::BackwardFilter => {
             let mut dw = gpu.alloc_raw(kind, plan.filter_len())?;
             let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr_mut(gpu, &mut dw), y: ptr(gpu, &rhs.buf, 0, elem) };
-            call(gpu, c, plan, kind, tf32, &p)?;
+            call(gpu, c, key, &state, &p)?;
             match &plan.result_from_filter {
                 Some(rc) => copy(53, &DBuf::new(dw), rc, out_len)?,
                 None => dw,
@@ -316,24 +384,20 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, plan: &CudnnPlan, lhs: &DTens
 /// cuDNN's algorithm results, as (algo, status, time, memory, math) whatever the form.
 type Perf = (Algo, sys::cudnnStatus_t, f32, usize, sys::cudnnMathType_t);
 
-/// The call itself: descriptors, the algorithm (chosen on first use of this shape), the workspace.
-fn call(gpu: &Gpu, c: &Cudnn, plan: &CudnnPlan, kind: Kind, tf32: bool, p: &Ptrs) -> Result<(), String> {
+/// The call itself: descriptors, the algorithm (measured on first use of this shape), the workspace.
+fn call(gpu: &Gpu, c: &Cudnn, key: &Key, state: &State, p: &Ptrs) -> Result<(), String> {
+    let (plan, kind) = (&key.0, key.1);
     let d = Descs::new(plan, kind)?;
-    let base_math = match (kind, tf32) {
-        (Kind::F32, true) => sys::cudnnMathType_t::CUDNN_DEFAULT_MATH,
-        (Kind::F32 | Kind::F64, _) => sys::cudnnMathType_t::CUDNN_FMA_MATH,
-        _ => sys::cudnnMathType_t::CUDNN_TENSOR_OP_MATH,
-    };
     let handle = c.handle.lock().map_err(|_| "cuDNN handle poisoned")?;
     let h = handle.0;
-    let key = (plan.clone(), kind, tf32);
-    let known = c.choices.lock().ok().and_then(|m| m.get(&key).copied());
-    let choice = match known {
-        Some(ch) => ch,
-        None => {
-            let ch = guarded("cuDNN algorithm search", || choose(gpu, h, c.find, plan.form, &d, base_math, p))?;
+    let choice = match state {
+        State::Chosen(ch) => *ch,
+        State::Unsupported => return Err("internal error: a cuDNN call for an unsupported shape".into()),
+        State::Ranked(ranked) => {
+            let ch = if c.find { guarded("cuDNN algorithm search", || measure(gpu, h, plan.form, &d, math_for(kind, key.2), ranked, p))? } else { pick(&ranked[0]) };
+            log(plan, &format!("{ch:?} (of {} ranked)", ranked.len()));
             if let Ok(mut m) = c.choices.lock() {
-                m.insert(key, ch);
+                m.insert(key.clone(), State::Chosen(ch));
             }
             ch
         }
@@ -358,18 +422,19 @@ fn call(gpu: &Gpu, c: &Cudnn, plan: &CudnnPlan, kind: Kind, tf32: bool, p: &Ptrs
     })
 }
 
-/// Picks the algorithm: cuDNN's heuristic ranking, then (when `find`) the fastest of those measured
-/// on these buffers with a workspace of the largest size any of them asks for (at most the cap).
-fn choose(gpu: &Gpu, h: sys::cudnnHandle_t, find: bool, form: Form, d: &Descs, math: sys::cudnnMathType_t, p: &Ptrs) -> Result<Choice, String> {
+fn pick(x: &Perf) -> Choice {
+    Choice { algo: x.0, math: x.4, workspace: x.3 }
+}
+
+/// cuDNN's heuristic ranking of the algorithms for these descriptors.
+fn heuristics(h: sys::cudnnHandle_t, form: Form, d: &Descs, math: sys::cudnnMathType_t) -> Result<Vec<Perf>, String> {
     const N: usize = 16;
     let mut got = 0i32;
-    // SAFETY (all calls below): the out-arrays hold N results and cuDNN writes at most `got` of them;
-    // the descriptors are live; the pointers and workspace are as in `call`.
+    // SAFETY: the out-arrays hold N results and cuDNN writes at most `got` of them; the descriptors
+    // are live.
     unsafe {
         check("math type", sys::cudnnSetConvolutionMathType(d.conv, math))?;
-    }
-    let heuristics: Vec<Perf> = unsafe {
-        match form {
+        Ok(match form {
             Form::Forward => {
                 let mut r = [std::mem::zeroed::<sys::cudnnConvolutionFwdAlgoPerf_t>(); N];
                 check("forward heuristics", sys::cudnnGetConvolutionForwardAlgorithm_v7(h, d.x, d.w, d.conv, d.y, N as i32, &mut got, r.as_mut_ptr()))?;
@@ -385,18 +450,22 @@ fn choose(gpu: &Gpu, h: sys::cudnnHandle_t, find: bool, form: Form, d: &Descs, m
                 check("backward filter heuristics", sys::cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.conv, d.w, N as i32, &mut got, r.as_mut_ptr()))?;
                 r[..got as usize].iter().map(|x| (Algo::BackwardFilter(x.algo), x.status, x.time, x.memory, x.mathType)).collect()
             }
-        }
-    };
-    let usable: Vec<&Perf> = heuristics.iter().filter(|x| x.1 == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS && x.3 <= WORKSPACE_CAP).collect();
-    let first = usable.first().ok_or("cuDNN has no algorithm for this convolution")?;
-    let pick = |x: &Perf| Choice { algo: x.0, math: x.4, workspace: x.3 };
-    if !find {
-        return Ok(pick(first));
+        })
     }
-    let ws_size = usable.iter().map(|x| x.3).max().unwrap_or(0);
+}
+
+/// The fastest algorithm measured by cuDNN on these buffers, with a workspace of the largest size any
+/// ranked algorithm asks for; cuDNN's first-ranked one when none measures.
+fn measure(gpu: &Gpu, h: sys::cudnnHandle_t, form: Form, d: &Descs, math: sys::cudnnMathType_t, ranked: &[Perf], p: &Ptrs) -> Result<Choice, String> {
+    const N: usize = 16;
+    let mut got = 0i32;
+    let ws_size = ranked.iter().map(|x| x.3).max().unwrap_or(0);
     let ws = if ws_size > 0 { Some(DBuf::new(gpu.alloc_bytes(ws_size)?)) } else { None };
     let ws_ptr = ws.as_ref().map_or(0, |w| ptr(gpu, w, 0, 1)) as *mut c_void;
+    // SAFETY: the out-arrays hold N results and cuDNN writes at most `got` of them; the descriptors are
+    // live; the pointers cover the views and the workspace holds `ws_size` bytes.
     let measured: Vec<Perf> = unsafe {
+        check("math type", sys::cudnnSetConvolutionMathType(d.conv, math))?;
         match form {
             Form::Forward => {
                 let mut r = [std::mem::zeroed::<sys::cudnnConvolutionFwdAlgoPerf_t>(); N];
@@ -415,11 +484,6 @@ fn choose(gpu: &Gpu, h: sys::cudnnHandle_t, find: bool, form: Form, d: &Descs, m
             }
         }
     };
-    // Results come fastest first; a TF32-free search must not pick a tensor-op algorithm for f32.
-    let best = measured
-        .iter()
-        .find(|x| x.1 == sys::cudnnStatus_t::CUDNN_STATUS_SUCCESS && x.3 <= ws_size && !(math == sys::cudnnMathType_t::CUDNN_FMA_MATH && x.4 != sys::cudnnMathType_t::CUDNN_FMA_MATH && x.4 != sys::cudnnMathType_t::CUDNN_DEFAULT_MATH))
-        .map(pick)
-        .unwrap_or_else(|| pick(first));
-    Ok(best)
+    // Results come fastest first.
+    Ok(measured.iter().find(|x| usable(x, math, ws_size)).map(pick).unwrap_or_else(|| pick(&ranked[0])))
 }

@@ -99,8 +99,9 @@ fn view_dim(size: i64, (lo, _hi): (i64, i64), out: i64, taps: i64, s: i64, d: i6
     }
     // Reads past the view must be zeros of the operand: either the view is the full operand, or
     // nothing past it is read.
+    // The full operand first: packed views are what cuDNN's kernels support best.
     let start = (last + 1).clamp(1, full);
-    (start..=full).find(|&h| h + 2 * q >= eff && (h + 2 * q - eff) / s + 1 == out).map(|h| (off, h, q))
+    (start..=full).rev().find(|&h| h + 2 * q >= eff && (h + 2 * q - eff) / s + 1 == out).map(|h| (off, h, q))
 }
 
 fn fits_i32(v: &[i64]) -> bool {
