@@ -326,7 +326,7 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
     let (plan, kind) = (&key.0, key.1);
     let elem = kind.size();
     let out_len = rty.num_elements().ok_or("dynamic convolution result")?;
-    let copy = |tag: u32, src: &CudaSlice<u8>, c: &crate::cudnn_plan::Copy, len: usize| -> Result<CudaSlice<u8>, String> {
+    let copy = |tag: u32, src: &CudaSlice<u8>, c: &crate::cudnn_plan::Copy, len: usize| -> Result<DBuf, String> {
         let k = memo.get(op, tag, || crate::movement::render_strided(&c.shape, &c.strides, c.base, elem)).ok_or("no copy kernel for this element size")?;
         let mut out = [gpu.alloc_raw(kind, len)?];
         gpu.launch_scalar(&k, len, &[src], &mut out)?;
@@ -341,12 +341,12 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
             let mut out = [gpu.alloc_raw(kind, len)?];
             gpu.launch_scalar(&k, len, &[&*lhs.buf], &mut out)?;
             let [o] = out;
-            Some(DBuf::new(o))
+            Some(o)
         }
         _ => None,
     };
     let filter = match &plan.filter_from_rhs {
-        Some(fc) => Some(DBuf::new(copy(51, &rhs.buf, fc, plan.filter_len())?)),
+        Some(fc) => Some(copy(51, &rhs.buf, fc, plan.filter_len())?),
         None => None,
     };
     let w_in: &CudaSlice<u8> = filter.as_deref().unwrap_or(&rhs.buf);
@@ -364,7 +364,7 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
             let p = Ptrs { x: ptr_mut(gpu, &mut dx), w: ptr(gpu, w_in, 0, elem), y: ptr(gpu, &lhs.buf, 0, elem) };
             call(gpu, c, key, &state, &p)?;
             match &plan.ext {
-                Some((_, slice)) => copy(52, &DBuf::new(dx), slice, out_len)?,
+                Some((_, slice)) => copy(52, &dx, slice, out_len)?,
                 None => dx,
             }
         }
@@ -373,7 +373,7 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
             let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr_mut(gpu, &mut dw), y: ptr(gpu, &rhs.buf, 0, elem) };
             call(gpu, c, key, &state, &p)?;
             match &plan.result_from_filter {
-                Some(rc) => copy(53, &DBuf::new(dw), rc, out_len)?,
+                Some(rc) => copy(53, &dw, rc, out_len)?,
                 None => dw,
             }
         }
@@ -402,7 +402,7 @@ fn call(gpu: &Gpu, c: &Cudnn, key: &Key, state: &State, p: &Ptrs) -> Result<(), 
             ch
         }
     };
-    let ws = if choice.workspace > 0 { Some(DBuf::new(gpu.alloc_bytes(choice.workspace)?)) } else { None };
+    let ws = if choice.workspace > 0 { Some(gpu.alloc_bytes(choice.workspace)?) } else { None };
     let ws_ptr = ws.as_ref().map_or(0, |w| ptr(gpu, w, 0, 1)) as *mut c_void;
     let (a32, b32, a64, b64) = (1.0f32, 0.0f32, 1.0f64, 0.0f64);
     let (alpha, beta): (*const c_void, *const c_void) = if kind == Kind::F64 { (&a64 as *const f64 as _, &b64 as *const f64 as _) } else { (&a32 as *const f32 as _, &b32 as *const f32 as _) };
@@ -460,7 +460,7 @@ fn measure(gpu: &Gpu, h: sys::cudnnHandle_t, form: Form, d: &Descs, math: sys::c
     const N: usize = 16;
     let mut got = 0i32;
     let ws_size = ranked.iter().map(|x| x.3).max().unwrap_or(0);
-    let ws = if ws_size > 0 { Some(DBuf::new(gpu.alloc_bytes(ws_size)?)) } else { None };
+    let ws = if ws_size > 0 { Some(gpu.alloc_bytes(ws_size)?) } else { None };
     let ws_ptr = ws.as_ref().map_or(0, |w| ptr(gpu, w, 0, 1)) as *mut c_void;
     // SAFETY: the out-arrays hold N results and cuDNN writes at most `got` of them; the descriptors are
     // live; the pointers cover the views and the workspace holds `ws_size` bytes.

@@ -4,7 +4,7 @@
 //! with an in-memory and on-disk cache keyed by a hash of the source.
 
 use cudarc::cublas::CudaBlas;
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use oxhlo_cpu::{Buf, Kind, NTensor};
 use oxhlo_ir::TensorType;
@@ -85,10 +85,11 @@ fn create() -> Result<Arc<Gpu>, String> {
         let total_memory = cudarc::driver::result::mem_get_info().map(|(_, t)| t).unwrap_or(0);
         // One stream only: cudarc's per-buffer events (cross-stream tracking) would only add two event
         // creations per allocation.
-        // SAFETY: no other stream is ever created on this context.
+        // SAFETY: the backend uses the one stream created below, nothing else.
         unsafe { ctx.disable_event_tracking() };
         keep_freed_memory(&ctx);
-        let stream = ctx.default_stream();
+        // A stream of our own (not the legacy default stream, which cannot be captured as a graph).
+        let stream = ctx.new_stream().map_err(|e| format!("CUDA stream: {e}"))?;
         let blas = CudaBlas::new(stream.clone()).map_err(|e| format!("cuBLAS: {e}"))?;
         Ok(Arc::new(Gpu {
             info: DeviceInfo { name, compute_capability: cc, total_memory },
@@ -261,10 +262,18 @@ impl std::ops::Deref for DBuf {
     }
 }
 
+impl std::ops::DerefMut for DBuf {
+    fn deref_mut(&mut self) -> &mut CudaSlice<u8> {
+        self.0.as_mut().expect("a live device buffer")
+    }
+}
+
 impl Drop for DBuf {
     fn drop(&mut self) {
         if let Some(s) = self.0.take() {
-            pool().put(s);
+            if let Err(s) = crate::graph::arena_put(s) {
+                pool().put(s);
+            }
         }
     }
 }
@@ -317,23 +326,20 @@ fn cache_dir() -> Option<std::path::PathBuf> {
 impl Gpu {
     /// Allocates an uninitialized buffer of `len` elements of `kind` (at least one byte); every
     /// rendered kernel and copy writes all of its outputs before they are read.
-    pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<CudaSlice<u8>, String> {
-        let bytes = (len * kind.size()).max(1);
-        if let Some(s) = pool().take(bytes) {
-            return Ok(s);
-        }
-        // SAFETY: the buffer is written in full by the kernel or copy that produces it before any read.
-        unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
+    pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<DBuf, String> {
+        self.alloc_bytes(len * kind.size())
     }
 
     /// A device tensor of type `ty` over a buffer from [`Gpu::alloc_raw`].
-    pub fn wrap(ty: TensorType, kind: Kind, len: usize, buf: CudaSlice<u8>) -> DTensor {
-        DTensor { ty, kind, len, buf: Arc::new(DBuf::new(buf)) }
+    pub fn wrap(ty: TensorType, kind: Kind, len: usize, buf: DBuf) -> DTensor {
+        DTensor { ty, kind, len, buf: Arc::new(buf) }
     }
 
     /// A device copy of a tensor's buffer (the input of an op that updates a copy in place, as scatter).
-    pub fn copy_of(&self, d: &DTensor) -> Result<CudaSlice<u8>, String> {
-        self.stream.clone_dtod(&**d.buf).map_err(|e| format!("device to device copy: {e}"))
+    pub fn copy_of(&self, d: &DTensor) -> Result<DBuf, String> {
+        let out = self.alloc_bytes(d.buf.len())?;
+        self.copy_bytes(&d.buf, &out, d.buf.len())?;
+        Ok(out)
     }
 
     /// Copies a native host tensor to the device (straight from its storage, no staging copy).
@@ -343,9 +349,9 @@ impl Gpu {
         let buf = if bytes.is_empty() {
             self.alloc_raw(kind, 0)?
         } else {
-            self.stream.clone_htod(bytes).map_err(|e| format!("host to device copy: {e}"))?
+            DBuf::new(self.stream.clone_htod(bytes).map_err(|e| format!("host to device copy: {e}"))?)
         };
-        Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(DBuf::new(buf)) })
+        Ok(DTensor { ty: t.ty.clone(), kind, len: t.len(), buf: Arc::new(buf) })
     }
 
     /// Copies a device tensor to the host (into typed storage directly where the kind allows).
@@ -465,18 +471,18 @@ impl Gpu {
     }
 
     /// Launches an elementwise kernel of `src` over `n` elements with these inputs and outputs.
-    pub fn launch(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         // Rendered elementwise kernels take four elements per thread (grid-stride loops beyond).
         self.launch_per_thread(src, n, 4, inputs, outputs)
     }
 
     /// Launches a kernel `(long long n, inputs..., outputs...)` that handles one element per thread
     /// (grid-stride beyond 2^28 elements): the index kernels of `movement`.
-    pub fn launch_scalar(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_scalar(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         self.launch_per_thread(src, n, 1, inputs, outputs)
     }
 
-    fn launch_per_thread(&self, src: &Kernel, n: usize, per_thread: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    fn launch_per_thread(&self, src: &Kernel, n: usize, per_thread: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if n == 0 {
             return Ok(());
         }
@@ -492,7 +498,7 @@ impl Gpu {
     /// # Safety
     /// The kernel's signature must be exactly those arguments, and every buffer must cover what the kernel
     /// indexes in it for these scalars.
-    unsafe fn launch_with(&self, src: &Kernel, grid: (u32, u32), scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    unsafe fn launch_with(&self, src: &Kernel, grid: (u32, u32), scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let f = self.function(src)?;
         let cfg = LaunchConfig { grid_dim: (grid.0, 1, 1), block_dim: (grid.1, 1, 1), shared_mem_bytes: 0 };
         let mut b = self.stream.launch_builder(&f);
@@ -503,7 +509,7 @@ impl Gpu {
             b.arg(*i);
         }
         for o in outputs.iter_mut() {
-            b.arg(o);
+            b.arg(&mut **o);
         }
         // SAFETY: the caller guarantees the signature and the buffer sizes.
         unsafe { b.launch(cfg) }.map(|_| ()).map_err(|e| format!("kernel launch: {e}"))
@@ -511,18 +517,45 @@ impl Gpu {
 
     /// Allocates an uninitialized buffer of `bytes` bytes (at least one) for scratch data such as
     /// partial results, written in full before it is read.
-    pub fn alloc_bytes(&self, bytes: usize) -> Result<CudaSlice<u8>, String> {
+    pub fn alloc_bytes(&self, bytes: usize) -> Result<DBuf, String> {
         let bytes = bytes.max(1);
-        if let Some(s) = pool().take(bytes) {
-            return Ok(s);
+        if let Some(s) = crate::graph::arena_take(bytes) {
+            return Ok(DBuf::new(s));
         }
-        // SAFETY: the scratch buffer is written in full by the pass producing it before any read.
-        unsafe { self.stream.alloc::<u8>(bytes) }.map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
+        if let Some(s) = pool().take(bytes) {
+            return Ok(DBuf::new(s));
+        }
+        if crate::graph::capturing() {
+            // A stream-ordered allocation would become part of the graph being captured: allocate
+            // outside the stream instead.
+            // SAFETY: a plain allocation; the slice takes ownership of the pointer (freed on drop).
+            return unsafe {
+                let p = cudarc::driver::result::malloc_sync(bytes).map_err(|e| format!("device allocation of {bytes} bytes: {e}"))?;
+                Ok(DBuf::new(self.stream.upgrade_device_ptr::<u8>(p, bytes)))
+            };
+        }
+        // SAFETY: the buffer is written in full by the kernel or copy that produces it before any read.
+        unsafe { self.stream.alloc::<u8>(bytes) }.map(DBuf::new).map_err(|e| format!("device allocation of {bytes} bytes: {e}"))
+    }
+
+    /// Copies `bytes` bytes from `src` to `dst` on the stream. `dst` is written through a shared
+    /// reference: callers own it (a fresh buffer, or a captured graph's input).
+    pub fn copy_bytes(&self, src: &CudaSlice<u8>, dst: &CudaSlice<u8>, bytes: usize) -> Result<(), String> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if src.len() < bytes || dst.len() < bytes {
+            return Err("internal error: a device copy past a buffer's end".into());
+        }
+        let (ps, _gs) = src.device_ptr(&self.stream);
+        let (pd, _gd) = dst.device_ptr(&self.stream);
+        // SAFETY: both buffers hold at least `bytes` bytes (checked); the copy is ordered on the stream.
+        unsafe { cudarc::driver::result::memcpy_dtod_async(pd, ps, bytes, self.stream.cu_stream()) }.map_err(|e| format!("device to device copy: {e}"))
     }
 
     /// Launches a row reduction pass `(long long outer, long long red, long long parts, in0, init, out0)`
     /// (`reduce::Shape::Rows`): one block per (row, part), grid-stride beyond 2^20 blocks.
-    pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if outer <= 0 {
             return Ok(());
         }
@@ -537,7 +570,7 @@ impl Gpu {
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
     /// parts, in0, init, out0)` (`reduce::Shape::Cols`): one thread per (part, row, column).
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [CudaSlice<u8>]) -> Result<(), String> {
+    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let total = outer * inner * parts;
         if total <= 0 {
             return Ok(());

@@ -71,6 +71,15 @@ pub struct CudaProgram {
     /// Per-step times when `OXHLO_PROFILE` is set.
     profile: crate::profile::Profile,
     pub stats: Stats,
+    /// Whether runs may be captured as a CUDA graph (no control flow anywhere in the module), and
+    /// what is known about capturing them.
+    graphable: bool,
+    graph: std::sync::Mutex<crate::graph::GraphState>,
+}
+
+/// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
+fn has_control_flow(block: &Block) -> bool {
+    block.ops.iter().any(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case) || op.regions.iter().any(|r| r.blocks.iter().any(has_control_flow)))
 }
 
 /// An input or result of [`CudaProgram::run_device`]: a host value or a tensor in device memory.
@@ -189,7 +198,21 @@ impl CudaProgram {
         // Every kernel the program can launch, compiled now on all cores (the first run then launches
         // without compiling).
         gpu.precompile(&crate::kernels::module_kernels(&module, &opts.fusion));
-        Ok(CudaProgram { module, plans, constants, registry, gpu, threads, tf32: opts.allow_tf32, memo: Memo::default(), profile: Default::default(), stats: Stats::default() })
+        let graphable = !module.funcs.iter().any(|f| f.body.blocks.iter().any(has_control_flow));
+        Ok(CudaProgram {
+            module,
+            plans,
+            constants,
+            registry,
+            gpu,
+            threads,
+            tf32: opts.allow_tf32,
+            memo: Memo::default(),
+            profile: Default::default(),
+            stats: Stats::default(),
+            graphable,
+            graph: Default::default(),
+        })
     }
 
     pub fn module(&self) -> &Module {
@@ -211,6 +234,68 @@ impl CudaProgram {
     /// when a device op reads them, device inputs are used in place, and results stay where they were
     /// computed (a device result is never downloaded here). Returns once the device work is complete.
     pub fn run_device(&self, inputs: Vec<DVal>) -> Result<Vec<DVal>, InterpError> {
+        let devs: Option<Vec<DTensor>> = inputs.iter().map(|v| if let DVal::Device(d) = v { Some(d.clone()) } else { None }).collect();
+        let graphs = self.graphable && crate::graph::enabled() && !crate::profile::enabled();
+        if let (true, Some(devs)) = (graphs, &devs) {
+            if let Some(outs) = self.run_graph(devs)? {
+                return Ok(outs);
+            }
+        }
+        let host0 = self.stats.host_ops.load(Ordering::Relaxed);
+        let outs = self.run_device_plain(inputs)?;
+        if graphs && devs.is_some() && self.stats.host_ops.load(Ordering::Relaxed) == host0 && outs.iter().all(|o| matches!(o, DVal::Device(_))) {
+            if let Ok(mut g) = self.graph.lock() {
+                if let crate::graph::GraphState::Learning(n) = &mut *g {
+                    *n += 1;
+                }
+            }
+        }
+        Ok(outs)
+    }
+
+    /// Replays the captured graph of this program's runs, or captures it when an earlier run was all
+    /// device work; None when the run is to go step by step.
+    fn run_graph(&self, inputs: &[DTensor]) -> Result<Option<Vec<DVal>>, InterpError> {
+        use crate::graph::{capture, log, GraphState};
+        let Ok(mut g) = self.graph.lock() else { return Ok(None) };
+        let outs = match &*g {
+            GraphState::Ready(c) if c.matches(inputs) => c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?,
+            GraphState::Learning(n) if *n >= 1 => {
+                let host0 = self.stats.host_ops.load(Ordering::Relaxed);
+                let captured = capture(&self.gpu, inputs, |owned| {
+                    let outs = self.run_slots(owned.into_iter().map(DVal::Device).collect()).0.map_err(|e| e.to_string())?;
+                    if self.stats.host_ops.load(Ordering::Relaxed) != host0 {
+                        return Err("a step ran on the host".into());
+                    }
+                    outs.into_iter().map(|s| s.dev.ok_or_else(|| "a result is not on the device".to_string())).collect()
+                });
+                match captured {
+                    Ok(c) => {
+                        log("captured a run");
+                        let outs = c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?;
+                        *g = GraphState::Ready(Box::new(c));
+                        outs
+                    }
+                    Err(e) => {
+                        log(&format!("not captured: {e}"));
+                        *g = GraphState::Off;
+                        return Ok(None);
+                    }
+                }
+            }
+            _ => return Ok(None),
+        };
+        drop(g);
+        self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
+        Ok(Some(outs.into_iter().map(DVal::Device).collect()))
+    }
+
+    /// Whether this program's runs replay a captured CUDA graph.
+    pub fn graph_captured(&self) -> bool {
+        self.graph.lock().is_ok_and(|g| matches!(*g, crate::graph::GraphState::Ready(_)))
+    }
+
+    fn run_device_plain(&self, inputs: Vec<DVal>) -> Result<Vec<DVal>, InterpError> {
         let (res, checks) = self.run_slots(inputs);
         let outs = res?;
         if let Some(f) = checks.1.first() {

@@ -11,6 +11,7 @@ pub mod device;
 pub mod dot;
 pub mod exec;
 pub mod gather_scatter;
+pub mod graph;
 pub mod kernels;
 pub mod movement;
 pub mod profile;

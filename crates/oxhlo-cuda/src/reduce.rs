@@ -233,7 +233,7 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, x: &DTensor, ini
 /// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` (one or two passes; kernels kept
 /// in `memo` as `op`'s).
 #[allow(clippy::too_many_arguments)]
-pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<cudarc::driver::CudaSlice<u8>, String> {
+pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<crate::device::DBuf, String> {
     let kind = x.kind;
     let n_out = (outer * inner) as usize;
     let mut out = [gpu.alloc_raw(kind, n_out)?];
@@ -247,7 +247,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
         let tag = 11 + 2 * u32::from(from_partials) + u32::from(to_partials);
         memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
     };
-    let launch = |src: &Kernel, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [cudarc::driver::CudaSlice<u8>]| match shape {
+    let launch = |src: &Kernel, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [crate::device::DBuf]| match shape {
         Shape::Rows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
         Shape::Cols => gpu.launch_reduce_cols(src, outer, red, inner, parts, &[input, &*init.buf], out),
     };
@@ -275,12 +275,12 @@ pub fn finish_partials(
     kind: Kind,
     rk: ReduceKind,
     shape: Shape,
-    mut partials: cudarc::driver::CudaSlice<u8>,
+    mut partials: crate::device::DBuf,
     mut parts: i64,
     outer: i64,
     inner: i64,
     init: &DTensor,
-    out: &mut [cudarc::driver::CudaSlice<u8>; 1],
+    out: &mut [crate::device::DBuf; 1],
 ) -> Result<(), String> {
     let pass = |tag: u32, from_partials: bool, to_partials: bool| {
         memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))

@@ -110,6 +110,58 @@ fn device_results_feed_the_next_run_and_match_the_interpreter() {
     }
 }
 
+/// All device work (cuBLAS, fused kernels, a reduction), so that its runs are captured as a CUDA graph.
+const GRAPH_SRC: &str = "func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64x32xf32>, tensor<f32>) {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %1 = stablehlo.tanh %0 : tensor<64x32xf32>
+  %h = stablehlo.constant dense<5.000000e-01> : tensor<64x32xf32>
+  %2 = stablehlo.multiply %1, %h : tensor<64x32xf32>
+  %3 = stablehlo.add %2, %x : tensor<64x32xf32>
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %s = stablehlo.reduce(%3 init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<64x32xf32>, tensor<f32>) -> tensor<f32>
+  return %3, %s : tensor<64x32xf32>, tensor<f32>
+}";
+
+#[test]
+fn graph_replays_compute_what_step_by_step_runs_do() {
+    let gpu = match oxhlo_cuda::device::gpu() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return;
+        }
+    };
+    let module = oxhlo_text::parse_module(GRAPH_SRC, "graph.mlir").expect("parses");
+    let opts = CudaOptions { allow_tf32: false, ..Default::default() };
+    let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 11)));
+    let w = NTensor::new(f32_ty(&[32, 32]), Buf::F32(rand(32 * 32, 12).iter().map(|v| v * 0.3).collect()));
+    let w_dev = DVal::Device(gpu.upload(&w).expect("upload"));
+    let mut x = DVal::Device(gpu.upload(&x0).expect("upload"));
+    let mut kept = Vec::new();
+    for step in 0..6 {
+        let host_in = vec![host(&x, &gpu), host(&w_dev, &gpu)];
+        let outs = prog.run_device(vec![x.clone(), w_dev.clone()]).expect("run_device");
+        // The step-by-step run on host values (never captured): the same kernels, so the same bits.
+        let plain = prog.run(host_in.clone()).expect("run");
+        for (o, h) in outs.iter().zip(&plain) {
+            assert_eq!(host(o, &gpu).to_rt(), h.to_rt(), "step {step}: the replay and the step-by-step run disagree");
+        }
+        let want = oxhlo_interp::eval::run_main(&module, host_in.iter().map(Val::to_rt).collect()).expect("interpreter");
+        let (got, r) = (as_f64(&host(&outs[1], &gpu).to_rt()), as_f64(&want[1]));
+        assert!((got[0] - r[0]).abs() <= 1e-3 * r[0].abs().max(1.0), "step {step}: sum {} vs {}", got[0], r[0]);
+        kept.push((host(&outs[0], &gpu).to_rt(), outs[0].clone()));
+        x = outs[0].clone();
+    }
+    if oxhlo_cuda::graph::enabled() {
+        assert!(prog.graph_captured(), "an all-device program's runs are replayed as a graph");
+    }
+    // Results of earlier replays are the callers' own: later replays did not overwrite them.
+    for (i, (rt, d)) in kept.iter().enumerate() {
+        assert_eq!(&host(d, &gpu).to_rt(), rt, "result of run {i} changed after later runs");
+    }
+}
+
 #[test]
 fn wrong_device_inputs_are_errors() {
     let gpu = match oxhlo_cuda::device::gpu() {

@@ -1,0 +1,159 @@
+//! Whole runs replayed as CUDA graphs. A program whose run was all device work (no host steps, no
+//! control flow, device-resident inputs) is captured on its next run: the stream's launches become one
+//! graph over buffers the graph owns (its inputs, every intermediate, its outputs), and later runs copy
+//! their inputs into the graph's input buffers, launch the graph (one driver call instead of one host
+//! step per op), and copy the outputs out into fresh buffers (callers keep results across runs, which
+//! the next replay would overwrite). `OXHLO_CUDA_GRAPHS=0` turns it off.
+//!
+//! While a capture runs on this thread, device buffers freed by the run go to the capture's arena
+//! instead of the shared pool, and allocations come from there first (so that the graph's buffers are
+//! its own and reused within the run as the pool would), then from the pool, then from a plain
+//! allocation (a stream-ordered one would become a node of the graph).
+
+use cudarc::driver::CudaSlice;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The buffers of one capture: free ones by byte size, plus every one it ever handed out.
+#[derive(Default)]
+pub struct Arena {
+    free: HashMap<usize, Vec<CudaSlice<u8>>>,
+}
+
+impl Arena {
+    /// Every buffer the arena holds (the graph's intermediates), to keep for the graph's life.
+    pub fn into_buffers(self) -> Vec<CudaSlice<u8>> {
+        self.free.into_values().flatten().collect()
+    }
+}
+
+thread_local! {
+    static ARENA: RefCell<Option<Arena>> = const { RefCell::new(None) };
+}
+
+/// Whether this thread is capturing a graph.
+pub fn capturing() -> bool {
+    ARENA.with(|a| a.borrow().is_some())
+}
+
+/// Starts collecting this thread's freed buffers (a capture begins).
+pub fn arena_begin() {
+    ARENA.with(|a| *a.borrow_mut() = Some(Arena::default()));
+}
+
+/// Stops collecting and returns what was collected.
+pub fn arena_end() -> Arena {
+    ARENA.with(|a| a.borrow_mut().take()).unwrap_or_default()
+}
+
+/// A freed buffer of `bytes` bytes from the capture's arena.
+pub fn arena_take(bytes: usize) -> Option<CudaSlice<u8>> {
+    ARENA.with(|a| a.borrow_mut().as_mut().and_then(|ar| ar.free.get_mut(&bytes).and_then(Vec::pop)))
+}
+
+/// Gives a freed buffer to the capture's arena; hands it back when this thread is not capturing.
+pub fn arena_put(s: CudaSlice<u8>) -> Result<(), CudaSlice<u8>> {
+    ARENA.with(|a| match a.borrow_mut().as_mut() {
+        Some(ar) => {
+            ar.free.entry(s.len()).or_default().push(s);
+            Ok(())
+        }
+        None => Err(s),
+    })
+}
+
+/// Whether runs may be captured (`OXHLO_CUDA_GRAPHS=0` says no).
+pub fn enabled() -> bool {
+    !std::env::var("OXHLO_CUDA_GRAPHS").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+}
+
+use crate::device::{DBuf, DTensor, Gpu};
+use std::sync::Arc;
+
+/// A captured run: the graph and the buffers it reads and writes.
+pub struct Captured {
+    graph: cudarc::driver::CudaGraph,
+    /// The graph's inputs (each run's inputs are copied here).
+    inputs: Vec<DTensor>,
+    /// The graph's results (copied out after each replay).
+    outputs: Vec<DTensor>,
+    /// Every intermediate buffer, kept for the graph's life.
+    _buffers: Vec<CudaSlice<u8>>,
+}
+
+/// What a program knows about capturing its runs.
+pub enum GraphState {
+    /// Runs so far that were all device work.
+    Learning(u32),
+    Ready(Box<Captured>),
+    /// Capture failed or the program cannot be captured.
+    Off,
+}
+
+impl Default for GraphState {
+    fn default() -> GraphState {
+        GraphState::Learning(0)
+    }
+}
+
+/// With `OXHLO_CUDA_GRAPH_LOG=1`, says what happened to a capture.
+pub fn log(what: &str) {
+    if std::env::var("OXHLO_CUDA_GRAPH_LOG").is_ok_and(|v| v.trim() == "1") {
+        eprintln!("oxhlo-cuda graph: {what}");
+    }
+}
+
+impl Captured {
+    /// Whether `inputs` have the types and sizes of the captured run's inputs.
+    pub fn matches(&self, inputs: &[DTensor]) -> bool {
+        inputs.len() == self.inputs.len() && inputs.iter().zip(&self.inputs).all(|(a, b)| a.ty == b.ty && a.kind == b.kind && a.len == b.len)
+    }
+
+    /// Runs the graph on `inputs` and returns its results in fresh buffers.
+    pub fn replay(&self, gpu: &Gpu, inputs: &[DTensor]) -> Result<Vec<DTensor>, String> {
+        for (src, dst) in inputs.iter().zip(&self.inputs) {
+            if !Arc::ptr_eq(&src.buf, &dst.buf) {
+                gpu.copy_bytes(&src.buf, &dst.buf, dst.bytes())?;
+            }
+        }
+        self.graph.launch().map_err(|e| format!("graph launch: {e}"))?;
+        self.outputs
+            .iter()
+            .map(|o| {
+                let b = gpu.alloc_bytes(o.buf.len())?;
+                gpu.copy_bytes(&o.buf, &b, o.bytes())?;
+                Ok(DTensor { buf: Arc::new(b), ..o.clone() })
+            })
+            .collect()
+    }
+}
+
+/// Captures one run: `run` executes the program on the given inputs (graph-owned copies of `inputs`)
+/// while the stream records, and must leave every result on the device.
+pub fn capture(gpu: &Gpu, inputs: &[DTensor], run: impl FnOnce(Vec<DTensor>) -> Result<Vec<DTensor>, String>) -> Result<Captured, String> {
+    let owned: Vec<DTensor> = inputs
+        .iter()
+        .map(|d| {
+            let b = gpu.alloc_bytes(d.buf.len())?;
+            Ok(DTensor { buf: Arc::new(b), ..d.clone() })
+        })
+        .collect::<Result<_, String>>()?;
+    gpu.synchronize()?;
+    arena_begin();
+    let begun = gpu.stream.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+    let result = match begun {
+        Ok(()) => run(owned.clone()),
+        Err(e) => Err(format!("begin capture: {e}")),
+    };
+    let graph = if begun.is_ok() { gpu.stream.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) } else { Ok(None) };
+    let buffers = arena_end().into_buffers();
+    let graph = match (result, graph) {
+        (Ok(outputs), Ok(Some(g))) => return Ok(Captured { graph: g, inputs: owned, outputs, _buffers: buffers }),
+        (Err(e), _) => e,
+        (Ok(_), Ok(None)) => "the capture recorded nothing".into(),
+        (Ok(_), Err(e)) => format!("end capture: {e}"),
+    };
+    // Nothing captured ran: the buffers go back to the pool.
+    drop(buffers.into_iter().map(DBuf::new).collect::<Vec<_>>());
+    Err(graph)
+}
