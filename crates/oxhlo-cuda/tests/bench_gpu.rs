@@ -57,7 +57,7 @@ fn gpu_timings() {
     let n = 64usize << 20;
     let src = gpu.upload(&f32t(&[n as i64], rand_f32(n, 1))).unwrap();
     let mut dst = gpu.alloc_raw(oxhlo_cpu::Kind::F32, n).unwrap();
-    let ms = time_ms(20, &gpu, || gpu.stream.memcpy_dtod(&**src.buf, &mut dst).unwrap());
+    let ms = time_ms(20, &gpu, || gpu.stream.memcpy_dtod(&**src.buf, &mut *dst).unwrap());
     let ceiling = 2.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9;
     table.push(format!("copy 256MiB d2d            {ms:8.3} ms  {ceiling:8.1} GB/s"));
 
