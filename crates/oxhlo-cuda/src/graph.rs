@@ -81,6 +81,10 @@ pub struct Captured {
     _buffers: Vec<CudaSlice<u8>>,
 }
 
+// SAFETY: a graph executable may be launched from any thread; every use of it here is under the
+// program's graph mutex, on the backend's one stream.
+unsafe impl Send for Captured {}
+
 /// What a program knows about capturing its runs.
 pub enum GraphState {
     /// Runs so far that were all device work.
