@@ -8,7 +8,8 @@
 //! While a capture runs on this thread, device buffers freed by the run go to the capture's arena
 //! instead of the shared pool, and allocations come from there first (so that the graph's buffers are
 //! its own and reused within the run as the pool would), then from the pool, then from a plain
-//! allocation (a stream-ordered one would become a node of the graph).
+//! allocation (a stream-ordered one would become a node of the graph; plain allocations are allowed
+//! only in the driver's relaxed capture mode, which this uses).
 
 use cudarc::driver::CudaSlice;
 use std::cell::RefCell;
@@ -144,7 +145,7 @@ pub fn capture(gpu: &Gpu, inputs: &[DTensor], run: impl FnOnce(Vec<DTensor>) -> 
         .collect::<Result<_, String>>()?;
     gpu.synchronize()?;
     arena_begin();
-    let begun = gpu.stream.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+    let begun = gpu.stream.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED);
     let result = match begun {
         Ok(()) => run(owned.clone()),
         Err(e) => Err(format!("begin capture: {e}")),
