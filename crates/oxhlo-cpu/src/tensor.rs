@@ -110,6 +110,41 @@ impl Buf {
         }
     }
 
+    /// `n` zero elements of `kind`, written by the rayon pool in parallel when `parallel` (a big output
+    /// whose storage comes from reused heap memory would otherwise be zeroed by one thread inside
+    /// `calloc` before the kernel's threads overwrite it).
+    pub fn zeros_in_parallel(kind: Kind, n: usize, parallel: bool) -> Buf {
+        fn zeroed<T: Copy + Default + Send>(n: usize) -> Vec<T> {
+            use rayon::prelude::*;
+            let mut v: Vec<T> = Vec::with_capacity(n);
+            crate::alloc::advise_huge_pages(v.as_ptr() as usize, n * std::mem::size_of::<T>());
+            v.spare_capacity_mut().par_chunks_mut(1 << 16).for_each(|c| c.fill(std::mem::MaybeUninit::new(T::default())));
+            // SAFETY: the loop above initialized all `n` elements of the capacity.
+            unsafe { v.set_len(n) };
+            v
+        }
+        if !parallel {
+            return Buf::zeros(kind, n);
+        }
+        match kind {
+            Kind::Bool => Buf::Bool(zeroed(n)),
+            Kind::I8 => Buf::I8(zeroed(n)),
+            Kind::I16 => Buf::I16(zeroed(n)),
+            Kind::I32 => Buf::I32(zeroed(n)),
+            Kind::I64 => Buf::I64(zeroed(n)),
+            Kind::U8 => Buf::U8(zeroed(n)),
+            Kind::U16 => Buf::U16(zeroed(n)),
+            Kind::U32 => Buf::U32(zeroed(n)),
+            Kind::U64 => Buf::U64(zeroed(n)),
+            Kind::F16 => Buf::F16(zeroed(n)),
+            Kind::BF16 => Buf::BF16(zeroed(n)),
+            Kind::F32 => Buf::F32(zeroed(n)),
+            Kind::F64 => Buf::F64(zeroed(n)),
+            Kind::C64 => Buf::C64(zeroed(n)),
+            Kind::C128 => Buf::C128(zeroed(n)),
+        }
+    }
+
     /// `n` copies of element 0 (None when the buffer is empty).
     pub fn repeat_first(&self, n: usize) -> Option<Buf> {
         Some(match self {

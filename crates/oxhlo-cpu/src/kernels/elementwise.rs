@@ -21,6 +21,8 @@ const PAR_MIN_WORK: usize = 1 << 16;
 const PARTS_PER_WORKER: usize = 4;
 /// Smallest part of a parallel run (elements).
 const PART_MIN: usize = 1 << 14;
+/// Outputs of at least this many elements are zeroed by all threads (see `Buf::zeros_in_parallel`).
+const PAR_ZERO_MIN: usize = 1 << 18;
 
 /// The unary op of an op kind.
 pub fn un_of(kind: OpKind) -> Option<Un> {
@@ -523,17 +525,13 @@ impl Program {
         stored: usize,
         red: Option<RedView>,
     ) -> Result<(Vec<Buf>, Vec<Partial>), String> {
-        let mut bufs: Vec<Buf> = self.outputs[..stored].iter().map(|(_, k, _)| Buf::zeros(*k, self.len)).collect();
+        let work = self.len.saturating_mul(self.insts.len().max(1));
+        let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
+        let mut bufs: Vec<Buf> = self.outputs[..stored].iter().map(|(_, k, _)| Buf::zeros_in_parallel(*k, self.len, workers > 1 && self.len >= PAR_ZERO_MIN)).collect();
         let mut partials = Vec::new();
         {
             let mut slices: Vec<OutSlice> =
                 bufs.iter_mut().map(OutSlice::of).collect::<Option<_>>().ok_or("complex output")?;
-            for s in &mut slices {
-                let (addr, bytes) = s.byte_range();
-                crate::alloc::advise_huge_pages(addr, bytes);
-            }
-            let work = self.len.saturating_mul(self.insts.len().max(1));
-            let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
             // Several parts per worker, taken dynamically: a worker held up (a busy core) does not make
             // the others wait, as a static split would.
             let parts_wanted = if workers <= 1 { 1 } else { (workers * PARTS_PER_WORKER).min(self.len.div_ceil(PART_MIN)).max(1) };

@@ -665,11 +665,6 @@ impl<'a> OutSlice<'a> {
         each_out!(self, v => v.len())
     }
 
-    /// The address and byte length of the window.
-    pub fn byte_range(&mut self) -> (usize, usize) {
-        each_out!(self, v => (v.as_mut_ptr() as usize, std::mem::size_of_val(*v)))
-    }
-
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
