@@ -21,6 +21,23 @@ const PAR_MIN_WORK: usize = 1 << 16;
 const PARTS_PER_WORKER: usize = 4;
 /// Smallest part of a parallel run (elements).
 const PART_MIN: usize = 1 << 14;
+/// Whether the processor has the AVX-512 subsets the 16-wide code path uses (checked once);
+/// `OXHLO_AVX512=0` keeps the AVX2 path.
+#[cfg(target_arch = "x86_64")]
+fn avx512() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        !std::env::var("OXHLO_AVX512").is_ok_and(|v| v.trim() == "0")
+            && ["avx512f", "avx512vl", "avx512bw", "avx512dq"].iter().all(|f| match *f {
+                "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+                "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
+                "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+                _ => std::arch::is_x86_feature_detected!("avx512dq"),
+            })
+            && std::arch::is_x86_feature_detected!("fma")
+    })
+}
+
 /// Outputs of at least this many elements are zeroed by all threads (see `Buf::zeros_in_parallel`).
 const PAR_ZERO_MIN: usize = 1 << 18;
 
@@ -578,7 +595,7 @@ impl Program {
     }
 
     /// Evaluates elements `lo .. lo + count` into `out` (windows starting at `lo`) and folds the last
-    /// output into `sink` when given, with AVX2 code when the processor has it.
+    /// output into `sink` when given, with AVX-512 or AVX2 code when the processor has it.
     fn run_range(
         &self,
         inputs: &[&NTensor],
@@ -588,12 +605,32 @@ impl Program {
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
         #[cfg(target_arch = "x86_64")]
+        if avx512() {
+            // SAFETY: the processor supports these AVX-512 subsets, AVX2 and FMA (checked by `avx512`),
+            // the only requirement of calling a `target_feature` function. Same code as below, for
+            // 16-wide vectors: results are identical.
+            return unsafe { self.run_range_avx512(inputs, lo, count, out, sink) };
+        }
+        #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the processor supports AVX2 and FMA (checked just above), the only requirement of
             // calling a `target_feature` function. The code is the same as the portable path's (no
             // contraction into FMA happens), compiled for wider vectors, so results are identical.
             return unsafe { self.run_range_avx2(inputs, lo, count, out, sink) };
         }
+        self.run_range_portable(inputs, lo, count, out, sink)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
+    fn run_range_avx512(
+        &self,
+        inputs: &[&NTensor],
+        lo: usize,
+        count: usize,
+        out: &mut [OutSlice],
+        sink: Option<(&RedView, &mut Partial)>,
+    ) -> Result<(), String> {
         self.run_range_portable(inputs, lo, count, out, sink)
     }
 
