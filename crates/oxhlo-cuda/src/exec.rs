@@ -77,6 +77,9 @@ pub struct CudaProgram {
     graph: std::sync::Mutex<crate::graph::GraphState>,
 }
 
+/// Programs with fewer top-level steps than this run step by step, never as a graph.
+const GRAPH_MIN_STEPS: usize = 16;
+
 /// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
 fn has_control_flow(block: &Block) -> bool {
     block.ops.iter().any(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case) || op.regions.iter().any(|r| r.blocks.iter().any(has_control_flow)))
@@ -198,7 +201,10 @@ impl CudaProgram {
         // Every kernel the program can launch, compiled now on all cores (the first run then launches
         // without compiling).
         gpu.precompile(&crate::kernels::module_kernels(&module, &opts.fusion));
-        let graphable = !module.funcs.iter().any(|f| f.body.blocks.iter().any(has_control_flow));
+        // A graph saves the host work of each step but copies the inputs in and the results out:
+        // worth it for programs of many steps only.
+        let steps = module.entry().and_then(|f| f.body.entry()).and_then(|b| plans.get(&block_key(b))).map_or(0, Vec::len);
+        let graphable = steps >= GRAPH_MIN_STEPS && !module.funcs.iter().any(|f| f.body.blocks.iter().any(has_control_flow));
         Ok(CudaProgram {
             module,
             plans,

@@ -110,20 +110,27 @@ fn device_results_feed_the_next_run_and_match_the_interpreter() {
     }
 }
 
-/// All device work (cuBLAS, fused kernels, a reduction), so that its runs are captured as a CUDA graph.
-const GRAPH_SRC: &str = "func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64x32xf32>, tensor<f32>) {
-  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
-  %1 = stablehlo.tanh %0 : tensor<64x32xf32>
-  %h = stablehlo.constant dense<5.000000e-01> : tensor<64x32xf32>
-  %2 = stablehlo.multiply %1, %h : tensor<64x32xf32>
-  %3 = stablehlo.add %2, %x : tensor<64x32xf32>
-  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-  %s = stablehlo.reduce(%3 init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<64x32xf32>, tensor<f32>) -> tensor<f32>
-  return %3, %s : tensor<64x32xf32>, tensor<f32>
-}";
+/// All device work (10 layers of cuBLAS and fused kernels, then a reduction): enough steps for its
+/// runs to be captured as a CUDA graph.
+fn graph_src() -> String {
+    let t = "tensor<64x32xf32>";
+    let mut body = String::new();
+    let mut x = "%x".to_string();
+    body.push_str(&format!("  %h = stablehlo.constant dense<5.000000e-01> : {t}\n"));
+    for i in 0..10 {
+        body.push_str(&format!("  %d{i} = stablehlo.dot_general {x}, %w, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : ({t}, tensor<32x32xf32>) -> {t}\n"));
+        body.push_str(&format!("  %t{i} = stablehlo.tanh %d{i} : {t}\n  %m{i} = stablehlo.multiply %t{i}, %h : {t}\n  %x{i} = stablehlo.add %m{i}, {x} : {t}\n"));
+        x = format!("%x{i}");
+    }
+    format!(
+        "func.func @main(%x: {t}, %w: tensor<32x32xf32>) -> ({t}, tensor<f32>) {{\n{body}  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n  %s = stablehlo.reduce({x} init: %z) applies stablehlo.add across dimensions = [0, 1] : ({t}, tensor<f32>) -> tensor<f32>\n  return {x}, %s : {t}, tensor<f32>\n}}"
+    )
+}
 
 #[test]
 fn graph_replays_compute_what_step_by_step_runs_do() {
+    let module = oxhlo_text::parse_module(&graph_src(), "graph.mlir").expect("parses");
+    oxhlo_ir::verify_module(&module).expect("verifies");
     let gpu = match oxhlo_cuda::device::gpu() {
         Ok(g) => g,
         Err(e) => {
@@ -131,7 +138,6 @@ fn graph_replays_compute_what_step_by_step_runs_do() {
             return;
         }
     };
-    let module = oxhlo_text::parse_module(GRAPH_SRC, "graph.mlir").expect("parses");
     let opts = CudaOptions { allow_tf32: false, ..Default::default() };
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
     let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 11)));
