@@ -110,38 +110,84 @@ impl Buf {
         }
     }
 
-    /// `n` zero elements of `kind`, written by the rayon pool in parallel when `parallel` (a big output
-    /// whose storage comes from reused heap memory would otherwise be zeroed by one thread inside
-    /// `calloc` before the kernel's threads overwrite it).
-    pub fn zeros_in_parallel(kind: Kind, n: usize, parallel: bool) -> Buf {
-        fn zeroed<T: Copy + Default + Send>(n: usize) -> Vec<T> {
-            use rayon::prelude::*;
-            let mut v: Vec<T> = Vec::with_capacity(n);
-            crate::alloc::advise_huge_pages(v.as_ptr() as usize, n * std::mem::size_of::<T>());
-            v.spare_capacity_mut().par_chunks_mut(1 << 16).for_each(|c| c.fill(std::mem::MaybeUninit::new(T::default())));
-            // SAFETY: the loop above initialized all `n` elements of the capacity.
-            unsafe { v.set_len(n) };
-            v
-        }
-        if !parallel {
-            return Buf::zeros(kind, n);
-        }
+    /// An empty buffer of `kind` with room for `n` elements (see [`Buf::set_len`]).
+    pub fn with_capacity(kind: Kind, n: usize) -> Buf {
         match kind {
-            Kind::Bool => Buf::Bool(zeroed(n)),
-            Kind::I8 => Buf::I8(zeroed(n)),
-            Kind::I16 => Buf::I16(zeroed(n)),
-            Kind::I32 => Buf::I32(zeroed(n)),
-            Kind::I64 => Buf::I64(zeroed(n)),
-            Kind::U8 => Buf::U8(zeroed(n)),
-            Kind::U16 => Buf::U16(zeroed(n)),
-            Kind::U32 => Buf::U32(zeroed(n)),
-            Kind::U64 => Buf::U64(zeroed(n)),
-            Kind::F16 => Buf::F16(zeroed(n)),
-            Kind::BF16 => Buf::BF16(zeroed(n)),
-            Kind::F32 => Buf::F32(zeroed(n)),
-            Kind::F64 => Buf::F64(zeroed(n)),
-            Kind::C64 => Buf::C64(zeroed(n)),
-            Kind::C128 => Buf::C128(zeroed(n)),
+            Kind::Bool => Buf::Bool(Vec::with_capacity(n)),
+            Kind::I8 => Buf::I8(Vec::with_capacity(n)),
+            Kind::I16 => Buf::I16(Vec::with_capacity(n)),
+            Kind::I32 => Buf::I32(Vec::with_capacity(n)),
+            Kind::I64 => Buf::I64(Vec::with_capacity(n)),
+            Kind::U8 => Buf::U8(Vec::with_capacity(n)),
+            Kind::U16 => Buf::U16(Vec::with_capacity(n)),
+            Kind::U32 => Buf::U32(Vec::with_capacity(n)),
+            Kind::U64 => Buf::U64(Vec::with_capacity(n)),
+            Kind::F16 => Buf::F16(Vec::with_capacity(n)),
+            Kind::BF16 => Buf::BF16(Vec::with_capacity(n)),
+            Kind::F32 => Buf::F32(Vec::with_capacity(n)),
+            Kind::F64 => Buf::F64(Vec::with_capacity(n)),
+            Kind::C64 => Buf::C64(Vec::with_capacity(n)),
+            Kind::C128 => Buf::C128(Vec::with_capacity(n)),
+        }
+    }
+
+    /// The start address of the storage and its capacity in bytes.
+    pub fn capacity_range(&self) -> (usize, usize) {
+        fn range<T>(v: &[T], capacity: usize) -> (usize, usize) {
+            (v.as_ptr() as usize, capacity * std::mem::size_of::<T>())
+        }
+        macro_rules! r {
+            ($v:expr) => {
+                range($v.as_slice(), $v.capacity())
+            };
+        }
+        match self {
+            Buf::Bool(v) => r!(v),
+            Buf::I8(v) => r!(v),
+            Buf::I16(v) => r!(v),
+            Buf::I32(v) => r!(v),
+            Buf::I64(v) => r!(v),
+            Buf::U8(v) => r!(v),
+            Buf::U16(v) => r!(v),
+            Buf::U32(v) => r!(v),
+            Buf::U64(v) => r!(v),
+            Buf::F16(v) => r!(v),
+            Buf::BF16(v) => r!(v),
+            Buf::F32(v) => r!(v),
+            Buf::F64(v) => r!(v),
+            Buf::C64(v) => r!(v),
+            Buf::C128(v) => r!(v),
+        }
+    }
+
+    /// Sets the element count.
+    ///
+    /// # Safety
+    /// The first `n` elements of the storage must have been written, and `n` must not exceed the
+    /// capacity.
+    pub unsafe fn set_len(&mut self, n: usize) {
+        macro_rules! s {
+            ($v:expr) => {
+                // SAFETY: as the caller guarantees.
+                unsafe { $v.set_len(n) }
+            };
+        }
+        match self {
+            Buf::Bool(v) => s!(v),
+            Buf::I8(v) => s!(v),
+            Buf::I16(v) => s!(v),
+            Buf::I32(v) => s!(v),
+            Buf::I64(v) => s!(v),
+            Buf::U8(v) => s!(v),
+            Buf::U16(v) => s!(v),
+            Buf::U32(v) => s!(v),
+            Buf::U64(v) => s!(v),
+            Buf::F16(v) => s!(v),
+            Buf::BF16(v) => s!(v),
+            Buf::F32(v) => s!(v),
+            Buf::F64(v) => s!(v),
+            Buf::C64(v) => s!(v),
+            Buf::C128(v) => s!(v),
         }
     }
 

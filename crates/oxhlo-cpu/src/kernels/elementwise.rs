@@ -38,8 +38,7 @@ fn avx512() -> bool {
     })
 }
 
-/// Outputs of at least this many elements are zeroed by all threads (see `Buf::zeros_in_parallel`).
-const PAR_ZERO_MIN: usize = 1 << 18;
+
 
 /// The unary op of an op kind.
 pub fn un_of(kind: OpKind) -> Option<Un> {
@@ -544,11 +543,16 @@ impl Program {
     ) -> Result<(Vec<Buf>, Vec<Partial>), String> {
         let work = self.len.saturating_mul(self.insts.len().max(1));
         let workers = if work >= PAR_MIN_WORK { threads.clamp(1, 64) } else { 1 };
-        let mut bufs: Vec<Buf> = self.outputs[..stored].iter().map(|(_, k, _)| Buf::zeros_in_parallel(*k, self.len, workers > 1 && self.len >= PAR_ZERO_MIN)).collect();
+        // Outputs are left uninitialized: every element is stored by exactly one part below.
+        let mut bufs: Vec<Buf> = self.outputs[..stored].iter().map(|(_, k, _)| Buf::with_capacity(*k, self.len)).collect();
+        for b in &bufs {
+            let (addr, bytes) = b.capacity_range();
+            crate::alloc::advise_huge_pages(addr, bytes);
+        }
         let mut partials = Vec::new();
         {
             let mut slices: Vec<OutSlice> =
-                bufs.iter_mut().map(OutSlice::of).collect::<Option<_>>().ok_or("complex output")?;
+                bufs.iter_mut().map(|b| OutSlice::of_spare(b, self.len)).collect::<Option<_>>().ok_or("complex output")?;
             // Several parts per worker, taken dynamically: a worker held up (a busy core) does not make
             // the others wait, as a static split would.
             let parts_wanted = if workers <= 1 { 1 } else { (workers * PARTS_PER_WORKER).min(self.len.div_ceil(PART_MIN)).max(1) };
@@ -590,6 +594,11 @@ impl Program {
             for r in results {
                 partials.extend(r?);
             }
+        }
+        for b in &mut bufs {
+            // SAFETY: the parts cover 0..len and each stored every element of its window of every
+            // output (an error in any part returned above, dropping the buffers unread).
+            unsafe { b.set_len(self.len) };
         }
         Ok((bufs, partials))
     }

@@ -10,6 +10,7 @@
 //! (`oxhlo_interp::ops::elementwise_float` / `elementwise_int`) on the chunk, so it is exact by
 //! construction.
 
+use std::mem::MaybeUninit;
 use super::fastmath;
 use crate::tensor::{Buf, Kind};
 use half::{bf16, f16};
@@ -578,21 +579,22 @@ pub fn load(buf: &Buf, sel: Sel, n: usize, d: &mut Reg) -> Result<(), String> {
     Ok(())
 }
 
-/// A mutable window of an output buffer.
+/// A window of an output buffer's storage, written (never read) by the kernel: uninitialized until
+/// the kernel stores it, so that outputs need no zeroing pass first.
 pub enum OutSlice<'a> {
-    Bool(&'a mut [bool]),
-    I8(&'a mut [i8]),
-    I16(&'a mut [i16]),
-    I32(&'a mut [i32]),
-    I64(&'a mut [i64]),
-    U8(&'a mut [u8]),
-    U16(&'a mut [u16]),
-    U32(&'a mut [u32]),
-    U64(&'a mut [u64]),
-    F16(&'a mut [f16]),
-    BF16(&'a mut [bf16]),
-    F32(&'a mut [f32]),
-    F64(&'a mut [f64]),
+    Bool(&'a mut [MaybeUninit<bool>]),
+    I8(&'a mut [MaybeUninit<i8>]),
+    I16(&'a mut [MaybeUninit<i16>]),
+    I32(&'a mut [MaybeUninit<i32>]),
+    I64(&'a mut [MaybeUninit<i64>]),
+    U8(&'a mut [MaybeUninit<u8>]),
+    U16(&'a mut [MaybeUninit<u16>]),
+    U32(&'a mut [MaybeUninit<u32>]),
+    U64(&'a mut [MaybeUninit<u64>]),
+    F16(&'a mut [MaybeUninit<f16>]),
+    BF16(&'a mut [MaybeUninit<bf16>]),
+    F32(&'a mut [MaybeUninit<f32>]),
+    F64(&'a mut [MaybeUninit<f64>]),
 }
 
 macro_rules! each_out {
@@ -616,22 +618,28 @@ macro_rules! each_out {
 }
 
 impl<'a> OutSlice<'a> {
-    /// The whole of a buffer (None for complex).
-    pub fn of(buf: &'a mut Buf) -> Option<OutSlice<'a>> {
+    /// The first `n` elements of a buffer's spare capacity (None for complex or when it has less).
+    /// The caller sets the buffer's length once every element was stored.
+    pub fn of_spare(buf: &'a mut Buf, n: usize) -> Option<OutSlice<'a>> {
+        macro_rules! sp {
+            ($c:ident, $v:expr) => {
+                OutSlice::$c($v.spare_capacity_mut().get_mut(..n)?)
+            };
+        }
         Some(match buf {
-            Buf::Bool(v) => OutSlice::Bool(v),
-            Buf::I8(v) => OutSlice::I8(v),
-            Buf::I16(v) => OutSlice::I16(v),
-            Buf::I32(v) => OutSlice::I32(v),
-            Buf::I64(v) => OutSlice::I64(v),
-            Buf::U8(v) => OutSlice::U8(v),
-            Buf::U16(v) => OutSlice::U16(v),
-            Buf::U32(v) => OutSlice::U32(v),
-            Buf::U64(v) => OutSlice::U64(v),
-            Buf::F16(v) => OutSlice::F16(v),
-            Buf::BF16(v) => OutSlice::BF16(v),
-            Buf::F32(v) => OutSlice::F32(v),
-            Buf::F64(v) => OutSlice::F64(v),
+            Buf::Bool(v) => sp!(Bool, v),
+            Buf::I8(v) => sp!(I8, v),
+            Buf::I16(v) => sp!(I16, v),
+            Buf::I32(v) => sp!(I32, v),
+            Buf::I64(v) => sp!(I64, v),
+            Buf::U8(v) => sp!(U8, v),
+            Buf::U16(v) => sp!(U16, v),
+            Buf::U32(v) => sp!(U32, v),
+            Buf::U64(v) => sp!(U64, v),
+            Buf::F16(v) => sp!(F16, v),
+            Buf::BF16(v) => sp!(BF16, v),
+            Buf::F32(v) => sp!(F32, v),
+            Buf::F64(v) => sp!(F64, v),
             Buf::C64(_) | Buf::C128(_) => return None,
         })
     }
@@ -676,7 +684,9 @@ pub fn store(r: &Reg, out: &mut OutSlice, off: usize, n: usize) -> Result<(), St
     macro_rules! st {
         ($o:expr, $a:expr, $f:expr) => {{
             let d = $o.get_mut(off..off + n).ok_or("store out of range")?;
-            map(d, &$a[..n], $f)
+            for (d, &x) in d.iter_mut().zip(&$a[..n]) {
+                d.write($f(x));
+            }
         }};
     }
     match (r, out) {
