@@ -344,6 +344,7 @@ impl Gpu {
 
     /// Copies a native host tensor to the device (straight from its storage, no staging copy).
     pub fn upload(&self, t: &NTensor) -> Result<DTensor, String> {
+        let _use = crate::graph::StreamUse::new();
         let kind = t.kind();
         let bytes = t.buf.as_le_bytes();
         let buf = if bytes.is_empty() {
@@ -356,6 +357,7 @@ impl Gpu {
 
     /// Copies a device tensor to the host (into typed storage directly where the kind allows).
     pub fn download(&self, d: &DTensor) -> Result<NTensor, String> {
+        let _use = crate::graph::StreamUse::new();
         let n = d.bytes();
         if d.buf.len() < n {
             return Err(format!("short device buffer: {} bytes for {n}", d.buf.len()));

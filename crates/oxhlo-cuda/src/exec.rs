@@ -205,6 +205,9 @@ impl CudaProgram {
         // worth it for programs of many steps only.
         let steps = module.entry().and_then(|f| f.body.entry()).and_then(|b| plans.get(&block_key(b))).map_or(0, Vec::len);
         let graphable = steps >= GRAPH_MIN_STEPS && !module.funcs.iter().any(|f| f.body.blocks.iter().any(has_control_flow));
+        if steps >= GRAPH_MIN_STEPS && !graphable {
+            crate::graph::log(&format!("never captured ({steps} steps): control flow"));
+        }
         Ok(CudaProgram {
             module,
             plans,
@@ -240,19 +243,50 @@ impl CudaProgram {
     /// when a device op reads them, device inputs are used in place, and results stay where they were
     /// computed (a device result is never downloaded here). Returns once the device work is complete.
     pub fn run_device(&self, inputs: Vec<DVal>) -> Result<Vec<DVal>, InterpError> {
-        let devs: Option<Vec<DTensor>> = inputs.iter().map(|v| if let DVal::Device(d) = v { Some(d.clone()) } else { None }).collect();
         let graphs = self.graphable && crate::graph::enabled() && !crate::profile::enabled();
-        if let (true, Some(devs)) = (graphs, &devs) {
+        // A graph's inputs live on the device: host tensors are uploaded first (a step-by-step run
+        // would upload them at their first use).
+        let devs: Option<Vec<DTensor>> = if graphs {
+            inputs
+                .iter()
+                .map(|v| match v {
+                    DVal::Device(d) => Some(d.clone()),
+                    DVal::Host(Val::Native(n)) => self.gpu.upload(n).ok(),
+                    DVal::Host(_) => None,
+                })
+                .collect()
+        } else {
+            None
+        };
+        if let Some(devs) = &devs {
             if let Some(outs) = self.run_graph(devs)? {
                 return Ok(outs);
             }
         }
+        let inputs = match &devs {
+            Some(d) => d.iter().cloned().map(DVal::Device).collect(),
+            None => inputs,
+        };
+        let _use = crate::graph::StreamUse::new();
         let host0 = self.stats.host_ops.load(Ordering::Relaxed);
         let outs = self.run_device_plain(inputs)?;
-        if graphs && devs.is_some() && self.stats.host_ops.load(Ordering::Relaxed) == host0 && outs.iter().all(|o| matches!(o, DVal::Device(_))) {
+        if graphs {
+            let why = if devs.is_none() {
+                Some("an input has no device form")
+            } else if self.stats.host_ops.load(Ordering::Relaxed) != host0 {
+                Some("a step ran on the host")
+            } else if !outs.iter().all(|o| matches!(o, DVal::Device(_))) {
+                Some("a result is on the host")
+            } else {
+                None
+            };
             if let Ok(mut g) = self.graph.lock() {
                 if let crate::graph::GraphState::Learning(n) = &mut *g {
-                    *n += 1;
+                    match why {
+                        None => *n += 1,
+                        Some(w) if *n == 0 => crate::graph::log(&format!("not captured ({} steps): {w}", self.plans.values().map(Vec::len).max().unwrap_or(0))),
+                        Some(_) => {}
+                    }
                 }
             }
         }
@@ -265,7 +299,10 @@ impl CudaProgram {
         use crate::graph::{capture, log, GraphState};
         let Ok(mut g) = self.graph.lock() else { return Ok(None) };
         let outs = match &*g {
-            GraphState::Ready(c) if c.matches(inputs) => c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?,
+            GraphState::Ready(c) if c.matches(inputs) => {
+                let _use = crate::graph::StreamUse::new();
+                c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?
+            }
             GraphState::Learning(n) if *n >= 1 => {
                 let host0 = self.stats.host_ops.load(Ordering::Relaxed);
                 let captured = capture(&self.gpu, inputs, |owned| {
@@ -278,6 +315,7 @@ impl CudaProgram {
                 match captured {
                     Ok(c) => {
                         log("captured a run");
+                        let _use = crate::graph::StreamUse::new();
                         let outs = c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?;
                         *g = GraphState::Ready(Box::new(c));
                         outs
@@ -325,6 +363,7 @@ impl CudaProgram {
     /// Runs the entry function and reports (checks evaluated, failures) of `check.*` ops.
     #[allow(clippy::type_complexity)]
     pub fn run_with_checks(&self, inputs: Vec<Val>) -> (Result<Vec<Val>, InterpError>, (usize, Vec<CheckFailure>)) {
+        let _use = crate::graph::StreamUse::new();
         let (res, checks) = self.run_slots(inputs.into_iter().map(DVal::Host).collect());
         let res = res.and_then(|outs| outs.into_iter().map(|s| host_of(&self.gpu, s).map_err(ie)).collect::<Result<Vec<_>, _>>());
         (res, checks)

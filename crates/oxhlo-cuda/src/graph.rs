@@ -143,6 +143,8 @@ pub fn capture(gpu: &Gpu, inputs: &[DTensor], run: impl FnOnce(Vec<DTensor>) -> 
             Ok(DTensor { buf: Arc::new(b), ..d.clone() })
         })
         .collect::<Result<_, String>>()?;
+    // No other thread may enqueue work while the stream records.
+    let _alone = exclusive();
     gpu.synchronize()?;
     arena_begin();
     let begun = gpu.stream.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED);
@@ -161,4 +163,44 @@ pub fn capture(gpu: &Gpu, inputs: &[DTensor], run: impl FnOnce(Vec<DTensor>) -> 
     // Nothing captured ran: the buffers go back to the pool.
     drop(buffers.into_iter().map(DBuf::new).collect::<Vec<_>>());
     Err(graph)
+}
+
+/// Work on the backend's stream from other threads must not land in a graph being captured: every
+/// entry point that enqueues work (runs, uploads, downloads) holds this lock shared, a capture holds
+/// it exclusively.
+static STREAM: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+thread_local! {
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A shared hold on the stream (re-entrant on one thread; none while this thread captures).
+pub struct StreamUse(#[allow(dead_code)] Option<std::sync::RwLockReadGuard<'static, ()>>);
+
+impl StreamUse {
+    pub fn new() -> StreamUse {
+        let outer = DEPTH.with(|d| {
+            let n = d.get();
+            d.set(n + 1);
+            n == 0
+        });
+        StreamUse(if outer && !capturing() { STREAM.read().ok() } else { None })
+    }
+}
+
+impl Default for StreamUse {
+    fn default() -> StreamUse {
+        StreamUse::new()
+    }
+}
+
+impl Drop for StreamUse {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// The exclusive hold a capture takes (this thread must hold no shared one).
+fn exclusive() -> Option<std::sync::RwLockWriteGuard<'static, ()>> {
+    STREAM.write().ok()
 }
