@@ -9,7 +9,7 @@
 //! agree to f32 reassociation error (a few ulps times sqrt(K)), as XLA:CPU's do. Integer, boolean,
 //! complex and quantized dots return None (the interpreter runs them).
 
-use super::gemm_util::{as_f32, as_f64, collapse, from_f32, is_float, matmul_batch, permute, strides, BatchOperand, Scalar};
+use super::gemm_util::{as_f32, as_f64, collapse, from_f32, is_float, matmul_batch_uninit, permute, strides, BatchOperand, Scalar};
 use super::{Attempt, KernelCtx};
 use crate::tensor::{Buf, Kind, NTensor};
 use oxhlo_ir::OpKind;
@@ -93,14 +93,17 @@ pub fn batched<T: Scalar>(lhs: &[T], ls: &[usize], rhs: &[T], rs: &[usize], dd: 
     let size = |shape: &[usize], ds: &[usize]| ds.iter().map(|&d| shape[d]).product::<usize>();
     let (b, m, n, k) = (size(ls, &dd.lhs_batch), size(ls, &dd.lhs_free), size(rs, &dd.rhs_free), size(ls, &dd.lhs_contracting));
     let total = b.checked_mul(m).and_then(|x| x.checked_mul(n)).ok_or("dot result too large")?;
-    let mut out = vec![T::ZERO; total];
     if total == 0 || k == 0 {
-        return Ok(out);
+        return Ok(vec![T::ZERO; total]);
     }
     let a = operand(lhs, ls, &dd.lhs_batch, &dd.lhs_free, &dd.lhs_contracting, threads);
     let bm = operand(rhs, rs, &dd.rhs_batch, &dd.rhs_contracting, &dd.rhs_free, threads);
     let lhs = BatchOperand { data: &a.data, offsets: &a.offsets, rs: a.rs, cs: a.cs };
     let rhs = BatchOperand { data: &bm.data, offsets: &bm.offsets, rs: bm.rs, cs: bm.cs };
-    matmul_batch(b, m, n, k, &mut out, &lhs, &rhs, threads)?;
+    // The result is written in full by the products: no zeroing pass first.
+    let mut out: Vec<T> = Vec::with_capacity(total);
+    matmul_batch_uninit(b, m, n, k, &mut out.spare_capacity_mut()[..total], &lhs, &rhs, threads)?;
+    // SAFETY: matmul_batch_uninit wrote all `total` elements (it returned Ok).
+    unsafe { out.set_len(total) };
     Ok(out)
 }

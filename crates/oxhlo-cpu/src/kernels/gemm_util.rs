@@ -220,8 +220,49 @@ pub fn matmul_batch<T: Scalar>(
     rhs: &BatchOperand<T>,
     threads: usize,
 ) -> Result<(), String> {
+    // SAFETY: `dst` is a live, exclusively borrowed slice of `dst.len()` elements.
+    unsafe { matmul_batch_raw(count, m, n, k, dst.as_mut_ptr(), dst.len(), lhs, rhs, threads) }
+}
+
+/// [`matmul_batch`] into a buffer's spare capacity: every element is written (none is read), so the
+/// result needs no zeroing first. On success the caller may set the length to `dst.len()`.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_batch_uninit<T: Scalar>(
+    count: usize,
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: &mut [std::mem::MaybeUninit<T>],
+    lhs: &BatchOperand<T>,
+    rhs: &BatchOperand<T>,
+    threads: usize,
+) -> Result<(), String> {
+    if k == 0 {
+        // No product to write: the result is zeros.
+        dst.fill(std::mem::MaybeUninit::new(T::ZERO));
+        return Ok(());
+    }
+    // SAFETY: `dst` is a live, exclusively borrowed window of `dst.len()` elements; the products only
+    // write it (the destination is never read when k > 0).
+    unsafe { matmul_batch_raw(count, m, n, k, dst.as_mut_ptr() as *mut T, dst.len(), lhs, rhs, threads) }
+}
+
+/// # Safety
+/// `dst` must point at `len` writable elements that nothing else accesses during the call.
+#[allow(clippy::too_many_arguments)]
+unsafe fn matmul_batch_raw<T: Scalar>(
+    count: usize,
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: *mut T,
+    len: usize,
+    lhs: &BatchOperand<T>,
+    rhs: &BatchOperand<T>,
+    threads: usize,
+) -> Result<(), String> {
     let per = m.checked_mul(n).ok_or("gemm result too large")?;
-    if dst.len() != count.checked_mul(per).ok_or("gemm result too large")? || lhs.offsets.len() < count || rhs.offsets.len() < count {
+    if len != count.checked_mul(per).ok_or("gemm result too large")? || lhs.offsets.len() < count || rhs.offsets.len() < count {
         return Err("gemm batch sizes do not match".into());
     }
     if per == 0 {
@@ -229,12 +270,11 @@ pub fn matmul_batch<T: Scalar>(
     }
     // A fresh 25 MiB GEMM result otherwise takes 6K page faults, a sizeable part of the product's time
     // when k is small.
-    crate::alloc::advise_huge_pages(dst.as_ptr() as usize, std::mem::size_of_val(dst));
+    crate::alloc::advise_huge_pages(dst as usize, len * std::mem::size_of::<T>());
     let t = tiling(count, m, n, k, threads);
     let tasks = count * t.pr * t.pc;
     let par = if t.inner > 1 { gemm::Parallelism::Rayon(t.inner) } else { gemm::Parallelism::None };
-    let len = dst.len();
-    let out = SharedDst(dst.as_mut_ptr());
+    let out = SharedDst(dst);
     let run = |task: usize| -> Result<(), String> {
         let (p, blk) = (task / (t.pr * t.pc), task % (t.pr * t.pc));
         let (r0, c0) = (blk / t.pc * t.rb, blk % t.pc * t.cb);
@@ -243,8 +283,8 @@ pub fn matmul_batch<T: Scalar>(
         let r = View { off: rhs.offsets[p] + c0 * rhs.cs, rs: rhs.rs as isize, cs: rhs.cs as isize };
         let l = View { off: lhs.offsets[p] + r0 * lhs.rs, rs: lhs.rs as isize, cs: lhs.cs as isize };
         let _ = &out;
-        // SAFETY: `out` points at `dst` (`len` elements), mutably borrowed for this whole function;
-        // each task writes only its own block (product p, rows r0..r0+mm, columns c0..c0+nn) and the
+        // SAFETY: `out` points at `dst` (`len` elements), exclusively ours for this whole call (the
+        // caller's guarantee); each task writes only its own block (product p, rows r0..r0+mm, columns c0..c0+nn) and the
         // blocks of different tasks are disjoint.
         unsafe { matmul_raw(mm, nn, k, out.0, len, d, lhs.data, l, rhs.data, r, false, par) }
     };
