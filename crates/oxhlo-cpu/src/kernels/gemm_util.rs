@@ -3,6 +3,7 @@
 //! permuting copy that packs operands whose dimensions do not collapse ([`permute`]), and the float
 //! conversions of operands into the compute type (f32 for f16/bf16/f32 results, f64 for f64).
 
+use std::mem::MaybeUninit;
 use crate::tensor::{Buf, Kind};
 use half::{bf16, f16};
 use std::borrow::Cow;
@@ -333,14 +334,15 @@ pub fn permute<T: Copy + Default + Send + Sync>(src: &[T], shape: &[usize], orde
     let oshape: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
     let ost: Vec<usize> = order.iter().map(|&d| st[d]).collect();
     let total: usize = oshape.iter().product();
-    let mut out = vec![T::default(); total];
     if total == 0 {
-        return out;
+        return Vec::new();
     }
     if oshape.is_empty() {
-        out[0] = src[0];
-        return out;
+        return vec![src[0]];
     }
+    // Every element is written once below (row copies or tiles cover the whole output): the storage
+    // needs no zeroing first.
+    let mut out: Vec<T> = Vec::with_capacity(total);
     let src_inner = order.iter().position(|&d| d == shape.len() - 1).unwrap_or(0);
     let slab = total / oshape[0];
     if threads > 1 && total >= (1 << 16) && oshape[0] > 1 {
@@ -349,20 +351,22 @@ pub fn permute<T: Copy + Default + Send + Sync>(src: &[T], shape: &[usize], orde
         let min_rows = if src_inner == 0 { 16 } else { 1 };
         let rows = (oshape[0] / (4 * threads)).max(min_rows).min(oshape[0]);
         use rayon::prelude::*;
-        out.par_chunks_mut(rows * slab).enumerate().for_each(|(i, chunk)| {
+        out.spare_capacity_mut()[..total].par_chunks_mut(rows * slab).enumerate().for_each(|(i, chunk)| {
             let mut sub = oshape.clone();
             sub[0] = chunk.len() / slab;
             permute_into(chunk, src, i * rows * ost[0], &sub, &ost, src_inner);
         });
     } else {
-        permute_into(&mut out, src, 0, &oshape, &ost, src_inner);
+        permute_into(&mut out.spare_capacity_mut()[..total], src, 0, &oshape, &ost, src_inner);
     }
+    // SAFETY: permute_into wrote every one of the `total` elements (whole rows, or every tile).
+    unsafe { out.set_len(total) };
     out
 }
 
 /// The permuting copy of [`permute`] into `out` (row-major `oshape`), reading `src` at `base` plus the
 /// per-output-dimension strides `ost`; `src_inner` is the output position of the source's stride-1 dim.
-fn permute_into<T: Copy>(out: &mut [T], src: &[T], base: usize, oshape: &[usize], ost: &[usize], src_inner: usize) {
+fn permute_into<T: Copy>(out: &mut [MaybeUninit<T>], src: &[T], base: usize, oshape: &[usize], ost: &[usize], src_inner: usize) {
     let r = oshape.len();
     if ost[r - 1] == 1 {
         // The innermost dimension stays innermost: whole rows copy.
@@ -370,7 +374,9 @@ fn permute_into<T: Copy>(out: &mut [T], src: &[T], base: usize, oshape: &[usize]
         let mut idx = vec![0usize; r - 1];
         for chunk in out.chunks_exact_mut(inner) {
             let b = base + idx.iter().zip(ost).map(|(&i, &s)| i * s).sum::<usize>();
-            chunk.copy_from_slice(&src[b..b + inner]);
+            for (o, &v) in chunk.iter_mut().zip(&src[b..b + inner]) {
+                o.write(v);
+            }
             next(&mut idx, &oshape[..r - 1]);
         }
         return;
@@ -394,7 +400,7 @@ fn permute_into<T: Copy>(out: &mut [T], src: &[T], base: usize, oshape: &[usize]
                     let o = obase + ia * ostr[a];
                     let sr = sbase + ia * sa;
                     for ib in ib0..(ib0 + TILE).min(oshape[b]) {
-                        out[o + ib] = src[sr + ib * sb];
+                        out[o + ib].write(src[sr + ib * sb]);
                     }
                 }
             }
