@@ -327,6 +327,10 @@ impl CudaProgram {
                     }
                 }
             }
+            GraphState::Ready(_) => {
+                log("inputs differ from the captured run's: step by step");
+                return Ok(None);
+            }
             _ => return Ok(None),
         };
         drop(g);
