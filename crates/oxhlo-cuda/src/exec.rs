@@ -2,14 +2,16 @@
 //! into the kernels computing their operands). Fused kernels and single elementwise ops run as
 //! NVRTC-compiled kernels, reduce-fused kernels and reductions as row/column passes (`reduce`), slices,
 //! concatenations, pads, reverses, iota, gathers and scatter-adds as index kernels (`movement`,
-//! `gather_scatter`), dot_general on cuBLAS and convolutions as im2col + cuBLAS (`dot`, `conv`),
+//! `gather_scatter`), dot_general on cuBLAS and convolutions on cuDNN or as im2col + cuBLAS (`dot`,
+//! `cudnn`, `conv`),
 //! transposes as permute kernels, reshapes as retypes; every other op runs on the host (the CPU backend's
 //! native kernels, else the reference interpreter) on operands copied back, and its results go to the
 //! device only when a device op reads them. A value may live on the device, on the host, or both (a copy
 //! is made once and kept while the value lives). Control flow (while/if/case/call) runs on the host,
 //! reading predicates back. Results are defined by the interpreter's semantics, with float transcendental
 //! functions from CUDA's libm, reduction and scatter-add orders of their own, and (when allowed) TF32
-//! products for DEFAULT-precision f32 dots and convolutions.
+//! products for DEFAULT-precision f32 dots and convolutions. A program of many steps whose run was all
+//! device work is captured as a CUDA graph and replayed (`run_device`, `graph`).
 
 use crate::device::{gpu, DTensor, Gpu, Kernel, Memo};
 use crate::{dot, reduce, render};
