@@ -80,6 +80,18 @@ pub struct Captured {
     outputs: Vec<DTensor>,
     /// Every intermediate buffer, kept for the graph's life.
     _buffers: Vec<CudaSlice<u8>>,
+    /// Bytes the graph holds (inputs, results, intermediates), counted in [`HELD`].
+    bytes: usize,
+}
+
+/// Device bytes held by all live graphs. A capture that would take them past a quarter of the device's
+/// memory is dropped (the program then runs step by step), so that graphs never starve allocations.
+static HELD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Drop for Captured {
+    fn drop(&mut self) {
+        HELD.fetch_sub(self.bytes, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 // SAFETY: a graph executable may be launched from any thread; every use of it here is under the
@@ -155,7 +167,16 @@ pub fn capture(gpu: &Gpu, inputs: &[DTensor], run: impl FnOnce(Vec<DTensor>) -> 
     let graph = if begun.is_ok() { gpu.stream.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) } else { Ok(None) };
     let buffers = arena_end().into_buffers();
     let graph = match (result, graph) {
-        (Ok(outputs), Ok(Some(g))) => return Ok(Captured { graph: g, inputs: owned, outputs, _buffers: buffers }),
+        (Ok(outputs), Ok(Some(g))) => {
+            let bytes = owned.iter().chain(&outputs).map(|d| d.buf.len()).sum::<usize>() + buffers.iter().map(|b| b.len()).sum::<usize>();
+            let budget = gpu.info.total_memory / 4;
+            let held = HELD.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+            let c = Captured { graph: g, inputs: owned, outputs, _buffers: buffers, bytes };
+            if budget > 0 && held + bytes > budget {
+                return Err(format!("the graph would hold {} MiB (graphs may hold {} MiB in all)", bytes >> 20, budget >> 20));
+            }
+            return Ok(c);
+        }
         (Err(e), _) => e,
         (Ok(_), Ok(None)) => "the capture recorded nothing".into(),
         (Ok(_), Err(e)) => format!("end capture: {e}"),
