@@ -207,6 +207,19 @@ fn filter_copy(filter: &[i64], src_strides: &[i64], flip: &[bool], nhwc: bool) -
     (base != 0 || strides != row_major_strides(&shape)).then_some(Copy { shape, strides, base })
 }
 
+/// The packed filter `[K, C, taps...]` of the rhs, its K and C being the rhs dims `(k_dim, c_dim)` and its
+/// taps the kernel's spatial dims, each tap dim flipped where `flip(window_reversal)` says: the filter's
+/// dims and the copy that makes it (None when the rhs already is it).
+fn rhs_filter(dims: &ConvDims, rhs: &[i64], (k_dim, c_dim): (usize, usize), flip: impl Fn(bool) -> bool, nhwc: bool) -> (Vec<i64>, Option<Copy>) {
+    let order: Vec<usize> = [k_dim, c_dim].into_iter().chain(dims.kernel_spatial.iter().copied()).collect();
+    let filter: Vec<i64> = order.iter().map(|&d| rhs[d]).collect();
+    let rst = row_major_strides(rhs);
+    let src: Vec<i64> = order.iter().map(|&d| rst[d]).collect();
+    let flips: Vec<bool> = [false, false].into_iter().chain(dims.window_reversal.iter().map(|&r| flip(r))).collect();
+    let copy = filter_copy(&filter, &src, &flips, nhwc);
+    (filter, copy)
+}
+
 /// A view `[N, C, spatial...]` of a row-major tensor of `shape` with these role dims.
 fn view(shape: &[i64], n: usize, c: usize, spatial: &[usize]) -> View {
     let st = row_major_strides(shape);
@@ -254,15 +267,12 @@ fn forward(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Option<Cud
     let outs: Vec<i64> = dims.output_spatial.iter().map(|&d| out[d]).collect();
     let (x, pads, pad) = x_view(lhs, dims.input_batch, dims.input_feature, &dims.input_spatial, &dims.padding, &outs, &taps, &dims.window_strides, &dims.rhs_dilation)?;
     let nhwc = x.strides[1] == 1;
-    let filter: Vec<i64> = [k, c].into_iter().chain(taps.iter().copied()).collect();
-    let rst = row_major_strides(rhs);
-    let src: Vec<i64> = [dims.kernel_output_feature, dims.kernel_input_feature].into_iter().chain(dims.kernel_spatial.iter().copied()).map(|d| rst[d]).collect();
-    let flip: Vec<bool> = [false, false].into_iter().chain(dims.window_reversal.iter().copied()).collect();
+    let (filter, filter_from_rhs) = rhs_filter(dims, rhs, (dims.kernel_output_feature, dims.kernel_input_feature), |r| r, nhwc);
     Some(CudnnPlan {
         form: Form::Forward,
         x,
         y: view(out, dims.output_batch, dims.output_feature, &dims.output_spatial),
-        filter_from_rhs: filter_copy(&filter, &src, &flip, nhwc),
+        filter_from_rhs,
         filter,
         nhwc,
         result_from_filter: None,
@@ -302,21 +312,17 @@ fn backward_data(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Opti
         ext_shape[dims.output_spatial[i]] = h + extra;
         pads.push(q);
     }
-    let taps: Vec<i64> = dims.kernel_spatial.iter().map(|&d| rhs[d]).collect();
-    let filter: Vec<i64> = [k, c].into_iter().chain(taps.iter().copied()).collect();
-    let rst = row_major_strides(rhs);
-    let src: Vec<i64> = [dims.kernel_input_feature, dims.kernel_output_feature].into_iter().chain(dims.kernel_spatial.iter().copied()).map(|d| rst[d]).collect();
-    // cuDNN's backward data correlates with the forward filter, which is the rhs flipped (unless the
-    // convolution flips it itself).
-    let flip: Vec<bool> = [false, false].into_iter().chain(dims.window_reversal.iter().map(|&r| !r)).collect();
     let x = view(&ext_shape, dims.output_batch, dims.output_feature, &dims.output_spatial);
     let nhwc = x.strides[1] == 1;
+    // cuDNN's backward data correlates with the forward filter, which is the rhs flipped (unless the
+    // convolution flips it itself).
+    let (filter, filter_from_rhs) = rhs_filter(dims, rhs, (dims.kernel_input_feature, dims.kernel_output_feature), |r| !r, nhwc);
     let ext = (ext_shape.as_slice() != out).then(|| (ext_shape.iter().product::<i64>() as usize, Copy { shape: out.to_vec(), strides: row_major_strides(&ext_shape), base: 0 }));
     Some(CudnnPlan {
         form: Form::BackwardData,
         x,
         y: view(lhs, dims.input_batch, dims.input_feature, &dims.input_spatial),
-        filter_from_rhs: filter_copy(&filter, &src, &flip, nhwc),
+        filter_from_rhs,
         filter,
         nhwc,
         result_from_filter: None,
