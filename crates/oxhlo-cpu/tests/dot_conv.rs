@@ -14,27 +14,18 @@ use oxhlo_interp::{Data, RtValue, Tensor};
 use oxhlo_ir::{Type, TensorType};
 use oxhlo_progen::conv_case::tensor_type;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
 
 /// Runs `@main` of `src` (one op, two operands) natively and on the interpreter and compares.
 fn check(src: &str, seed: u64) {
     let module = oxhlo_text::parse_module(src, "test.mlir").unwrap_or_else(|e| panic!("parse: {e:?}\n{src}"));
     oxhlo_ir::verify_module(&module).unwrap_or_else(|e| panic!("verify: {e:?}\n{src}"));
     let func = module.entry().expect("entry");
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = oxhlo_progen::Rng::new(seed);
     let mut inputs = Vec::new();
     for &a in &func.body.blocks[0].args {
         let Type::Tensor(ty) = func.ty(a).clone() else { panic!("tensor args only") };
         let n: i64 = ty.shape.iter().product();
-        let data = Data::Float((0..n).map(|_| rng.next()).collect());
+        let data = Data::Float((0..n).map(|_| rng.signed_unit()).collect());
         // Round through the native type so that both sides see the same values.
         let t = NTensor::from_interp(&Tensor { ty, data }).expect("native").to_interp();
         inputs.push(t);

@@ -63,17 +63,22 @@ fn host(v: &DVal, gpu: &oxhlo_cuda::device::Gpu) -> Val {
     }
 }
 
+/// The GPU, or None after saying the test is skipped.
+fn gpu_or_skip() -> Option<Arc<oxhlo_cuda::device::Gpu>> {
+    match oxhlo_cuda::device::gpu() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            None
+        }
+    }
+}
+
 #[test]
 fn device_results_feed_the_next_run_and_match_the_interpreter() {
     let module = oxhlo_text::parse_module(SRC, "device_values.mlir").expect("parses");
     oxhlo_ir::verify_module(&module).expect("verifies");
-    let gpu = match oxhlo_cuda::device::gpu() {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return;
-        }
-    };
+    let Some(gpu) = gpu_or_skip() else { return };
     let opts = CudaOptions { allow_tf32: false, ..Default::default() };
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
 
@@ -131,13 +136,7 @@ fn graph_src() -> String {
 fn graph_replays_compute_what_step_by_step_runs_do() {
     let module = oxhlo_text::parse_module(&graph_src(), "graph.mlir").expect("parses");
     oxhlo_ir::verify_module(&module).expect("verifies");
-    let gpu = match oxhlo_cuda::device::gpu() {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return;
-        }
-    };
+    let Some(gpu) = gpu_or_skip() else { return };
     let opts = CudaOptions { allow_tf32: false, ..Default::default() };
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
     let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 11)));
@@ -170,13 +169,7 @@ fn graph_replays_compute_what_step_by_step_runs_do() {
 
 #[test]
 fn wrong_device_inputs_are_errors() {
-    let gpu = match oxhlo_cuda::device::gpu() {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return;
-        }
-    };
+    let Some(gpu) = gpu_or_skip() else { return };
     let module = oxhlo_text::parse_module(SRC, "device_values.mlir").expect("parses");
     let prog = CudaProgram::compile(module, &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
     let small = gpu.upload(&NTensor::new(f32_ty(&[3]), Buf::F32(vec![1.0, 2.0, 3.0]))).expect("upload");

@@ -15,6 +15,10 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+    /// Uniform in `[-1, 1)` (53 random bits).
+    pub fn signed_unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
     /// Uniform in `0..n` (0 when n is 0).
     pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {

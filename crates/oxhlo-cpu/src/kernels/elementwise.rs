@@ -28,12 +28,10 @@ fn avx512() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| {
         !std::env::var("OXHLO_AVX512").is_ok_and(|v| v.trim() == "0")
-            && ["avx512f", "avx512vl", "avx512bw", "avx512dq"].iter().all(|f| match *f {
-                "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
-                "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
-                "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
-                _ => std::arch::is_x86_feature_detected!("avx512dq"),
-            })
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
             && std::arch::is_x86_feature_detected!("fma")
     })
 }
