@@ -335,7 +335,7 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
     };
     // The lhs as cuDNN's x, zero-padded first where the plan says.
     let padded = match &plan.pad {
-        Some(p) if plan.form != Form::BackwardData => {
+        Some(p) => {
             let k = memo.get(op, 50, || crate::movement::render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem)).ok_or("no pad kernel for this element size")?;
             let len = p.out_shape.iter().product::<i64>() as usize;
             let mut out = [gpu.alloc_raw(kind, len)?];
