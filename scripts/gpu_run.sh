@@ -2,7 +2,8 @@
 # The one script run on the GPU machine (see crates/oxhlo-cuda/NOTES.md): `gpu_run.sh tests` runs the CUDA
 # backend's test binaries, the JAX plugin suite on the GPU and JAX loops on resident arrays; `gpu_run.sh bench`
 # runs the JAX anchor suite on XLA:CUDA and on oxhlo (OXHLO_BACKEND=cuda) in one job and writes the table
-# (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those). The plugin suite runs with OXHLO_CUDA_TF32=0:
+# (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those); `gpu_run.sh profile` (PROFILE=name,name)
+# prints the device time of each step of those benchmarks (OXHLO_PROFILE=gpu). The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
 # gpu-carry/ (listed in .git/info/exclude):
@@ -73,6 +74,21 @@ if [ "$MODE" = bench ]; then
     grep -A27 "oxhlo-cuda profile" "$OUT/profile.log" | tail -60
     grep -A12 "oxhlo-cuda profile" "$OUT/profile_launch.log" | tail -26
   fi
+fi
+if [ "$MODE" = profile ]; then
+  # Device time of every step (CUDA events around each, OXHLO_PROFILE=gpu) of the benchmarks in PROFILE;
+  # the last report of each is its last timed run. GRAPHCHECK=1 first times nanogpt with graphs off and on.
+  if [ -n "${GRAPHCHECK:-}" ]; then
+    for g in 0 1; do
+      JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_CUDA_GRAPHS=$g OXHLO_CUDA_GRAPH_LOG=1 PYTHONUNBUFFERED=1 timeout 120 "$PY" "$C/anchor_bench.py" --only nanogpt_6l384d_b16_s256_train --reps 5 > "$OUT/graphs_$g.log" 2>&1
+      summary+=("graphs=$g: $(grep -E 'nanogpt' "$OUT/graphs_$g.log" | tail -1) captures: $(grep -c 'captured a run' "$OUT/graphs_$g.log") differ: $(grep -c 'inputs differ' "$OUT/graphs_$g.log")")
+    done
+  fi
+  for b in ${PROFILE//,/ }; do
+    JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_PROFILE=gpu OXHLO_PROFILE_TOP=${TOP:-30} PYTHONUNBUFFERED=1 timeout 150 "$PY" "$C/anchor_bench.py" --only "$b" --reps 1 > "/tmp/prof_$b.log" 2>&1
+    { echo "== $b"; "$PY" "$ROOT/scripts/profile_pick.py" "/tmp/prof_$b.log"; } > "/tmp/last_$b.txt"
+    cat "/tmp/last_$b.txt" >> "$OUT/profiles.txt"; head -${SHOW:-12} "/tmp/last_$b.txt"
+  done
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"

@@ -562,8 +562,12 @@ impl Gpu {
             return Ok(());
         }
         let per_part = (red + parts - 1) / parts.max(1);
-        let threads = (per_part.clamp(32, 256) as u32).div_ceil(32) * 32;
-        let blocks = (outer * parts).min(1 << 20) as u32;
+        let (blocks, threads) = if per_part <= crate::reduce::WARP_ROW_MAX {
+            // A warp per (row, part), eight to a block.
+            (((outer * parts + 7) / 8).min(1 << 20) as u32, 256)
+        } else {
+            ((outer * parts).min(1 << 20) as u32, (per_part.clamp(32, 256) as u32).div_ceil(32) * 32)
+        };
         // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
         // as `reduce` renders it; the input covers outer*red values, the output outer*parts.
         unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }

@@ -1,12 +1,13 @@
-//! dot_general on cuBLAS: operands are permuted on the device (only when needed) to `[B, M, K]` and
-//! `[B, K, N]` row-major, then one strided-batched GEMM (`cublasGemmStridedBatchedEx`) computes
+//! dot_general on cuBLAS: operands stored as `[B, M, K]` or `[B, K, M]` (lhs) and `[B, K, N]` or
+//! `[B, N, K]` (rhs) row-major are read in place (cuBLAS transposes); others are permuted on the device
+//! to the first form. Then one strided-batched GEMM (`cublasGemmStridedBatchedEx`) computes
 //! `[B, M, N]`, which is the result's row-major layout. f32 x f32 -> f32 (TF32 tensor cores when the
 //! precision config is DEFAULT and the program allows it, as XLA does; true fp32 for HIGH/HIGHEST),
 //! f64, and f16/bf16 operands with a result of their type or f32 (fp32 accumulation). Anything else
 //! (integers, complex, mixed types, empty dimensions) returns `None` and runs on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::render_permute;
+use crate::render::{permute_units, render_permute_units};
 use cudarc::cublas::sys;
 use cudarc::driver::DevicePtr;
 use oxhlo_cpu::Kind;
@@ -21,10 +22,13 @@ pub fn permute(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, perm: &[u
     if perm.iter().enumerate().all(|(i, &p)| i == p) {
         return Ok(t.clone());
     }
-    let src = memo.get(op, tag, || render_permute(&t.ty.shape, perm, t.kind.size())).ok_or("no permute kernel for this element size")?;
+    let src = memo.get(op, tag, || render_permute_units(&t.ty.shape, perm, t.kind.size())).ok_or("no permute kernel for this element size")?;
     let shape: Vec<i64> = perm.iter().map(|&p| t.ty.shape[p]).collect();
     let mut out = [gpu.alloc_raw(t.kind, t.len)?];
-    gpu.launch(&src, t.len, &[&*t.buf], &mut out)?;
+    let (units, unit) = permute_units(&t.ty.shape, perm, t.kind.size());
+    let n_units = if units.iter().all(|&d| d > 0) { units.iter().product::<i64>() as usize } else { 0 };
+    debug_assert_eq!(n_units * unit, t.len * t.kind.size());
+    gpu.launch(&src, n_units, &[&*t.buf], &mut out)?;
     let [buf] = out;
     Ok(Gpu::wrap(TensorType::new(shape, t.ty.elem.clone()), t.kind, t.len, buf))
 }
@@ -79,14 +83,43 @@ fn run(
     (b, m, k, n): (i64, i64, i64, i64),
     tf32: bool,
 ) -> Result<DTensor, String> {
-    let lperm: Vec<usize> = d.lhs_batch.iter().chain(&d.lhs_free).chain(&d.lhs_contracting).copied().collect();
-    let rperm: Vec<usize> = d.rhs_batch.iter().chain(&d.rhs_contracting).chain(&d.rhs_free).copied().collect();
-    let a = permute(gpu, memo, op, 1, lhs, &lperm)?;
-    let bt = permute(gpu, memo, op, 2, rhs, &rperm)?;
+    // Each operand is read in place when its stored order is [batch, rows, cols] with the two groups in
+    // either order (cuBLAS takes it transposed); otherwise it is permuted to the untransposed form.
+    let (a, a_trans) = operand_view(gpu, memo, op, 1, lhs, &d.lhs_batch, &d.lhs_free, &d.lhs_contracting)?;
+    let (bt, b_trans) = operand_view(gpu, memo, op, 2, rhs, &d.rhs_batch, &d.rhs_contracting, &d.rhs_free)?;
     let len = (b * m * n) as usize;
     let mut out = gpu.alloc_raw(rk, len)?;
-    gemm(gpu, lhs.kind, rk, (&a.buf, false), &bt.buf, &mut out, (b, m, k, n), tf32)?;
+    gemm_t(gpu, lhs.kind, rk, (&a.buf, a_trans), (&bt.buf, b_trans), &mut out, (b, m, k, n), tf32)?;
     Ok(Gpu::wrap(rty.clone(), rk, len, out))
+}
+
+/// The permutation an operand of a dot is copied through before its GEMM: None when it is read in place
+/// (stored `[batch, rows, cols]` or `[batch, cols, rows]`).
+pub fn operand_perm(batch: &[usize], rows: &[usize], cols: &[usize]) -> Option<Vec<usize>> {
+    if in_place(&[batch, rows, cols]) || in_place(&[batch, cols, rows]) {
+        return None;
+    }
+    Some(batch.iter().chain(rows).chain(cols).copied().collect())
+}
+
+/// Whether the dims `order` are `0, 1, 2, ...` (the stored order).
+fn in_place(order: &[&[usize]]) -> bool {
+    order.iter().flat_map(|g| g.iter()).enumerate().all(|(i, &d)| i == d)
+}
+
+/// An operand as a row-major `[batch, rows, cols]` matrix stack: `(tensor, transposed)`, where a
+/// transposed one is stored `[batch, cols, rows]`. The tensor itself when its dims are already in either
+/// order (no copy), else a permuted copy in the untransposed order.
+#[allow(clippy::too_many_arguments)]
+fn operand_view(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, batch: &[usize], rows: &[usize], cols: &[usize]) -> Result<(DTensor, bool), String> {
+    if in_place(&[batch, rows, cols]) {
+        return Ok((t.clone(), false));
+    }
+    if in_place(&[batch, cols, rows]) {
+        return Ok((t.clone(), true));
+    }
+    let perm: Vec<usize> = batch.iter().chain(rows).chain(cols).copied().collect();
+    Ok((permute(gpu, memo, op, tag, t, &perm)?, false))
 }
 
 /// Row-major `C[b, m, n] = A[b, m, k] x B[b, k, n]` on cuBLAS (one strided-batched GEMM): operands of
@@ -97,8 +130,23 @@ pub fn gemm(
     gpu: &Gpu,
     in_kind: Kind,
     out_kind: Kind,
-    (a, a_trans): (&cudarc::driver::CudaSlice<u8>, bool),
+    a: (&cudarc::driver::CudaSlice<u8>, bool),
     bt: &cudarc::driver::CudaSlice<u8>,
+    out: &mut cudarc::driver::CudaSlice<u8>,
+    dims: (i64, i64, i64, i64),
+    tf32: bool,
+) -> Result<(), String> {
+    gemm_t(gpu, in_kind, out_kind, a, (bt, false), out, dims, tf32)
+}
+
+/// [`gemm`] with either operand possibly transposed: a transposed `b` holds `B^T[b, n, k]` row-major.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_t(
+    gpu: &Gpu,
+    in_kind: Kind,
+    out_kind: Kind,
+    (a, a_trans): (&cudarc::driver::CudaSlice<u8>, bool),
+    (bt, b_trans): (&cudarc::driver::CudaSlice<u8>, bool),
     out: &mut cudarc::driver::CudaSlice<u8>,
     (b, m, k, n): (i64, i64, i64, i64),
     tf32: bool,
@@ -128,15 +176,16 @@ pub fn gemm(
         let (pb, _gb) = bt.device_ptr(stream);
         let (pc, _gc) = cudarc::driver::DevicePtrMut::device_ptr_mut(out, stream);
         // Row-major C[M,N] = A[M,K] B[K,N] is column-major C^T[N,M] = B^T[N,K] A^T[K,M]: cuBLAS gets
-        // the rhs as its first operand (ld N) and the lhs as its second (ld K; a row-major A^T[K,M] is
-        // the column-major A, taken transposed with ld M).
+        // the rhs as its first operand (ld N; a row-major B^T[N,K] is the column-major B, taken
+        // transposed with ld K) and the lhs as its second (ld K; a row-major A^T[K,M] is the
+        // column-major A, taken transposed with ld M).
         // SAFETY: the pointers cover b*k*n, b*m*k and b*m*n elements of the stated types (checked
         // above); the handle is bound to `stream`, which orders this call after the kernels producing
         // the operands and before later readers.
         unsafe {
             sys::cublasGemmStridedBatchedEx(
                 *blas.handle(),
-                sys::cublasOperation_t::CUBLAS_OP_N,
+                if b_trans { sys::cublasOperation_t::CUBLAS_OP_T } else { sys::cublasOperation_t::CUBLAS_OP_N },
                 if a_trans { sys::cublasOperation_t::CUBLAS_OP_T } else { sys::cublasOperation_t::CUBLAS_OP_N },
                 n as i32,
                 m as i32,
@@ -144,7 +193,7 @@ pub fn gemm(
                 alpha,
                 pb as *const c_void,
                 ik,
-                n as i32,
+                if b_trans { k as i32 } else { n as i32 },
                 k * n,
                 pa as *const c_void,
                 ik,

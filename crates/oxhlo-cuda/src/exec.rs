@@ -577,6 +577,9 @@ impl<'p> Run<'p> {
         let profiling = crate::profile::enabled();
         for ps in plan {
             let started = profiling.then(|| (std::time::Instant::now(), self.prog.stats.host_ops.load(Ordering::Relaxed)));
+            let gpu_events = crate::profile::gpu_events();
+            let timing = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+            let ev0 = if profiling && gpu_events { self.prog.gpu.stream.record_event(timing).ok() } else { None };
             match &ps.step {
                 Step::Op(i) => {
                     let op = &block.ops[*i];
@@ -608,15 +611,19 @@ impl<'p> Run<'p> {
             if let Some((t0, host0)) = started {
                 // Each step is timed to completion (GPU work included); control flow steps include their
                 // regions' steps, which are also counted on their own.
-                if !crate::profile::host_side_only() {
+                if !crate::profile::host_side_only() && !gpu_events {
                     let _ = self.prog.gpu.synchronize();
                 }
                 let on_host = self.prog.stats.host_ops.load(Ordering::Relaxed) > host0;
                 let label = match &ps.step {
                     Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),
-                    Step::Kernel(k) => format!("{}fused kernel ({} ops)", if on_host { "host " } else { "" }, k.ops.len()),
+                    Step::Kernel(k) => crate::profile::kernel_label(block, k, on_host),
                 };
-                self.prog.profile.record(label, t0.elapsed());
+                match ev0.zip(self.prog.gpu.stream.record_event(timing).ok()) {
+                    Some((a, b)) => self.prog.profile.record_events(label, a, b),
+                    None if gpu_events => {}
+                    None => self.prog.profile.record(label, t0.elapsed()),
+                }
             }
         }
         Err(ie("block ends without a terminator (return)".into()))

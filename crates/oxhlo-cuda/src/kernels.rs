@@ -4,7 +4,7 @@
 //! `CudaProgram::compile` compiles them all at once on every host core; the tests compile them with
 //! NVRTC on machines without a GPU.
 
-use crate::render::{kind_of, render_fused, render_permute, render_single};
+use crate::render::{kind_of, render_fused, render_permute_units, render_single};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, Module, OpKind, Type};
 use oxhlo_plan::dims::DotDims;
@@ -16,10 +16,6 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
     let mut red = dims.to_vec();
     red.sort_unstable();
     (0..rank).filter(|d| !dims.contains(d)).chain(red).collect()
-}
-
-fn identity(perm: &[usize]) -> bool {
-    perm.iter().enumerate().all(|(i, &p)| i == p)
 }
 
 /// The steps the executor runs for `block`: loop fusion, then (when fusing) reductions folded into
@@ -83,20 +79,18 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
             }
             (OpKind::Dot | OpKind::DotGeneral, [(lk, ls), (rk, rs)]) => {
                 if let Ok(d) = DotDims::from_op(op, ls, rs) {
-                    let lperm: Vec<usize> = d.lhs_batch.iter().chain(&d.lhs_free).chain(&d.lhs_contracting).copied().collect();
-                    let rperm: Vec<usize> = d.rhs_batch.iter().chain(&d.rhs_contracting).chain(&d.rhs_free).copied().collect();
-                    if !identity(&lperm) {
-                        out.extend(render_permute(ls, &lperm, lk.size()));
+                    if let Some(lperm) = crate::dot::operand_perm(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting) {
+                        out.extend(render_permute_units(ls, &lperm, lk.size()));
                     }
-                    if !identity(&rperm) {
-                        out.extend(render_permute(rs, &rperm, rk.size()));
+                    if let Some(rperm) = crate::dot::operand_perm(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free) {
+                        out.extend(render_permute_units(rs, &rperm, rk.size()));
                     }
                 }
             }
             (OpKind::Transpose, [(k, s)]) => {
                 if let Some(perm) = op.attr("permutation").and_then(|a| a.as_i64_list()) {
                     let perm: Vec<usize> = perm.iter().map(|&p| p.max(0) as usize).collect();
-                    out.extend(render_permute(s, &perm, k.size()));
+                    out.extend(render_permute_units(s, &perm, k.size()));
                 }
             }
             (OpKind::Reduce, [(k, s), _]) => {
@@ -105,7 +99,7 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                 let dims: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
                 let rows = crate::reduce::contiguous_view(s, &dims).map(|(_, _, inner)| inner == 1).unwrap_or(true);
                 if crate::reduce::contiguous_view(s, &dims).is_none() {
-                    out.extend(render_permute(s, &reduce_perm(s.len(), &dims), k.size()));
+                    out.extend(render_permute_units(s, &reduce_perm(s.len(), &dims), k.size()));
                 }
                 let shape = if rows { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
                 for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {

@@ -123,10 +123,29 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
   __shared__ {acc} sh[32];
   const long long chunk = (red + parts - 1) / parts;
+  if (chunk <= {WARP_ROW_MAX}) {{
+    // Short parts: a warp per (row, part), lanes striding along it, combined by shuffles alone.
+    const int lane = threadIdx.x & 31;
+    const long long wpb = blockDim.x >> 5;
+    for (long long b = (long long)blockIdx.x * wpb + (threadIdx.x >> 5); b < outer * parts; b += (long long)gridDim.x * wpb) {{
+      const long long row = b / parts, part = b - row * parts;
+      const long long lo = part * chunk, hi = min(red, lo + chunk);
+      {acc} acc = ({acc})({ident});
+      #pragma unroll 4
+      for (long long c = lo + lane; c < hi; c += 32) {{
+        const long long i = row * red + c;
+        {step}
+      }}
+      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+      if (lane == 0) {res}
+    }}
+    return;
+  }}
   for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
     const long long row = b / parts, part = b - row * parts;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
     {acc} acc = ({acc})({ident});
+    #pragma unroll 4
     for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
       const long long i = row * red + c;
       {step}
@@ -154,6 +173,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     const long long row = rest % outer, part = rest / outer;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
     {acc} acc = ({acc})({ident});
+    #pragma unroll 4
     for (long long r = lo; r < hi; ++r) {{
       const long long i = (row * red + r) * inner + col;
       {step}
@@ -183,6 +203,11 @@ pub fn contiguous_view(shape: &[i64], dims: &[usize]) -> Option<(i64, i64, i64)>
     let p = |s: &[i64]| s.iter().product::<i64>();
     Some((p(&shape[..a]), p(&shape[a..b]), p(&shape[b..])))
 }
+
+/// Parts of a row reduction at most this long are reduced by one warp each (no shared memory, no
+/// block barrier); longer ones by a block. [`crate::device::Gpu::launch_reduce_rows`] launches by the
+/// same rule.
+pub const WARP_ROW_MAX: i64 = 1024;
 
 /// Threads that keep the device busy (132 SMs x 2048 on an H200, rounded).
 const FILL_THREADS: i64 = 1 << 18;

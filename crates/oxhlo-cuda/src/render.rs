@@ -640,6 +640,30 @@ pub fn render_single(func: &Func, block: &Block, i: usize) -> Option<(String, Ve
     Some((src, inputs))
 }
 
+/// The form in which a permute of elements of `elem_bytes` bytes is moved: when the innermost dim stays
+/// innermost, its rows move as wider units (16, 8 or 4 bytes; buffers start at allocation bases, aligned
+/// for them). Returns `(shape in units, unit bytes)`; the permutation is unchanged.
+pub fn permute_units(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> (Vec<i64>, usize) {
+    let rank = in_shape.len();
+    if rank >= 1 && perm.last() == Some(&(rank - 1)) {
+        let inner = in_shape[rank - 1] * elem_bytes as i64;
+        for unit in [16usize, 8, 4] {
+            if unit > elem_bytes && inner > 0 && inner % unit as i64 == 0 {
+                let mut shape = in_shape.to_vec();
+                shape[rank - 1] = inner / unit as i64;
+                return (shape, unit);
+            }
+        }
+    }
+    (in_shape.to_vec(), elem_bytes)
+}
+
+/// [`render_permute`] of the unit form ([`permute_units`]) of a permute.
+pub fn render_permute_units(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Option<String> {
+    let (shape, unit) = permute_units(in_shape, perm, elem_bytes);
+    render_permute(&shape, perm, unit)
+}
+
 /// A transpose (permute) kernel: output dims `out` (row-major), output dim d reads input dim `perm[d]`
 /// of an input with row-major `in_shape`; elements of `elem_bytes` bytes copied unchanged.
 pub fn render_permute(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Option<String> {
@@ -649,9 +673,12 @@ pub fn render_permute(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Op
     }
     let in_strides = row_major_strides(in_shape);
     let out: Vec<i64> = perm.iter().map(|&p| in_shape.get(p).copied()).collect::<Option<_>>()?;
-    let mut body = String::from("    long long r = i; long long src = 0;\n");
+    // 32-bit index arithmetic when every index fits (64-bit division is a long instruction sequence).
+    let n: i64 = out.iter().product();
+    let (t, suf) = if n <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
+    let mut body = format!("    {t} r = ({t})i; long long src = 0;\n");
     for d in (0..out.len()).rev() {
-        let _ = writeln!(body, "    src += (r % {}LL) * {}LL; r /= {}LL;", out[d], in_strides[perm[d]], out[d]);
+        let _ = writeln!(body, "    src += (long long)(r % {}{suf}) * {}LL; r /= {}{suf};", out[d], in_strides[perm[d]], out[d]);
     }
     Some(format!(
         "extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}    out0[i] = in0[src];\n  }}\n}}\n"

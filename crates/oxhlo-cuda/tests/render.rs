@@ -109,10 +109,39 @@ fn permute_kernel_indexes_the_source() {
     let src = render::render_permute(&[2, 3], &[1, 0], 4).unwrap();
     assert!(src.contains("const unsigned int* __restrict__ in0"), "{src}");
     // Output [3, 2]: the last output dim walks input dim 0 (stride 3).
-    assert!(src.contains("src += (r % 2LL) * 3LL"), "{src}");
-    assert!(src.contains("src += (r % 3LL) * 1LL"), "{src}");
+    assert!(src.contains("src += (long long)(r % 2u) * 3LL"), "{src}");
+    assert!(src.contains("src += (long long)(r % 3u) * 1LL"), "{src}");
     assert!(render::render_permute(&[2, 3], &[0], 4).is_none());
     assert!(render::render_permute(&[2], &[0], 3).is_none());
+}
+
+#[test]
+fn permutes_keeping_the_innermost_dim_move_wide_units() {
+    // [16, 256, 6, 64] f32 -> [16, 6, 256, 64]: rows of 64 floats move as 16 units of 16 bytes.
+    assert_eq!(render::permute_units(&[16, 256, 6, 64], &[0, 2, 1, 3], 4), (vec![16, 256, 6, 16], 16));
+    // Rows of 6 bf16 (12 bytes): 4-byte units.
+    assert_eq!(render::permute_units(&[3, 5, 6], &[1, 0, 2], 2), (vec![3, 5, 3], 4));
+    // The innermost dim moves: element by element.
+    assert_eq!(render::permute_units(&[3, 4], &[1, 0], 4), (vec![3, 4], 4));
+    // Rows of 3 f32 (12 bytes): 4-byte units are the elements themselves.
+    assert_eq!(render::permute_units(&[2, 5, 3], &[1, 0, 2], 4), (vec![2, 5, 3], 4));
+    let src = render::render_permute_units(&[16, 256, 6, 64], &[0, 2, 1, 3], 4).unwrap();
+    assert!(src.contains("const ulonglong2* __restrict__ in0"), "{src}");
+}
+
+#[test]
+fn dot_operands_are_read_in_place_when_stored_either_way() {
+    use oxhlo_cuda::dot::operand_perm;
+    // lhs [16, 256, 1536] contracting {0, 1} (a weight gradient): stored [K, M], read transposed.
+    assert_eq!(operand_perm(&[], &[2], &[0, 1]), None);
+    // rhs [16, 256, 384] contracting {0, 1}: stored [K, N].
+    assert_eq!(operand_perm(&[], &[0, 1], &[2]), None);
+    // Batched, rhs stored [B, N, K] (q @ k^T): read transposed.
+    assert_eq!(operand_perm(&[0, 1], &[3], &[2]), None);
+    // Batch dims not leading: permuted.
+    assert_eq!(operand_perm(&[1], &[0], &[2]), Some(vec![1, 0, 2]));
+    // Contracting dims out of their stored order: permuted.
+    assert_eq!(operand_perm(&[], &[2], &[1, 0]), Some(vec![2, 1, 0]));
 }
 
 #[test]
