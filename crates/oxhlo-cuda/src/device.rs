@@ -173,11 +173,13 @@ pub struct Kernel {
     pub src: String,
     key: u64,
     func: OnceLock<CudaFunction>,
+    /// Work items of a launch when they are not the result's elements (kernels moving wider units).
+    pub items: Option<usize>,
 }
 
 impl Kernel {
     pub fn new(src: String) -> Kernel {
-        Kernel { key: hash(&src), src, func: OnceLock::new() }
+        Kernel { key: hash(&src), src, func: OnceLock::new(), items: None }
     }
 }
 
@@ -195,13 +197,28 @@ impl Memo {
     /// The kernel of `op` in role `tag`, rendering it on first use (None when it has no rendering).
     /// Ops of a compiled program never move, and their types are static, so the address is a key.
     pub fn get(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<String>) -> Option<Arc<Kernel>> {
+        self.get_kernel(op, tag, || render().map(Kernel::new))
+    }
+
+    /// [`Memo::get`] for kernels whose launches cover `items` work items (see [`Kernel::items`]).
+    pub fn get_with_items(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<(String, usize)>) -> Option<Arc<Kernel>> {
+        self.get_kernel(op, tag, || {
+            render().map(|(s, n)| {
+                let mut k = Kernel::new(s);
+                k.items = Some(n);
+                k
+            })
+        })
+    }
+
+    fn get_kernel(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<Kernel>) -> Option<Arc<Kernel>> {
         let key = (op as *const oxhlo_ir::Op as usize, tag);
         if let Ok(m) = self.map.lock() {
             if let Some(k) = m.get(&key) {
                 return k.clone();
             }
         }
-        let k = render().map(|s| Arc::new(Kernel::new(s)));
+        let k = render().map(Arc::new);
         if let Ok(mut m) = self.map.lock() {
             m.insert(key, k.clone());
         }

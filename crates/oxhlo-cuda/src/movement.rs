@@ -1,7 +1,8 @@
 //! Data movement on the GPU: slice, reverse, concatenate, pad and iota as index kernels (one thread per
 //! output element computes its source from constant shapes rendered into the source), so programs
 //! that split, join or flip tensors (attention heads, convolution gradients) keep their values on the
-//! device. Elements are copied as raw bits of their size; iota converts its coordinate to the element
+//! device. Elements are copied as raw bits of their size (slices and concatenations whose innermost
+//! extents allow it move 16-, 8- or 4-byte units instead); iota converts its coordinate to the element
 //! type. Anything these kernels do not cover (dynamic sizes, complex iota, invalid attributes) returns
 //! `None` and runs on the host.
 
@@ -131,10 +132,34 @@ fn i64s(op: &Op, name: &str) -> Option<Vec<i64>> {
     op.attr(name)?.as_i64_list()
 }
 
+/// The widest unit (16, 8 or 4 bytes, wider than an element of `bytes`) that every innermost extent in
+/// `extents` (element counts: sizes and offsets along the innermost dim) fills exactly, or None.
+fn innermost_unit(bytes: usize, extents: &[i64]) -> Option<usize> {
+    [16usize, 8, 4].into_iter().find(|&u| u > bytes && extents.iter().all(|&e| (e * bytes as i64) % u as i64 == 0))
+}
+
+/// `shape` with its innermost dim counted in units of `unit` bytes instead of elements of `bytes`.
+fn in_units(shape: &[i64], bytes: usize, unit: usize) -> Vec<i64> {
+    let mut s = shape.to_vec();
+    if let Some(l) = s.last_mut() {
+        *l = *l * bytes as i64 / unit as i64;
+    }
+    s
+}
+
 /// The source of the kernel computing `op` from operands of shapes `ins` (all of element kind `kind`)
 /// into a result of shape `out`, when this module handles the op.
 pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<String> {
+    render_op_units(op, ins, out, kind).map(|(src, _)| src)
+}
+
+/// [`render_op`] and the number of threads' work items its launch covers: slices and concatenations
+/// whose innermost extents fill 16-, 8- or 4-byte units move whole units (one item each), the rest
+/// one element per item.
+pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<(String, i64)> {
     let bytes = kind.size();
+    let numel: i64 = out.iter().product();
+    let last = out.len().checked_sub(1);
     match op.kind {
         OpKind::Slice => {
             let [x] = ins else { return None };
@@ -143,10 +168,21 @@ pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<Str
             if start.len() != x.len() || step.len() != x.len() || step.iter().any(|&s| s <= 0) {
                 return None;
             }
+            if let Some(l) = last.filter(|&l| step[l] == 1 && x.len() == out.len()) {
+                if let Some(u) = innermost_unit(bytes, &[x[l], out[l], start[l]]) {
+                    let (xu, ou) = (in_units(x, bytes, u), in_units(out, bytes, u));
+                    let mut su = start.clone();
+                    su[l] = start[l] * bytes as i64 / u as i64;
+                    let st = row_major_strides(&xu);
+                    let base = su.iter().zip(&st).map(|(a, s)| a * s).sum();
+                    let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
+                    return Some((render_strided(&ou, &strides, base, u)?, ou.iter().product()));
+                }
+            }
             let st = row_major_strides(x);
             let base = start.iter().zip(&st).map(|(a, s)| a * s).sum();
             let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
-            render_strided(out, &strides, base, bytes)
+            Some((render_strided(out, &strides, base, bytes)?, numel))
         }
         OpKind::Reverse => {
             let [x] = ins else { return None };
@@ -166,18 +202,26 @@ pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<Str
                 strides[d] = -st[d];
                 base += (x[d] - 1).max(0) * st[d];
             }
-            render_strided(out, &strides, base, bytes)
+            Some((render_strided(out, &strides, base, bytes)?, numel))
         }
         OpKind::Concatenate => {
             let dim = usize::try_from(op.attr("dimension")?.as_int()?).ok()?;
             let sizes: Vec<i64> = ins.iter().map(|s| s.get(dim).copied()).collect::<Option<_>>()?;
-            render_concat(out, dim, &sizes, bytes)
+            if let Some(l) = last {
+                let extents: Vec<i64> = if dim == l { sizes.clone() } else { vec![out[l]] };
+                if let Some(u) = innermost_unit(bytes, &extents) {
+                    let ou = in_units(out, bytes, u);
+                    let su: Vec<i64> = if dim == l { sizes.iter().map(|&z| z * bytes as i64 / u as i64).collect() } else { sizes.clone() };
+                    return Some((render_concat(&ou, dim, &su, u)?, ou.iter().product()));
+                }
+            }
+            Some((render_concat(out, dim, &sizes, bytes)?, numel))
         }
         OpKind::Pad => {
             let [x, _] = ins else { return None };
-            render_pad(x, out, &i64s(op, "edge_padding_low")?, &i64s(op, "interior_padding").unwrap_or_else(|| vec![0; x.len()]), bytes)
+            Some((render_pad(x, out, &i64s(op, "edge_padding_low")?, &i64s(op, "interior_padding").unwrap_or_else(|| vec![0; x.len()]), bytes)?, numel))
         }
-        OpKind::Iota => render_iota(out, usize::try_from(op.attr("iota_dimension")?.as_int()?).ok()?, kind),
+        OpKind::Iota => Some((render_iota(out, usize::try_from(op.attr("iota_dimension")?.as_int()?).ok()?, kind)?, numel)),
         _ => None,
     }
 }
@@ -189,12 +233,12 @@ pub fn try_movement(gpu: &Gpu, memo: &Memo, op: &Op, ins: &[DTensor], rty: &Tens
         return None;
     }
     let shapes: Vec<&[i64]> = ins.iter().map(|d| d.ty.shape.as_slice()).collect();
-    let src = memo.get(op, 20, || render_op(op, &shapes, &rty.shape, kind))?;
+    let src = memo.get_with_items(op, 20, || render_op_units(op, &shapes, &rty.shape, kind).map(|(s, n)| (s, n.max(0) as usize)))?;
     let n = rty.num_elements()?;
     Some((|| {
         let mut out = [gpu.alloc_raw(kind, n)?];
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        gpu.launch_scalar(&src, n, &bufs, &mut out)?;
+        gpu.launch_scalar(&src, src.items.unwrap_or(n), &bufs, &mut out)?;
         let [buf] = out;
         Ok(Gpu::wrap(rty.clone(), kind, n, buf))
     })())
