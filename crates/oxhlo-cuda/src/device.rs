@@ -489,6 +489,13 @@ impl Gpu {
         }
     }
 
+    /// Launches `src` (entry `(long long a, long long b)`, no buffers) on one thread: the profiler's gate.
+    pub fn launch_one_thread(&self, src: &Kernel, a: i64, b: i64) -> Result<(), String> {
+        // SAFETY: the kernel's signature is (long long, long long) and it reads only what `b` addresses,
+        // which its caller keeps mapped.
+        unsafe { self.launch_with(src, (1, 1), &[a, b], &[], &mut []) }
+    }
+
     /// Launches an elementwise kernel of `src` over `n` elements with these inputs and outputs.
     pub fn launch(&self, src: &Kernel, n: usize, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         // Rendered elementwise kernels take four elements per thread (grid-stride loops beyond).

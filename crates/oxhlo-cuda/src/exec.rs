@@ -77,6 +77,8 @@ pub struct CudaProgram {
     /// what is known about capturing them.
     graphable: bool,
     graph: std::sync::Mutex<crate::graph::GraphState>,
+    /// The profiler's gate (`OXHLO_PROFILE=gpu`), made on first use.
+    gate: std::sync::Mutex<Option<crate::profile::Gate>>,
 }
 
 /// Programs with fewer top-level steps than this run step by step, never as a graph.
@@ -223,6 +225,7 @@ impl CudaProgram {
             stats: Stats::default(),
             graphable,
             graph: Default::default(),
+            gate: Default::default(),
         })
     }
 
@@ -338,6 +341,23 @@ impl CudaProgram {
         drop(g);
         self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
         Ok(Some(outs.into_iter().map(DVal::Device).collect()))
+    }
+
+    /// Closes the profiler's gate before a step (`OXHLO_PROFILE=gpu`); false when there is none.
+    fn gate_close(&self) -> bool {
+        let Ok(mut g) = self.gate.lock() else { return false };
+        if g.is_none() {
+            *g = crate::profile::Gate::new(&self.gpu).map_err(|e| eprintln!("oxhlo-cuda profile: {e}")).ok();
+        }
+        g.as_mut().is_some_and(|g| g.close(&self.gpu).is_ok())
+    }
+
+    fn gate_open(&self) {
+        if let Ok(mut g) = self.gate.lock() {
+            if let Some(g) = g.as_mut() {
+                g.open();
+            }
+        }
     }
 
     /// Whether this program's runs replay a captured CUDA graph.
@@ -579,6 +599,7 @@ impl<'p> Run<'p> {
             let started = profiling.then(|| (std::time::Instant::now(), self.prog.stats.host_ops.load(Ordering::Relaxed)));
             let gpu_events = crate::profile::gpu_events();
             let timing = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+            let gated = profiling && gpu_events && self.prog.gate_close();
             let ev0 = if profiling && gpu_events { self.prog.gpu.stream.record_event(timing).ok() } else { None };
             match &ps.step {
                 Step::Op(i) => {
@@ -619,7 +640,11 @@ impl<'p> Run<'p> {
                     Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),
                     Step::Kernel(k) => crate::profile::kernel_label(block, k, on_host),
                 };
-                match ev0.zip(self.prog.gpu.stream.record_event(timing).ok()) {
+                let ev1 = self.prog.gpu.stream.record_event(timing).ok();
+                if gated {
+                    self.prog.gate_open();
+                }
+                match ev0.zip(ev1) {
                     Some((a, b)) => self.prog.profile.record_events(label, a, b),
                     None if gpu_events => {}
                     None => self.prog.profile.record(label, t0.elapsed()),

@@ -4,8 +4,11 @@
 //! on the host), largest total first. `OXHLO_PROFILE=launch` times the host side of each step only (no
 //! synchronization: what planning, allocating and launching cost while the GPU runs behind).
 //! `OXHLO_PROFILE=gpu` times each step's device work alone: a pair of CUDA events recorded around the
-//! step on the stream (nothing synchronized until the run ends), so launch latency and host gaps are
-//! left out. Profiling slows runs down (and turns CUDA graphs off); it says where their time goes.
+//! step on the stream (nothing synchronized until the run ends). So that the events time the device
+//! and not the host's launching, each step is held back by a gate ([`Gate`]): a one-thread kernel
+//! enqueued first waits until the host has enqueued the whole step (or 2 ms, so a step that waits for
+//! the device itself cannot deadlock), then the step's work runs back to back. Profiling slows runs
+//! down (and turns CUDA graphs off); it says where their time goes.
 
 use oxhlo_ir::{Func, Op, Type};
 use std::collections::HashMap;
@@ -119,4 +122,77 @@ impl Profile {
 /// How many rows a report prints (`OXHLO_PROFILE_TOP`, default 25).
 fn top_rows() -> usize {
     std::env::var("OXHLO_PROFILE_TOP").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(25)
+}
+
+/// The gate of `OXHLO_PROFILE=gpu`: a counter in host memory the device can read. [`Gate::close`]
+/// enqueues a kernel that waits until the counter reaches the step's number; [`Gate::open`] stores it
+/// once the step is enqueued.
+pub struct Gate {
+    host: *mut u32,
+    addr: u64,
+    next: u32,
+    kernel: crate::device::Kernel,
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        // SAFETY: `host` came from cuMemHostAlloc in `new` and is freed once; the program that held the
+        // gate is being dropped, so no step will wait on it again (waits time out regardless).
+        unsafe {
+            let _ = cudarc::driver::sys::cuMemFreeHost(self.host as *mut std::ffi::c_void);
+        }
+    }
+}
+
+// SAFETY: the mapped counter is written only through `&mut Gate` (under the program's lock) and read by
+// the device.
+unsafe impl Send for Gate {}
+
+/// The gate kernel's source (public for the NVRTC compile test).
+pub const GATE_SRC: &str = r#"
+extern "C" __global__ void oxk(long long target, long long addr) {
+  const volatile unsigned int* flag = (const volatile unsigned int*)addr;
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  while (*flag < (unsigned int)target) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t - t0 > 2000000ull) break;
+  }
+}
+"#;
+
+impl Gate {
+    /// A counter in page-locked host memory mapped into the device's address space.
+    pub fn new(gpu: &crate::device::Gpu) -> Result<Gate, String> {
+        use cudarc::driver::sys;
+        gpu.bind_thread()?;
+        let mut p: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: plain driver calls on the bound context; the 4 bytes are zeroed before the device reads them.
+        unsafe {
+            let r = sys::cuMemHostAlloc(&mut p, 4, sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE);
+            if r != sys::cudaError_enum::CUDA_SUCCESS || p.is_null() {
+                return Err(format!("pinned host memory for the profiler: {r:?}"));
+            }
+            std::ptr::write_volatile(p as *mut u32, 0);
+            let mut d: sys::CUdeviceptr = 0;
+            let r = sys::cuMemHostGetDevicePointer_v2(&mut d, p, 0);
+            if r != sys::cudaError_enum::CUDA_SUCCESS {
+                return Err(format!("mapping the profiler's counter: {r:?}"));
+            }
+            Ok(Gate { host: p as *mut u32, addr: d, next: 0, kernel: crate::device::Kernel::new(GATE_SRC.to_string()) })
+        }
+    }
+
+    /// Holds the device's stream until [`Gate::open`].
+    pub fn close(&mut self, gpu: &crate::device::Gpu) -> Result<(), String> {
+        self.next = self.next.wrapping_add(1).max(1);
+        gpu.launch_one_thread(&self.kernel, self.next as i64, self.addr as i64)
+    }
+
+    /// Lets the held work run.
+    pub fn open(&mut self) {
+        // SAFETY: `host` is the live mapped allocation made in `new`.
+        unsafe { std::ptr::write_volatile(self.host, self.next) };
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+    }
 }
