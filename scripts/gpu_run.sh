@@ -10,6 +10,7 @@
 #
 #   gpu-carry/{conformance_gpu,bench_gpu,render,device_values}   cargo test -p oxhlo-cuda --release binaries
 #   gpu-carry/liboxhlo_pjrt.so                                     cargo build --release -p oxhlo-pjrt
+#   gpu-carry/old_pjrt.so (`gpu_run.sh ab` only)                   an earlier build of it, to compare with
 #   gpu-carry/{anchor_bench.py,bench_table.py}                     the suite and the table maker
 # Logs go to $OUT.
 set -u
@@ -75,6 +76,18 @@ if [ "$MODE" = bench ]; then
     grep -A12 "oxhlo-cuda profile" "$OUT/profile_launch.log" | tail -26
   fi
 fi
+if [ "$MODE" = ab ]; then
+  # The same benchmarks (AB, default the two training steps) on two plugin builds, alternating (ROUNDS
+  # times): gpu-carry/old_pjrt.so (an earlier build) and gpu-carry/liboxhlo_pjrt.so.
+  AB=${AB:-resnet18_cifar_b256_train,nanogpt_6l384d_b16_s256_train}
+  for r in $(seq 1 "${ROUNDS:-2}"); do
+    for so in old_pjrt.so liboxhlo_pjrt.so; do
+      PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/$so" JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-10}" > "/tmp/ab_$so.log" 2>&1
+      grep -E ' ms ' "/tmp/ab_$so.log" | grep -v WARNING | sed "s/^/round $r $so: /" | tee -a "$OUT/ab.txt"
+    done
+  done
+fi
+
 if [ "$MODE" = profile ]; then
   # Device time of every step (CUDA events around each, OXHLO_PROFILE=gpu) of the benchmarks in PROFILE;
   # the last report of each is its last timed run. GRAPHCHECK=1 first times nanogpt with graphs off and on.

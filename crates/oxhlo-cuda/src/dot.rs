@@ -26,7 +26,7 @@ pub fn permute(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, perm: &[u
     let shape: Vec<i64> = perm.iter().map(|&p| t.ty.shape[p]).collect();
     let mut out = [gpu.alloc_raw(t.kind, t.len)?];
     let (units, unit) = permute_units(&t.ty.shape, perm, t.kind.size());
-    let n_units = if units.iter().all(|&d| d > 0) { units.iter().product::<i64>() as usize } else { 0 };
+    let n_units = crate::render::checked_numel(&units).unwrap_or(0) as usize;
     debug_assert_eq!(n_units * unit, t.len * t.kind.size());
     gpu.launch(&src, n_units, &[&*t.buf], &mut out)?;
     let [buf] = out;

@@ -7,7 +7,7 @@
 //! `None` and runs on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{bits_type, coord_names, coords, row_major_strides, storage_type, ENTRY, PRELUDE};
+use crate::render::{bits_type, checked_numel, coord_names, coords, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Op, OpKind, TensorType};
 use std::fmt::Write;
@@ -135,7 +135,7 @@ fn i64s(op: &Op, name: &str) -> Option<Vec<i64>> {
 /// The widest unit (16, 8 or 4 bytes, wider than an element of `bytes`) that every innermost extent in
 /// `extents` (element counts: sizes and offsets along the innermost dim) fills exactly, or None.
 fn innermost_unit(bytes: usize, extents: &[i64]) -> Option<usize> {
-    [16usize, 8, 4].into_iter().find(|&u| u > bytes && extents.iter().all(|&e| (e * bytes as i64) % u as i64 == 0))
+    [16usize, 8, 4].into_iter().find(|&u| u > bytes && extents.iter().all(|&e| e.checked_mul(bytes as i64).is_some_and(|b| b >= 0 && b % u as i64 == 0)))
 }
 
 /// `shape` with its innermost dim counted in units of `unit` bytes instead of elements of `bytes`.
@@ -158,7 +158,7 @@ pub fn render_op(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<Str
 /// one element per item.
 pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Option<(String, i64)> {
     let bytes = kind.size();
-    let numel: i64 = out.iter().product();
+    let numel = checked_numel(out)?;
     let last = out.len().checked_sub(1);
     match op.kind {
         OpKind::Slice => {
@@ -176,7 +176,7 @@ pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Opti
                     let st = row_major_strides(&xu);
                     let base = su.iter().zip(&st).map(|(a, s)| a * s).sum();
                     let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
-                    return Some((render_strided(&ou, &strides, base, u)?, ou.iter().product()));
+                    return Some((render_strided(&ou, &strides, base, u)?, checked_numel(&ou)?));
                 }
             }
             let st = row_major_strides(x);
@@ -212,7 +212,7 @@ pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Opti
                 if let Some(u) = innermost_unit(bytes, &extents) {
                     let ou = in_units(out, bytes, u);
                     let su: Vec<i64> = if dim == l { sizes.iter().map(|&z| z * bytes as i64 / u as i64).collect() } else { sizes.clone() };
-                    return Some((render_concat(&ou, dim, &su, u)?, ou.iter().product()));
+                    return Some((render_concat(&ou, dim, &su, u)?, checked_numel(&ou)?));
                 }
             }
             Some((render_concat(out, dim, &sizes, bytes)?, numel))

@@ -130,12 +130,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     for (long long b = (long long)blockIdx.x * wpb + (threadIdx.x >> 5); b < outer * parts; b += (long long)gridDim.x * wpb) {{
       const long long row = b / parts, part = b - row * parts;
       const long long lo = part * chunk, hi = min(red, lo + chunk);
-      {acc} acc = ({acc})({ident});
-      #pragma unroll 4
-      for (long long c = lo + lane; c < hi; c += 32) {{
-        const long long i = row * red + c;
-        {step}
-      }}
+{warp_loop}
       for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
       if (lane == 0) {res}
     }}
@@ -144,12 +139,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
   for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
     const long long row = b / parts, part = b - row * parts;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
-    {acc} acc = ({acc})({ident});
-    #pragma unroll 4
-    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
-      const long long i = row * red + c;
-      {step}
-    }}
+{block_loop}
     for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
     if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
     __syncthreads();
@@ -163,6 +153,8 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 }}
 ",
             res = result("acc", "b"),
+            warp_loop = unrolled_loop(acc, ident, "lo + lane", "hi", "32", &|c| format!("row * red + {c}"), step, "      "),
+            block_loop = unrolled_loop(acc, ident, "lo + threadIdx.x", "hi", "(long long)blockDim.x", &|c| format!("row * red + {c}"), step, "    "),
         ),
         Shape::Cols => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
@@ -172,19 +164,35 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     const long long col = t % inner, rest = t / inner;
     const long long row = rest % outer, part = rest / outer;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
-    {acc} acc = ({acc})({ident});
-    #pragma unroll 4
-    for (long long r = lo; r < hi; ++r) {{
-      const long long i = (row * red + r) * inner + col;
-      {step}
-    }}
+{col_loop}
     {res}
   }}
 }}
 ",
             res = result("acc", "t"),
+            col_loop = unrolled_loop(acc, ident, "lo", "hi", "1LL", &|r| format!("(row * red + {r}) * inner + col"), step, "    "),
         ),
     }
+}
+
+/// C for folding the elements `start, start + stride, ...` (below `end`) into a fresh `acc` of type
+/// `acc_t`: four accumulators fed from four independent element positions per iteration (so that four
+/// loads per thread are in flight; each position's `step` runs in a scope of its own where `acc` names
+/// its accumulator and `i` its element index, `index(position)`), a tail of single steps, and `acc`
+/// declared last as the four combined.
+#[allow(clippy::too_many_arguments)]
+fn unrolled_loop(acc_t: &str, ident: &str, start: &str, end: &str, stride: &str, index: &dyn Fn(&str) -> String, step: &str, pad: &str) -> String {
+    let mut s = format!("{pad}{acc_t} acc0 = ({acc_t})({ident}), acc1 = acc0, acc2 = acc0, acc3 = acc0;\n");
+    s += &format!("{pad}long long c_ = {start};\n");
+    s += &format!("{pad}for (; c_ + 3 * {stride} < {end}; c_ += 4 * {stride}) {{\n");
+    for k in 0..4 {
+        let pos = if k == 0 { "c_".to_string() } else { format!("(c_ + {k} * {stride})") };
+        s += &format!("{pad}  {{ const long long i = {}; {acc_t}& acc = acc{k};\n{pad}    {step}\n{pad}  }}\n", index(&pos));
+    }
+    s += &format!("{pad}}}\n");
+    s += &format!("{pad}for (; c_ < {end}; c_ += {stride}) {{ const long long i = {}; {acc_t}& acc = acc0;\n{pad}  {step}\n{pad}}}\n", index("c_"));
+    s += &format!("{pad}{acc_t} acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));");
+    s
 }
 
 /// `[outer, red, inner]` of reducing `dims` of `shape` when the reduced dims are contiguous (an empty

@@ -53,6 +53,11 @@ __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
 "#;
 
+/// The number of elements of `shape`; None when it is negative or overflows i64.
+pub fn checked_numel(shape: &[i64]) -> Option<i64> {
+    shape.iter().try_fold(1i64, |a, &d| if d < 0 { None } else { a.checked_mul(d) })
+}
+
 /// Row-major strides (in elements) of `shape`.
 pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
     let mut st = vec![1i64; shape.len()];
@@ -646,7 +651,7 @@ pub fn render_single(func: &Func, block: &Block, i: usize) -> Option<(String, Ve
 pub fn permute_units(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> (Vec<i64>, usize) {
     let rank = in_shape.len();
     if rank >= 1 && perm.last() == Some(&(rank - 1)) {
-        let inner = in_shape[rank - 1] * elem_bytes as i64;
+        let inner = in_shape[rank - 1].checked_mul(elem_bytes as i64).unwrap_or(-1);
         for unit in [16usize, 8, 4] {
             if unit > elem_bytes && inner > 0 && inner % unit as i64 == 0 {
                 let mut shape = in_shape.to_vec();
@@ -674,7 +679,7 @@ pub fn render_permute(in_shape: &[i64], perm: &[usize], elem_bytes: usize) -> Op
     let in_strides = row_major_strides(in_shape);
     let out: Vec<i64> = perm.iter().map(|&p| in_shape.get(p).copied()).collect::<Option<_>>()?;
     // 32-bit index arithmetic when every index fits (64-bit division is a long instruction sequence).
-    let n: i64 = out.iter().product();
+    let n = checked_numel(&out)?;
     let (t, suf) = if n <= u32::MAX as i64 { ("unsigned int", "u") } else { ("unsigned long long", "ULL") };
     let mut body = format!("    {t} r = ({t})i; long long src = 0;\n");
     for d in (0..out.len()).rev() {

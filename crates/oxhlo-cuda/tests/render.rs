@@ -162,11 +162,13 @@ fn reduce_kernels_render_per_reducer() {
     use oxhlo_plan::reducer::ReduceKind;
     let fin = |shape| Pass { shape, from_partials: false, to_partials: false };
     let sum = render_pass(Kind::F32, ReduceKind::Add, fin(Shape::Rows)).unwrap();
-    assert!(sum.contains("__shfl_down_sync") && sum.contains("double acc = (double)(0)"), "{sum}");
+    assert!(sum.contains("__shfl_down_sync") && sum.contains("double acc0 = (double)(0)"), "{sum}");
+    // Four accumulators, each fed by its own element position per iteration.
+    assert!(sum.contains("double& acc = acc3;") && sum.contains("double acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));"), "{sum}");
     let max = render_pass(Kind::BF16, ReduceKind::Max, fin(Shape::Cols)).unwrap();
     assert!(max.contains("-OXH_INF") && max.contains("oxh_f_to_bf16") && !max.contains("__shfl"), "{max}");
     let imin = render_pass(Kind::I32, ReduceKind::Min, fin(Shape::Rows)).unwrap();
-    assert!(imin.contains("long long acc") && imin.contains("9223372036854775807LL"), "{imin}");
+    assert!(imin.contains("long long acc0") && imin.contains("9223372036854775807LL"), "{imin}");
     assert!(render_pass(Kind::Bool, ReduceKind::Mul, fin(Shape::Rows)).is_none());
     assert!(render_pass(Kind::C64, ReduceKind::Add, fin(Shape::Rows)).is_none());
     // A first pass writes accumulator-typed partials without the init value; the second reads them.
