@@ -18,7 +18,7 @@ MODE=${1:-tests}
 OUT=${OUT:-/tmp/oxhlo-gpu-out}
 mkdir -p "$OUT"
 ROOT=$(pwd)
-C="$ROOT/gpu-carry"
+C="${CARRY:-$ROOT/gpu-carry}"
 PY=/opt/torch/.venv/bin/python3
 export OXHLO_CUDA_CACHE=/tmp/oxhlo-kernel-cache
 export CONFORMANCE_DIR="$ROOT/crates/oxhlo-interp/tests/conformance"

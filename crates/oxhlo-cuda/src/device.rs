@@ -598,14 +598,15 @@ impl Gpu {
     }
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
-    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): one thread per (part, row, column).
+    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of 256 threads per (part, row, 32 columns).
     #[allow(clippy::too_many_arguments)]
     pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
-        let total = outer * inner * parts;
-        if total <= 0 {
+        let total = outer * ((inner + 31) / 32) * parts;
+        if total <= 0 || inner <= 0 {
             return Ok(());
         }
-        let blocks = ((total + 255) / 256).min(1 << 20) as u32;
+        // A block of 8 row groups x 32 columns per (part, row, column group).
+        let blocks = total.min(1 << 20) as u32;
         // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts,
         // inputs..., outputs...) as `reduce` renders it; the input covers outer*red*inner values, the output
         // parts*outer*inner.

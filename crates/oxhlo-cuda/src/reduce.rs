@@ -4,8 +4,8 @@
 //! shapes:
 //! - rows (`inner == 1`): a block per (row, part of the row), threads striding along the row, warp
 //!   shuffles and shared memory to combine;
-//! - columns (`inner > 1`): a thread per (outer, inner element, part of `red`), walking `red` with
-//!   reads coalesced across the warp.
+//! - columns (`inner > 1`): a block per (outer, 32 columns, part of `red`), eight row groups of a warp
+//!   each walking their rows with reads coalesced across the warp, combined in shared memory.
 //!
 //! When there are too few rows or columns to fill the device, `red` is split into parts whose partial
 //! results (in the accumulator type) a second pass combines. Accumulation is in a wide register type
@@ -27,7 +27,7 @@ pub enum Shape {
     /// per (row, part); `out0[row * parts + part]`.
     Rows,
     /// `(long long outer, long long red, long long inner, long long parts, const S* in0, const T* init,
-    /// D* out0)`: a thread per (part, row, column); `out0[(part * outer + row) * inner + column]`.
+    /// D* out0)`: a block per (part, row, 32 columns); `out0[(part * outer + row) * inner + column]`.
     Cols,
 }
 
@@ -158,19 +158,34 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
         ),
         Shape::Cols => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
+  // A block of {COL_GROUPS} row groups x 32 columns per (row, 32-column group, part): thread (ty, tx) folds
+  // rows lo + ty, lo + ty + {COL_GROUPS}, ... of its column, then the groups are combined in shared memory.
+  __shared__ {acc} sh[{COL_GROUPS}][33];
   const long long chunk = (red + parts - 1) / parts;
-  const long long total = outer * inner * parts;
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {{
-    const long long col = t % inner, rest = t / inner;
+  const long long groups = (inner + 31) / 32;
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+  for (long long b = blockIdx.x; b < outer * groups * parts; b += gridDim.x) {{
+    const long long g = b % groups, rest = b / groups;
     const long long row = rest % outer, part = rest / outer;
+    const long long col = g * 32 + tx;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
+    if (col < inner) {{
 {col_loop}
-    {res}
+      sh[ty][tx] = acc;
+    }}
+    __syncthreads();
+    if (ty == 0 && col < inner) {{
+      {acc} acc = sh[0][tx];
+      for (int k = 1; k < {COL_GROUPS}; ++k) acc = oxr(acc, sh[k][tx]);
+      const long long t = (part * outer + row) * inner + col;
+      {res}
+    }}
+    __syncthreads();
   }}
 }}
 ",
             res = result("acc", "t"),
-            col_loop = unrolled_loop(acc, ident, "lo", "hi", "1LL", &|r| format!("(row * red + {r}) * inner + col"), step, "    "),
+            col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", &format!("{COL_GROUPS}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
         ),
     }
 }
@@ -217,16 +232,18 @@ pub fn contiguous_view(shape: &[i64], dims: &[usize]) -> Option<(i64, i64, i64)>
 /// same rule.
 pub const WARP_ROW_MAX: i64 = 1024;
 
-/// Threads that keep the device busy (132 SMs x 2048 on an H200, rounded).
-const FILL_THREADS: i64 = 1 << 18;
+/// Row groups of a column-reduction block (with 32 columns: 256 threads).
+pub const COL_GROUPS: i64 = 8;
 /// Blocks of 256 threads that keep the device busy.
 const FILL_BLOCKS: i64 = 1024;
 
-/// How many parts `red` is split into: enough rows/columns times parts to fill the device, each part
-/// long enough to amortize its partial result.
+/// How many parts `red` is split into: enough (row or 32-column group) x part blocks to fill the
+/// device, each part long enough to amortize its partial result (4096 elements of a row; 16 rows per
+/// thread of a column block).
 pub fn parts_for(outer: i64, red: i64, inner: i64) -> i64 {
-    let (want, min_len) = if inner == 1 { ((FILL_BLOCKS + outer.max(1) - 1) / outer.max(1), 4096) } else { ((FILL_THREADS + (outer * inner).max(1) - 1) / (outer * inner).max(1), 32) };
-    want.min(red / min_len).max(1)
+    let blocks = if inner == 1 { outer.max(1) } else { outer.max(1).saturating_mul((inner + 31) / 32) };
+    let min_len = if inner == 1 { 4096 } else { COL_GROUPS * 16 };
+    ((FILL_BLOCKS + blocks - 1) / blocks).min(red / min_len).max(1)
 }
 
 /// Runs a single-operand reduce on the GPU when its reducer and type are supported.
