@@ -37,9 +37,12 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                     out.extend(crate::reduce::render_fused_pass(func, block, &k, to_partials));
                 }
                 if let Some(e) = &k.reduce {
-                    let shape = if e.inner == 1 { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
-                    for to_partials in [false, true] {
-                        out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials }));
+                    use crate::reduce::Shape;
+                    let shapes: &[Shape] = if e.inner == 1 { &[Shape::Rows, Shape::WarpRows] } else { &[Shape::Cols] };
+                    for &shape in shapes {
+                        for to_partials in [false, true] {
+                            out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials }));
+                        }
                     }
                 }
             }
@@ -101,9 +104,12 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                 if crate::reduce::contiguous_view(s, &dims).is_none() {
                     out.extend(render_permute_units(s, &reduce_perm(s.len(), &dims), k.size()));
                 }
-                let shape = if rows { crate::reduce::Shape::Rows } else { crate::reduce::Shape::Cols };
-                for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
-                    out.extend(crate::reduce::render_pass(*k, rk, crate::reduce::Pass { shape, from_partials, to_partials }));
+                use crate::reduce::Shape;
+                let shapes: &[Shape] = if rows { &[Shape::Rows, Shape::WarpRows] } else { &[Shape::Cols] };
+                for &shape in shapes {
+                    for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
+                        out.extend(crate::reduce::render_pass(*k, rk, crate::reduce::Pass { shape, from_partials, to_partials }));
+                    }
                 }
             }
             _ => {}

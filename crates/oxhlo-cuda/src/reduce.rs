@@ -26,6 +26,10 @@ pub enum Shape {
     /// `(long long outer, long long red, long long parts, const S* in0, const T* init, D* out0)`: a block
     /// per (row, part); `out0[row * parts + part]`.
     Rows,
+    /// As `Rows`, a warp per (row, part): for parts of at most [`WARP_ROW_MAX`] elements
+    /// ([`rows_shape`]). A kernel of its own, so that neither form's registers limit the other's
+    /// occupancy.
+    WarpRows,
     /// `(long long outer, long long red, long long inner, long long parts, const S* in0, const T* init,
     /// D* out0)`: a block per (part, row, 32 columns); `out0[(part * outer + row) * inner + column]`.
     Cols,
@@ -123,23 +127,14 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
   __shared__ {acc} sh[32];
   const long long chunk = (red + parts - 1) / parts;
-  if (chunk <= {WARP_ROW_MAX}) {{
-    // Short parts: a warp per (row, part), lanes striding along it, combined by shuffles alone.
-    const int lane = threadIdx.x & 31;
-    const long long wpb = blockDim.x >> 5;
-    for (long long b = (long long)blockIdx.x * wpb + (threadIdx.x >> 5); b < outer * parts; b += (long long)gridDim.x * wpb) {{
-      const long long row = b / parts, part = b - row * parts;
-      const long long lo = part * chunk, hi = min(red, lo + chunk);
-{warp_loop}
-      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-      if (lane == 0) {res}
-    }}
-    return;
-  }}
   for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
     const long long row = b / parts, part = b - row * parts;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
-{block_loop}
+    {acc} acc = ({acc})({ident});
+    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
+      const long long i = row * red + c;
+      {step}
+    }}
     for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
     if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
     __syncthreads();
@@ -153,8 +148,24 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 }}
 ",
             res = result("acc", "b"),
-            warp_loop = unrolled_loop(acc, ident, "lo + lane", "hi", "32", &|c| format!("row * red + {c}"), step, "      "),
-            block_loop = unrolled_loop(acc, ident, "lo + threadIdx.x", "hi", "(long long)blockDim.x", &|c| format!("row * red + {c}"), step, "    "),
+        ),
+        Shape::WarpRows => format!(
+            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
+  const long long chunk = (red + parts - 1) / parts;
+  // Short parts: a warp per (row, part), lanes striding along it, combined by shuffles alone.
+  const int lane = threadIdx.x & 31;
+  const long long wpb = blockDim.x >> 5;
+  for (long long b = (long long)blockIdx.x * wpb + (threadIdx.x >> 5); b < outer * parts; b += (long long)gridDim.x * wpb) {{
+    const long long row = b / parts, part = b - row * parts;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+{warp_loop}
+    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+    if (lane == 0) {res}
+  }}
+}}
+",
+            res = result("acc", "b"),
+            warp_loop = unrolled_loop(acc, ident, "lo + lane", "hi", "32", &|c| format!("row * red + {c}"), step, "    "),
         ),
         Shape::Cols => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
@@ -232,6 +243,15 @@ pub fn contiguous_view(shape: &[i64], dims: &[usize]) -> Option<(i64, i64, i64)>
 /// same rule.
 pub const WARP_ROW_MAX: i64 = 1024;
 
+/// The kernel shape of a row pass whose parts are `ceil(red / parts)` elements long.
+pub fn rows_shape(red: i64, parts: i64) -> Shape {
+    if (red + parts.max(1) - 1) / parts.max(1) <= WARP_ROW_MAX {
+        Shape::WarpRows
+    } else {
+        Shape::Rows
+    }
+}
+
 /// Row groups of a column-reduction block (with 32 columns: 256 threads).
 pub const COL_GROUPS: i64 = 8;
 /// Blocks of 256 threads that keep the device busy.
@@ -292,13 +312,13 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
         return Ok(o);
     }
     let parts = parts_for(outer, red, inner);
-    let shape = if inner == 1 { Shape::Rows } else { Shape::Cols };
+    let shape = if inner == 1 { rows_shape(red, parts) } else { Shape::Cols };
     let src = |from_partials: bool, to_partials: bool| {
         let tag = 11 + 2 * u32::from(from_partials) + u32::from(to_partials);
         memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
     };
     let launch = |src: &Kernel, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [crate::device::DBuf]| match shape {
-        Shape::Rows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
+        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
         Shape::Cols => gpu.launch_reduce_cols(src, outer, red, inner, parts, &[input, &*init.buf], out),
     };
     if parts == 1 {
@@ -332,20 +352,20 @@ pub fn finish_partials(
     init: &DTensor,
     out: &mut [crate::device::DBuf; 1],
 ) -> Result<(), String> {
-    let pass = |tag: u32, from_partials: bool, to_partials: bool| {
+    let pass = |tag: u32, shape: Shape, from_partials: bool, to_partials: bool| {
         memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
     };
     match shape {
-        Shape::Rows => gpu.launch_reduce_rows(&*pass(13, true, false)?, outer, parts, 1, &[&partials, &*init.buf], out),
+        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(&*pass(13, rows_shape(parts, 1), true, false)?, outer, parts, 1, &[&partials, &*init.buf], out),
         Shape::Cols => {
             let m = outer * inner;
             loop {
                 let again = parts_for(1, parts, m);
                 if again == 1 {
-                    return gpu.launch_reduce_cols(&*pass(13, true, false)?, 1, parts, m, 1, &[&partials, &*init.buf], out);
+                    return gpu.launch_reduce_cols(&*pass(13, Shape::Cols, true, false)?, 1, parts, m, 1, &[&partials, &*init.buf], out);
                 }
                 let mut next = [gpu.alloc_bytes((m * again) as usize * 8)?];
-                gpu.launch_reduce_cols(&*pass(16, true, true)?, 1, parts, m, again, &[&partials, &*init.buf], &mut next)?;
+                gpu.launch_reduce_cols(&*pass(16, Shape::Cols, true, true)?, 1, parts, m, again, &[&partials, &*init.buf], &mut next)?;
                 let [p] = next;
                 partials = p;
                 parts = again;
@@ -389,7 +409,10 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             format!("red0[{at}] = (float)oxr((double)in{init_j}[0], {x});")
         }
     };
-    let shape = if e.inner == 1 { Shape::Rows } else { Shape::Cols };
+    // The executor launches the final pass when the reduction is not split, the partial pass (parts of
+    // `parts_for`) when it is.
+    let parts = if to_partials { parts_for(e.outer as i64, e.n as i64, e.inner as i64) } else { 1 };
+    let shape = if e.inner == 1 { rows_shape(e.n as i64, parts) } else { Shape::Cols };
     let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");
     let src = reduction_kernel(shape, &params.join(", "), "double", ident, &step, &result);
     Some(format!("{}\n__device__ __forceinline__ double oxr(double a, double b) {{ return {combine}; }}\n{src}", crate::render::PRELUDE))

@@ -162,13 +162,20 @@ fn reduce_kernels_render_per_reducer() {
     use oxhlo_plan::reducer::ReduceKind;
     let fin = |shape| Pass { shape, from_partials: false, to_partials: false };
     let sum = render_pass(Kind::F32, ReduceKind::Add, fin(Shape::Rows)).unwrap();
-    assert!(sum.contains("__shfl_down_sync") && sum.contains("double acc0 = (double)(0)"), "{sum}");
-    // Four accumulators, each fed by its own element position per iteration.
-    assert!(sum.contains("double& acc = acc3;") && sum.contains("double acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));"), "{sum}");
+    assert!(sum.contains("__shfl_down_sync") && sum.contains("__syncthreads") && sum.contains("double acc = (double)(0)"), "{sum}");
+    // Short rows: a warp each, four accumulators fed by their own element positions per iteration.
+    let warp = render_pass(Kind::F32, ReduceKind::Add, fin(Shape::WarpRows)).unwrap();
+    assert!(!warp.contains("__syncthreads") && warp.contains("if (lane == 0)"), "{warp}");
+    assert!(warp.contains("double& acc = acc3;") && warp.contains("double acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));"), "{warp}");
+    use oxhlo_cuda::reduce::rows_shape;
+    assert_eq!(rows_shape(256, 1), Shape::WarpRows);
+    assert_eq!(rows_shape(1024, 1), Shape::WarpRows);
+    assert_eq!(rows_shape(4096, 1), Shape::Rows);
+    assert_eq!(rows_shape(4096, 4), Shape::WarpRows);
     let max = render_pass(Kind::BF16, ReduceKind::Max, fin(Shape::Cols)).unwrap();
     assert!(max.contains("-OXH_INF") && max.contains("oxh_f_to_bf16") && !max.contains("__shfl"), "{max}");
     let imin = render_pass(Kind::I32, ReduceKind::Min, fin(Shape::Rows)).unwrap();
-    assert!(imin.contains("long long acc0") && imin.contains("9223372036854775807LL"), "{imin}");
+    assert!(imin.contains("long long acc") && imin.contains("9223372036854775807LL"), "{imin}");
     assert!(render_pass(Kind::Bool, ReduceKind::Mul, fin(Shape::Rows)).is_none());
     assert!(render_pass(Kind::C64, ReduceKind::Add, fin(Shape::Rows)).is_none());
     // A first pass writes accumulator-typed partials without the init value; the second reads them.
