@@ -27,7 +27,7 @@ pub struct CpuOptions {
 
 impl Default for CpuOptions {
     fn default() -> CpuOptions {
-        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false }, threads: 0, interpreter_only: false }
+        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: false }, threads: 0, interpreter_only: false }
     }
 }
 
@@ -279,6 +279,9 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
     let mut steps = fuse_block(func, block, fusion);
     if fusion.enabled {
         steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+        if fusion.recompute {
+            steps = oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps);
+        }
     }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {

@@ -19,10 +19,27 @@ fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> CaseRun {
     Ok((outcome.checks_run, outcome.check_failures))
 }
 
+/// Runs one case at O2 with `FusionOptions::recompute` on (the GPU's plan: values a reduce-fused kernel
+/// would store for one consumer are recomputed there), on the CPU executor.
+fn run_case_recomputing(m: &oxhlo_ir::Module) -> CaseRun {
+    let mut m = m.clone();
+    let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
+    oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
+    let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
+    opts.fusion.recompute = true;
+    let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
+    let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
+    res.map_err(|e| e.to_string())?;
+    Ok((outcome.checks_run, outcome.check_failures))
+}
+
 fn run_suite(level: OptLevel) {
+    run_suite_with(&level.to_string(), &|m: &oxhlo_ir::Module| run_case(m, level));
+}
+
+fn run_suite_with(level: &str, runner: &(dyn Fn(&oxhlo_ir::Module) -> CaseRun + Sync)) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-interp/tests/conformance");
-    let runner = |m: &oxhlo_ir::Module| run_case(m, level);
-    let summary = run_conformance_dir(&dir, &runner).unwrap_or_else(|e| panic!("{e}"));
+    let summary = run_conformance_dir(&dir, runner).unwrap_or_else(|e| panic!("{e}"));
     let (passed, failed) = (summary.passed(), summary.failed());
     println!("CPU backend conformance at {level}: {passed} passed, {failed} failed");
     assert_eq!(failed, 0, "{failed} conformance case(s) failed on the CPU backend at {level}:\n{}", summary.failures());
@@ -47,6 +64,11 @@ fn conformance_at_o1() {
 #[test]
 fn conformance_at_o2() {
     on_big_stack(|| run_suite(OptLevel::O2));
+}
+
+#[test]
+fn conformance_at_o2_recomputing_in_consumers() {
+    on_big_stack(|| run_suite_with("O2 with recompute", &run_case_recomputing));
 }
 
 #[test]

@@ -39,7 +39,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
     let kernels: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {
@@ -76,7 +76,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
     let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false });
     let ks: Vec<Vec<usize>> = steps
         .iter()
         .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
@@ -246,7 +246,7 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let m = oxhlo_text::parse_module(REDUCTIONS, "r.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let folded: Vec<_> = steps
         .iter()
@@ -316,4 +316,54 @@ fn big_splat_constants_serve_kernels_and_other_ops() {
             compare(g, w, 4, 1e-6).unwrap_or_else(|e| panic!("output {i} (fusion {fusion}): {e}"));
         }
     }
+}
+
+/// Softmax: `exp(x - max)` is stored by the kernel summing it only for the division to read back.
+const SOFTMAX: &str = r#"
+func.func @main(%x: tensor<64x300xf32>) -> tensor<64x300xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<64x300xf32>, tensor<f32>) -> tensor<64xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<64xf32>) -> tensor<64x300xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<64x300xf32>
+  %e = stablehlo.exponential %d : tensor<64x300xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x300xf32>, tensor<f32>) -> tensor<64xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<64xf32>) -> tensor<64x300xf32>
+  %y = stablehlo.divide %e, %sb : tensor<64x300xf32>
+  return %y : tensor<64x300xf32>
+}"#;
+
+#[test]
+fn a_value_stored_for_one_consumer_is_recomputed_there() {
+    let m = oxhlo_text::parse_module(SOFTMAX, "softmax.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true };
+    let steps = fuse_block(f, block, &opts);
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
+    let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+    let steps = oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps);
+    let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+    assert_eq!(before.len(), kernels.len(), "{steps:#?}");
+    let e = block.ops[5].results[0];
+    let exp_op = 5;
+    // Before: the summing kernel stores `e`, the division reads it.
+    let summing = before.iter().find(|k| k.reduce.is_some()).expect("a reduce-fused kernel");
+    assert!(summing.outputs.contains(&e), "{before:#?}");
+    // After: only the sum is stored; the division computes `exp(x - max)` itself from `x` and the max.
+    let summing = kernels.iter().find(|k| k.reduce.is_some()).expect("a reduce-fused kernel");
+    assert!(!summing.outputs.contains(&e), "{kernels:#?}");
+    let division = kernels.iter().find(|k| k.reduce.is_none() && k.ops.contains(&8)).expect("the division kernel");
+    assert!(division.ops.contains(&exp_op) && !division.inputs.contains(&e), "{division:#?}");
+    assert!(division.inputs.contains(&block.args[0]), "{division:#?}");
+
+    // The same results as without recomputing (bit for bit: the same ops in the same order per
+    // element), and the interpreter's up to the sums' association.
+    let x = f32_input(&[64, 300], 21);
+    let inputs = [x];
+    let want = run_interp(SOFTMAX, &inputs).expect("interp");
+    let plain = run_cpu(SOFTMAX, &inputs, true, 2).expect("cpu");
+    let recomputed = run_cpu_with(SOFTMAX, &inputs, opts, 2).expect("cpu recomputing");
+    compare(&recomputed[0], &plain[0], 0, 0.0).expect("recomputing changed a result");
+    compare(&recomputed[0], &want[0], 64, 1e-5).expect("against the interpreter");
 }

@@ -36,7 +36,7 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> CudaOptions {
-        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false }, allow_tf32: true }
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true }, allow_tf32: true }
     }
 }
 

@@ -22,8 +22,12 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
 /// the kernels computing their operands.
 pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
     let steps = fuse_block(func, block, fusion);
-    if fusion.enabled {
-        oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps)
+    if !fusion.enabled {
+        return steps;
+    }
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+    if fusion.recompute {
+        oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps)
     } else {
         steps
     }

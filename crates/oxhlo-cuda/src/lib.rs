@@ -38,6 +38,7 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     let mut o = CudaOptions::default();
     o.fusion.enabled = level >= OptLevel::O2;
     o.fusion.aggressive = level >= OptLevel::O3;
+    o.fusion.recompute = o.fusion.enabled;
     o
 }
 

@@ -25,7 +25,7 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     let m = module(CHAIN);
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
     let k = steps
         .iter()
         .find_map(|s| match s {
@@ -225,7 +225,7 @@ func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf
     );
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
-    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false });
+    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
     let fused: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {

@@ -161,9 +161,14 @@ pub fn run_interp(src: &str, inputs: &[NTensor]) -> Result<Vec<Tensor>, String> 
 
 /// Runs `src`'s @main on the CPU backend (verified first) with fusion on or off.
 pub fn run_cpu(src: &str, inputs: &[NTensor], fusion: bool, threads: usize) -> Result<Vec<Tensor>, String> {
+    run_cpu_with(src, inputs, FusionOptions { enabled: fusion, aggressive: false, recompute: false }, threads)
+}
+
+/// [`run_cpu`] with these fusion options.
+pub fn run_cpu_with(src: &str, inputs: &[NTensor], fusion: FusionOptions, threads: usize) -> Result<Vec<Tensor>, String> {
     let m = oxhlo_text::parse_module(src, "case.mlir").map_err(|e| format!("{e:?}"))?;
     oxhlo_ir::verify_module(&m).map_err(|e| format!("verify: {e:?}"))?;
-    let opts = CpuOptions { fusion: FusionOptions { enabled: fusion, aggressive: false }, threads, ..CpuOptions::default() };
+    let opts = CpuOptions { fusion, threads, ..CpuOptions::default() };
     let p = CpuProgram::compile(m, &opts)?;
     let out = p.run(inputs.iter().cloned().map(Val::Native).collect()).map_err(|e| e.to_string())?;
     Ok(out
