@@ -597,10 +597,12 @@ impl<'p> Run<'p> {
         let profiling = crate::profile::enabled();
         for ps in plan {
             let started = profiling.then(|| (std::time::Instant::now(), self.prog.stats.host_ops.load(Ordering::Relaxed)));
-            let gpu_events = crate::profile::gpu_events();
+            // OXHLO_PROFILE=gpu: the step (a return enqueues nothing) waits behind the gate between two events.
+            let gpu_events = profiling && crate::profile::gpu_events();
+            let is_return = matches!(&ps.step, Step::Op(i) if matches!(block.ops[*i].kind, OpKind::Return | OpKind::FuncReturn));
             let timing = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
-            let gated = profiling && gpu_events && self.prog.gate_close();
-            let ev0 = if profiling && gpu_events { self.prog.gpu.stream.record_event(timing).ok() } else { None };
+            let gated = gpu_events && !is_return && self.prog.gate_close();
+            let ev0 = if gpu_events && !is_return { self.prog.gpu.stream.record_event(timing).ok() } else { None };
             match &ps.step {
                 Step::Op(i) => {
                     let op = &block.ops[*i];
@@ -640,7 +642,7 @@ impl<'p> Run<'p> {
                     Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),
                     Step::Kernel(k) => crate::profile::kernel_label(block, k, on_host),
                 };
-                let ev1 = self.prog.gpu.stream.record_event(timing).ok();
+                let ev1 = if ev0.is_some() { self.prog.gpu.stream.record_event(timing).ok() } else { None };
                 if gated {
                     self.prog.gate_open();
                 }

@@ -19,7 +19,8 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
 }
 
 /// The steps the executor runs for `block`: loop fusion, then (when fusing) reductions folded into
-/// the kernels computing their operands.
+/// the kernels computing their operands, then (with `fusion.recompute`) values such a kernel would store
+/// for one consumer recomputed there.
 pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
     let steps = fuse_block(func, block, fusion);
     if !fusion.enabled {
