@@ -112,14 +112,10 @@ fn in_place(order: &[&[usize]]) -> bool {
 /// order (no copy), else a permuted copy in the untransposed order.
 #[allow(clippy::too_many_arguments)]
 fn operand_view(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, batch: &[usize], rows: &[usize], cols: &[usize]) -> Result<(DTensor, bool), String> {
-    if in_place(&[batch, rows, cols]) {
-        return Ok((t.clone(), false));
+    match operand_perm(batch, rows, cols) {
+        Some(perm) => Ok((permute(gpu, memo, op, tag, t, &perm)?, false)),
+        None => Ok((t.clone(), !in_place(&[batch, rows, cols]))),
     }
-    if in_place(&[batch, cols, rows]) {
-        return Ok((t.clone(), true));
-    }
-    let perm: Vec<usize> = batch.iter().chain(rows).chain(cols).copied().collect();
-    Ok((permute(gpu, memo, op, tag, t, &perm)?, false))
 }
 
 /// Row-major `C[b, m, n] = A[b, m, k] x B[b, k, n]` on cuBLAS (one strided-batched GEMM): operands of

@@ -168,21 +168,20 @@ pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Opti
             if start.len() != x.len() || step.len() != x.len() || step.iter().any(|&s| s <= 0) {
                 return None;
             }
-            if let Some(l) = last.filter(|&l| step[l] == 1 && x.len() == out.len()) {
-                if let Some(u) = innermost_unit(bytes, &[x[l], out[l], start[l]]) {
-                    let (xu, ou) = (in_units(x, bytes, u), in_units(out, bytes, u));
+            // Operand, result and start in the units moved (elements unless whole units fit).
+            let unit = last.filter(|&l| step[l] == 1 && x.len() == out.len()).and_then(|l| Some((l, innermost_unit(bytes, &[x[l], out[l], start[l]])?)));
+            let (xs, os, start, size) = match unit {
+                Some((l, u)) => {
                     let mut su = start.clone();
                     su[l] = start[l] * bytes as i64 / u as i64;
-                    let st = row_major_strides(&xu);
-                    let base = su.iter().zip(&st).map(|(a, s)| a * s).sum();
-                    let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
-                    return Some((render_strided(&ou, &strides, base, u)?, checked_numel(&ou)?));
+                    (in_units(x, bytes, u), in_units(out, bytes, u), su, u)
                 }
-            }
-            let st = row_major_strides(x);
+                None => (x.to_vec(), out.to_vec(), start, bytes),
+            };
+            let st = row_major_strides(&xs);
             let base = start.iter().zip(&st).map(|(a, s)| a * s).sum();
             let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
-            Some((render_strided(out, &strides, base, bytes)?, numel))
+            Some((render_strided(&os, &strides, base, size)?, checked_numel(&os)?))
         }
         OpKind::Reverse => {
             let [x] = ins else { return None };
