@@ -88,6 +88,11 @@ if [ "$MODE" = ab ]; then
   done
 fi
 
+if [ "$MODE" = probe ]; then
+  # Fixed per-call cost beside the device work (scripts/overhead_probe.py) on XLA:CUDA and on oxhlo.
+  JAX_PLATFORMS=cuda timeout 120 "$PY" "$ROOT/scripts/overhead_probe.py" 2>&1 | grep -v WARNING | tee "$OUT/probe.txt"
+  JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$ROOT/scripts/overhead_probe.py" 2>&1 | grep -v WARNING | tee -a "$OUT/probe.txt"
+fi
 if [ "$MODE" = profile ]; then
   # Device time of every step (CUDA events around each, OXHLO_PROFILE=gpu) of the benchmarks in PROFILE;
   # the last report of each is its last timed run. GRAPHCHECK=1 first times nanogpt with graphs off and on.

@@ -1,5 +1,6 @@
-"""Prints the last `oxhlo-cuda profile` report of the program with the most steps in a log (the benchmark's
-own program, not the small setup programs around it); used by scripts/gpu_run.sh profile."""
+"""Prints the last `oxhlo-cuda profile` report of the benchmark's own program in a log: the program reported
+most often (it runs once per warm-up and timed call; the setup programs around it, random initial values
+included, run once), the one with most steps among those; used by scripts/gpu_run.sh profile."""
 import re, sys
 
 reports, cur = [], None
@@ -13,5 +14,10 @@ for line in open(sys.argv[1], errors="replace"):
     else:
         cur = None
 if reports:
-    most = max(r[0] for r in reports)
-    sys.stdout.write("".join([r for r in reports if r[0] == most][-1][1]))
+    # A program is known by its report's step count and labels (the first line's times vary).
+    key = lambda r: (r[0], tuple(sorted(re.sub(r'^\s*[\d.]+ ms\s+', '', l) for l in r[1][1:])))
+    count = {}
+    for r in reports:
+        count[key(r)] = count.get(key(r), 0) + 1
+    best = max(reports, key=lambda r: (count[key(r)], r[0]))
+    sys.stdout.write("".join([r for r in reports if key(r) == key(best)][-1][1]))

@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// CPU options at an optimization level.
 pub fn options_at(level: OptLevel) -> CpuOptions {
     CpuOptions {
-        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3, recompute: false },
+        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3, recompute: false, rows: false },
         ..CpuOptions::default()
     }
 }

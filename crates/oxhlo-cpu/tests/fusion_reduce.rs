@@ -39,7 +39,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, rows: false });
     let kernels: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {
@@ -76,7 +76,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
     let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, rows: false });
     let ks: Vec<Vec<usize>> = steps
         .iter()
         .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
@@ -246,7 +246,7 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let m = oxhlo_text::parse_module(REDUCTIONS, "r.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, rows: false });
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let folded: Vec<_> = steps
         .iter()
@@ -338,7 +338,7 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let m = oxhlo_text::parse_module(SOFTMAX, "softmax.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, rows: false };
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();

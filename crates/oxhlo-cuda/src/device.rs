@@ -597,6 +597,19 @@ impl Gpu {
         unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }
     }
 
+    /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per
+    /// row, eight to a block, when `warp`, else a block of `rows::ROW_THREADS` per row; grid-stride beyond
+    /// 2^20 blocks.
+    pub fn launch_rows(&self, src: &Kernel, rows: i64, warp: bool, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        if rows <= 0 {
+            return Ok(());
+        }
+        let (blocks, threads) = if warp { ((rows + 7) / 8, 256) } else { (rows, crate::rows::ROW_THREADS as u32) };
+        // SAFETY: the signature is (long long rows, inputs..., outputs...) as `rows` renders it; the
+        // inputs and outputs were allocated for the kernel's values.
+        unsafe { self.launch_with(src, (blocks.min(1 << 20) as u32, threads), &[rows], inputs, outputs) }
+    }
+
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
     /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of 256 threads per (part, row, 32 columns).
     #[allow(clippy::too_many_arguments)]

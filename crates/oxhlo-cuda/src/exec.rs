@@ -36,8 +36,14 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> CudaOptions {
-        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true }, allow_tf32: true }
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, rows: rows_from_env() }, allow_tf32: true }
     }
+}
+
+/// Whether row kernels are formed (`oxhlo_plan::row_fusion`): yes unless `OXHLO_CUDA_ROWS=0` (for A/B
+/// comparisons on the device).
+pub fn rows_from_env() -> bool {
+    !std::env::var("OXHLO_CUDA_ROWS").is_ok_and(|v| v.trim() == "0")
 }
 
 /// Counts of what ran where (over the program's lifetime).
@@ -57,6 +63,8 @@ struct PlannedStep {
     kernel: Option<(Arc<Kernel>, Vec<Value>)>,
     /// A fused kernel with a reduction epilogue: its final and partial-result first passes.
     fused_reduce: Option<[Arc<Kernel>; 2]>,
+    /// A row kernel (`oxhlo_plan::row_fusion`) and whether it runs a warp per row.
+    row_kernel: Option<(Arc<Kernel>, bool)>,
 }
 
 /// A module compiled for the CUDA backend.
@@ -150,6 +158,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 let kernel = render::render_single(func, block, *i).map(|(s, v)| (Arc::new(Kernel::new(s)), v));
                 info.push((op.operands.clone(), uses, cap, kernel));
             }
+            Step::Kernel(k) if k.rows.is_some() => info.push((k.inputs.clone(), HashSet::new(), Vec::new(), None)),
             Step::Kernel(k) => {
                 let kernel = render::render_fused(func, block, k).map(|s| (Arc::new(Kernel::new(s)), k.inputs.clone()));
                 info.push((k.inputs.clone(), HashSet::new(), Vec::new(), kernel));
@@ -180,7 +189,11 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 }
                 _ => None,
             };
-            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce }
+            let row_kernel = match &step {
+                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp)),
+                _ => None,
+            };
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel }
         })
         .collect();
     for (v, &i) in &last {
@@ -680,6 +693,9 @@ impl<'p> Run<'p> {
     }
 
     fn exec_kernel(&mut self, frame: &mut Frame<'p>, block: &'p Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Vec<Slot>, String> {
+        if let (Some((src, warp)), Some(view)) = (&ps.row_kernel, &k.rows) {
+            return self.run_row_kernel(frame, k, src, *warp, view.rows as i64);
+        }
         if let Some(outs) = self.try_device_kernel(frame, ps, &k.outputs)? {
             return Ok(outs);
         }
@@ -694,6 +710,26 @@ impl<'p> Run<'p> {
         self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
         let outs = kernels::fused::run_kernel(k, frame.func, block, &natives, self.prog.threads)?;
         Ok(outs.into_iter().map(|t| Slot { dev: None, host: Some(Val::Native(t)) }).collect())
+    }
+
+    /// A row kernel: one launch, every input on the device (uploaded when on the host), each output
+    /// allocated for its own type (full-shape values and per-row values).
+    fn run_row_kernel(&self, frame: &mut Frame, k: &oxhlo_plan::fusion::FusedKernel, src: &Kernel, warp: bool, rows: i64) -> Result<Vec<Slot>, String> {
+        let devs = self.devs(frame, &k.inputs)?.ok_or("internal error: a row kernel input has no device form")?;
+        let gpu = &self.prog.gpu;
+        let mut outs = Vec::new();
+        let mut meta = Vec::new();
+        for &v in &k.outputs {
+            let Some(Type::Tensor(t)) = frame.func.try_ty(v) else { return Err("internal error: a row kernel output is not a tensor".into()) };
+            let (kind, _) = render::kind_of(frame.func, v).ok_or("internal error: a row kernel output of no native kind")?;
+            let n = t.num_elements().unwrap_or(0);
+            outs.push(gpu.alloc_raw(kind, n)?);
+            meta.push((t.clone(), kind, n));
+        }
+        let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
+        gpu.launch_rows(src, rows, warp, &ins, &mut outs)?;
+        self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        Ok(outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect())
     }
 
     /// A fused kernel with a reduction epilogue on the device: one pass computing the elementwise ops

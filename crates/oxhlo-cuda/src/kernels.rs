@@ -19,14 +19,26 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
 }
 
 /// The steps the executor runs for `block`: loop fusion, then (when fusing) reductions folded into
-/// the kernels computing their operands, then (with `fusion.recompute`) values such a kernel would store
-/// for one consumer recomputed there.
+/// the kernels computing their operands, then (with `fusion.rows`) row groups merged into row kernels
+/// (those that do not render are split back into their steps), then (with `fusion.recompute`) values
+/// such a kernel would store for one consumer recomputed there.
 pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
     let steps = fuse_block(func, block, fusion);
     if !fusion.enabled {
         return steps;
     }
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+    let mut steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+    if fusion.rows {
+        steps = oxhlo_plan::row_fusion::fuse_rows(func, block, steps)
+            .into_iter()
+            .flat_map(|s| match &s {
+                Step::Kernel(k) if k.rows.is_some() && crate::rows::render_rows(func, block, k).is_none() => {
+                    k.rows.as_ref().map(|r| r.steps.clone()).unwrap_or_default()
+                }
+                _ => vec![s],
+            })
+            .collect();
+    }
     if fusion.recompute {
         oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps)
     } else {
@@ -37,6 +49,7 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
     for step in plan_steps(func, block, fusion) {
         match step {
+            Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, &k).map(|r| r.src)),
             Step::Kernel(k) if k.reduce.is_some() => {
                 for to_partials in [false, true] {
                     out.extend(crate::reduce::render_fused_pass(func, block, &k, to_partials));

@@ -17,6 +17,7 @@ pub mod movement;
 pub mod profile;
 pub mod reduce;
 pub mod render;
+pub mod rows;
 
 pub use device::DeviceInfo;
 pub use device::DTensor;
@@ -39,6 +40,7 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     o.fusion.enabled = level >= OptLevel::O2;
     o.fusion.aggressive = level >= OptLevel::O3;
     o.fusion.recompute = o.fusion.enabled;
+    o.fusion.rows = o.fusion.enabled && crate::exec::rows_from_env();
     o
 }
 

@@ -47,7 +47,8 @@ pub fn kernel_label(block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel
         ops.push_str("...");
     }
     let red = k.reduce.as_ref().map(|e| format!(" reduce[{}x{}x{}]", e.outer, e.n, e.inner)).unwrap_or_default();
-    format!("{}fused[{}] {:?}{red}", if on_host { "host " } else { "" }, ops, k.shape)
+    let rows = k.rows.as_ref().map(|r| format!(" rows[{}x{}]", r.rows, r.cols)).unwrap_or_default();
+    format!("{}fused[{}] {:?}{red}{rows}", if on_host { "host " } else { "" }, ops, k.shape)
 }
 
 /// `name(shape, shape) -> shape`, prefixed with `host ` when it ran on the host.

@@ -135,7 +135,7 @@ pub fn storage_type(k: Kind) -> Option<&'static str> {
 }
 
 /// The register type values of a kind are computed in.
-fn reg_type(k: Kind) -> &'static str {
+pub(crate) fn reg_type(k: Kind) -> &'static str {
     match k {
         Kind::Bool => "bool",
         Kind::F32 => "float",
@@ -146,7 +146,7 @@ fn reg_type(k: Kind) -> &'static str {
 }
 
 /// An expression loading element `idx` of pointer `p` into the register type.
-fn load(k: Kind, p: &str, idx: &str) -> String {
+pub(crate) fn load(k: Kind, p: &str, idx: &str) -> String {
     match k {
         Kind::Bool => format!("({p}[{idx}] != 0)"),
         Kind::F16 => format!("(double)oxh_f16_to_f({p}[{idx}])"),
@@ -156,7 +156,7 @@ fn load(k: Kind, p: &str, idx: &str) -> String {
 }
 
 /// An expression converting a register value to storage.
-fn store(k: Kind, x: &str) -> String {
+pub(crate) fn store(k: Kind, x: &str) -> String {
     match k {
         Kind::Bool => format!("(unsigned char)({x} ? 1 : 0)"),
         Kind::F16 => format!("oxh_f_to_f16((float)({x}))"),
@@ -191,6 +191,12 @@ fn float_unary(kind: OpKind, k: Kind, a: &str) -> Option<String> {
             K::RoundNearestAfz => return Some(format!("roundf({a})")),
             K::RoundNearestEven => return Some(format!("rintf({a})")),
             K::Square | K::ChloSquare => return Some(format!("__fmul_rn({a}, {a})")),
+            _ if !exact_math() => {
+                if let Some(e) = float_libm_unary(kind, a) {
+                    return Some(e);
+                }
+                return libm_unary(kind, &format!("((double){a})"));
+            }
             _ => return libm_unary(kind, &format!("((double){a})")),
         }
     }
@@ -198,6 +204,33 @@ fn float_unary(kind: OpKind, k: Kind, a: &str) -> Option<String> {
         return Some(format!("__dmul_rn({a}, {a})"));
     }
     libm_unary(kind, a)
+}
+
+/// Whether f32 transcendental ops are computed in double and rounded once (`OXHLO_CUDA_EXACT_MATH=1`:
+/// correctly rounded nearly always, at several times the cost) instead of by CUDA's single-precision
+/// functions (the default: at most 2 ulp from the exact result, as XLA's GPU backend is; the spec leaves
+/// their accuracy to the implementation).
+pub fn exact_math() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXHLO_CUDA_EXACT_MATH").is_ok_and(|v| matches!(v.trim(), "1" | "true" | "yes" | "on")))
+}
+
+/// The f32 transcendental ops CUDA's single-precision math library computes (within 2 ulp; not the
+/// `__` fast-math intrinsics), on a float expression `a`.
+fn float_libm_unary(kind: OpKind, a: &str) -> Option<String> {
+    use OpKind as K;
+    Some(match kind {
+        K::Exponential => format!("expf({a})"),
+        K::ExponentialMinusOne => format!("expm1f({a})"),
+        K::Log => format!("logf({a})"),
+        K::LogPlusOne => format!("log1pf({a})"),
+        K::Logistic => format!("(1.0f / (1.0f + expf(-{a})))"),
+        K::Tanh => format!("tanhf({a})"),
+        K::Sine => format!("sinf({a})"),
+        K::Cosine => format!("cosf({a})"),
+        K::Rsqrt => format!("rsqrtf({a})"),
+        _ => return None,
+    })
 }
 
 /// A float unary op on a double expression `a`, as C.
@@ -426,6 +459,23 @@ pub struct Body {
 
 /// The body of the kernel computing `ops` over `shape` (see [`render`]).
 pub fn render_body(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<Body> {
+    render_body_with(func, block, ops, inputs, outputs, shape, &HashMap::new(), false)
+}
+
+/// [`render_body`] with values already in registers (`seeded`: a row kernel's per-row values, read by
+/// the body's ops by name; broadcasts of them pass them through), and for `row_body` (a row kernel's
+/// per-row ops, whose values all list the rows in one order) broadcasts of any register pass it through.
+#[allow(clippy::too_many_arguments)]
+pub fn render_body_with(
+    func: &Func,
+    block: &Block,
+    ops: &[usize],
+    inputs: &[Value],
+    outputs: &[Value],
+    shape: &[i64],
+    seeded: &HashMap<Value, (String, Kind)>,
+    row_body: bool,
+) -> Option<Body> {
     let numel: i64 = shape.iter().product();
     let mut params = vec!["long long n".to_string()];
     let mut in_idx: HashMap<Value, (usize, Kind, Vec<i64>)> = HashMap::new();
@@ -439,7 +489,7 @@ pub fn render_body(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], 
         params.push(format!("{}* __restrict__ out{j}", storage_type(k)?));
     }
     let mut body = String::new();
-    let mut regs: HashMap<Value, (String, Kind)> = HashMap::new();
+    let mut regs: HashMap<Value, (String, Kind)> = seeded.clone();
     let mut tmp = 0usize;
     // Inputs read at the element's own index (`i`), and whether any read uses another index expression.
     let mut elementwise_inputs: Vec<(usize, Kind)> = Vec::new();
@@ -486,8 +536,10 @@ pub fn render_body(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], 
         let ak = args.first()?.1;
         let expr = match class {
             EwClass::Broadcast => {
-                // An operand inside the kernel must already have the result's shape (identity map).
-                if args.len() != 1 || !in_idx.contains_key(&op.operands[0]) && kind_of(func, op.operands[0])?.1 != rshape {
+                // An operand inside the kernel must already have the result's shape (identity map), but
+                // for a row kernel's per-row values.
+                let passes = seeded.contains_key(&op.operands[0]) || (row_body && regs.contains_key(&op.operands[0]));
+                if args.len() != 1 || !passes && !in_idx.contains_key(&op.operands[0]) && kind_of(func, op.operands[0])?.1 != rshape {
                     return None;
                 }
                 a.clone()

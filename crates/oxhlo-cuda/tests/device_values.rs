@@ -177,3 +177,48 @@ fn wrong_device_inputs_are_errors() {
     assert!(err.to_string().contains("input"), "{err}");
     assert!(prog.run_device(Vec::new()).is_err());
 }
+
+/// The row programs of `tests/rows/` (softmax, layer norm, attention scores; each planned as one row
+/// kernel, warp and block forms) on random inputs against the interpreter.
+#[test]
+fn row_kernels_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rows");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/rows").filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.sort();
+    for (n, path) in files.iter().enumerate() {
+        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), "rows.mlir").expect("parses");
+        oxhlo_ir::verify_module(&module).expect("verifies");
+        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let func = module.entry().expect("entry");
+        let inputs: Vec<Val> = func
+            .body
+            .entry()
+            .expect("block")
+            .args
+            .iter()
+            .enumerate()
+            .map(|(j, &a)| {
+                let t = func.ty(a).as_tensor().expect("tensor").clone();
+                let len = t.num_elements().expect("static");
+                let data = rand(len, 100 + (n * 10 + j) as u64);
+                let buf = match t.elem {
+                    ElementType::Bool => Buf::Bool(data.iter().map(|&v| v > -0.5).collect()),
+                    _ => Buf::F32(data.iter().map(|&v| v * 4.0).collect()),
+                };
+                Val::Native(NTensor::new(t, buf))
+            })
+            .collect();
+        let got = prog.run(inputs.clone()).expect("runs on the GPU");
+        assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{path:?}: everything on the device");
+        let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (as_f64(&g.to_rt()), as_f64(w));
+            assert_eq!(g.len(), w.len());
+            for (e, (a, b)) in g.iter().zip(&w).enumerate() {
+                assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{path:?} output {k} element {e}: {a} vs {b}");
+            }
+        }
+        println!("{}: {} outputs agree", path.display(), got.len());
+    }
+}

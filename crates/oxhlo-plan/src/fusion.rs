@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// One step of a block's execution.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Run `block.ops[i]` alone.
     Op(usize),
@@ -39,6 +39,10 @@ pub struct FusedKernel {
     /// never stored unless it is also an output). Set only by [`crate::reduce_fusion::fuse_reductions`]:
     /// a backend that does not call it never sees one.
     pub reduce: Option<ReduceEpilogue>,
+    /// A row group ([`crate::row_fusion`]): reductions over the trailing dims of `shape`, the per-row
+    /// arithmetic between them and the full-shape ops reading their results, run a row at a time. Set
+    /// only by [`crate::row_fusion::fuse_rows`] (backends that set `FusionOptions::rows`).
+    pub rows: Option<Arc<crate::row_fusion::RowView>>,
 }
 
 /// A single-operand reduction at the end of a fused kernel: `result = reduce(operand, init)` over the
@@ -71,6 +75,9 @@ pub struct FusionOptions {
     /// for a second evaluation of its ops. For memory-bound backends (the GPU); off on the CPU, where
     /// the transcendental ops it would repeat cost more than the memory traffic they save.
     pub recompute: bool,
+    /// Reductions over rows and the ops between them merge into row kernels
+    /// ([`crate::row_fusion::fuse_rows`]): for backends that render them (the GPU).
+    pub rows: bool,
 }
 
 /// The kind of an elementwise op, as fusion and the backends' elementwise evaluators see it.
@@ -173,7 +180,7 @@ pub fn native_real_elem(e: &ElementType) -> bool {
 }
 
 /// The static shape of `v` when it is a tensor of a native real element type.
-fn native_shape(func: &Func, v: Value) -> Option<&[i64]> {
+pub(crate) fn native_shape(func: &Func, v: Value) -> Option<&[i64]> {
     match func.try_ty(v)? {
         Type::Tensor(t) if t.is_static() && t.encoding.is_none() && native_real_elem(&t.elem) => Some(&t.shape),
         _ => None,
@@ -354,5 +361,5 @@ pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKe
         .and_then(|&v| native_shape(func, v))
         .map(<[i64]>::to_vec)
         .unwrap_or_default();
-    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape, reduce: None }
+    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape, reduce: None, rows: None }
 }

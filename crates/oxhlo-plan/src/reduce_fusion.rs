@@ -56,7 +56,7 @@ pub fn recompute_in_consumers(block: &Block, mut steps: Vec<Step>) -> Vec<Step> 
                 .collect();
             let [ci] = readers[..] else { continue };
             let Step::Kernel(c) = &steps[ci] else { continue };
-            if c.reduce.is_some() || c.shape != k.shape {
+            if c.reduce.is_some() || c.rows.is_some() || c.shape != k.shape {
                 continue;
             }
             // The ops of `k` that `v` depends on (the reduction excepted), and the inputs they read.

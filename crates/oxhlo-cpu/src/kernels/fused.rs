@@ -46,6 +46,10 @@ pub fn run_kernel(
     inputs: &[&NTensor],
     threads: usize,
 ) -> Result<Vec<NTensor>, String> {
+    if kernel.rows.is_some() {
+        // The CPU plan never forms row kernels (FusionOptions::rows is off there).
+        return Err("internal error: a row kernel reached the CPU evaluator".into());
+    }
     let red_op = kernel.reduce.as_ref().map(|r| r.op);
     let ops: Vec<&Op> = kernel.ops.iter().filter(|&&i| Some(i) != red_op).filter_map(|&i| block.ops.get(i)).collect();
     if ops.len() + usize::from(red_op.is_some()) != kernel.ops.len() {

@@ -1,0 +1,243 @@
+//! Row kernels (`oxhlo_plan::row_fusion`: softmax, layer norm and their gradients as one kernel)
+//! rendered as CUDA C. A warp per row (rows of at most [`WARP_ROW_MAX`] elements) or a block of
+//! [`ROW_THREADS`] threads per row runs the group's phases over its row: the reductions whose operands
+//! need only per-row values known so far, all in one loop (a double accumulator each, combined by warp
+//! shuffles and, for a block, shared memory, so every thread holds the result), then the per-row ops
+//! those results make computable; and after the last reductions one loop computing and storing the
+//! full-shape outputs. Every loop recomputes the elementwise ops it needs from the kernel's inputs (the
+//! row is read from memory once; later loops over it hit the cache). Per-row outputs are stored once
+//! per row. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
+
+use crate::reduce::WARP_ROW_MAX;
+use crate::render::{kind_of, load, reg_type, render_body_with, storage_type, PRELUDE, ENTRY};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Block, Func, OpKind, Value};
+use oxhlo_plan::fusion::FusedKernel;
+use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Threads of a block-per-row kernel.
+pub const ROW_THREADS: i64 = 256;
+/// Warps of a block-per-row kernel.
+const ROW_WARPS: i64 = ROW_THREADS / 32;
+
+/// A rendered row kernel: its source and whether it runs a warp per row (else a block per row).
+pub struct RowSource {
+    pub src: String,
+    pub warp: bool,
+}
+
+/// The kernel's ops that compute `targets` over the full shape (transitively, stopping at inputs and
+/// per-row values), ascending.
+fn cone(block: &Block, full_def: &HashMap<Value, usize>, targets: &[Value]) -> Vec<usize> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut todo: Vec<Value> = targets.to_vec();
+    while let Some(v) = todo.pop() {
+        if let Some(&j) = full_def.get(&v) {
+            if seen.insert(j) {
+                todo.extend(block.ops[j].operands.iter().copied());
+            }
+        }
+    }
+    let mut ops: Vec<usize> = seen.into_iter().collect();
+    ops.sort_unstable();
+    ops
+}
+
+/// Renders the row kernel `k` (None when it is not one, or some op or type has no rendering).
+pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSource> {
+    let view = k.rows.as_ref()?;
+    let (rows, cols) = (view.rows as i64, view.cols as i64);
+    if rows < 1 || cols < 2 || k.shape.iter().product::<i64>() != rows.checked_mul(cols)? {
+        return None;
+    }
+    let warp = cols <= WARP_ROW_MAX;
+    let is_row = |i: usize| view.row_ops.binary_search(&i).is_ok();
+    let reduces: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].kind == OpKind::Reduce).collect();
+    let mut full_def: HashMap<Value, usize> = HashMap::new();
+    for &i in &k.ops {
+        if !is_row(i) && block.ops[i].kind != OpKind::Reduce {
+            full_def.insert(*block.ops[i].results.first()?, i);
+        }
+    }
+    // Levels: a reduction's is one more than the highest level of the per-row values its operand's ops
+    // read; a per-row op's is the highest of its operands' (0 when it reads none).
+    let mut level: HashMap<Value, usize> = HashMap::new();
+    let mut row_kind: Vec<(Value, Kind)> = Vec::new();
+    let read_level = |ops: &[usize], extra: &[Value], level: &HashMap<Value, usize>| {
+        ops.iter().flat_map(|&j| block.ops[j].operands.iter()).chain(extra).filter_map(|v| level.get(v)).copied().max().unwrap_or(0)
+    };
+    for &i in &k.ops {
+        let op = &block.ops[i];
+        if op.kind == OpKind::Reduce {
+            let c = cone(block, &full_def, &op.operands[..1]);
+            let l = 1 + read_level(&c, &op.operands[..1], &level);
+            level.insert(op.results[0], l);
+            row_kind.push((op.results[0], Kind::F32));
+        } else if is_row(i) {
+            let l = read_level(&[i], &[], &level);
+            level.insert(op.results[0], l);
+            row_kind.push((op.results[0], kind_of(func, op.results[0])?.0));
+        }
+    }
+    let max_level = reduces.iter().filter_map(|&i| level.get(&block.ops[i].results[0])).copied().max()?;
+
+    let mut params = vec!["long long rows".to_string()];
+    for (j, &v) in k.inputs.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", storage_type(kind_of(func, v)?.0)?));
+    }
+    let row_values: HashSet<Value> = row_kind.iter().map(|&(v, _)| v).collect();
+    for (j, &v) in k.outputs.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", storage_type(kind_of(func, v)?.0)?));
+        // Outputs are per-row values or full-shape values of the kernel's ops.
+        if !row_values.contains(&v) && !full_def.contains_key(&v) {
+            return None;
+        }
+    }
+    let (tid, nt) = if warp { ("lane", "32".to_string()) } else { ("(int)threadIdx.x", format!("{ROW_THREADS}")) };
+    let mut src = String::from(PRELUDE);
+    for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
+        let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
+    }
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  const int lane = threadIdx.x & 31;");
+    let _ = writeln!(src, "  const long long C = {cols}LL;");
+    if warp {
+        let _ = writeln!(src, "  const long long rpb = blockDim.x >> 5;");
+        let _ = writeln!(src, "  for (long long row = (long long)blockIdx.x * rpb + (threadIdx.x >> 5); row < rows; row += (long long)gridDim.x * rpb) {{");
+    } else {
+        let per_phase = reduces.len().max(1);
+        let _ = writeln!(src, "  __shared__ double sh[{per_phase}][{ROW_WARPS}];");
+        let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    }
+    for &(v, kind) in &row_kind {
+        let _ = writeln!(src, "    {} r{};", reg_type(kind), v.0);
+    }
+    let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
+    let row_ops_at = |l: usize, level: &HashMap<Value, usize>| -> Vec<usize> {
+        view.row_ops.iter().copied().filter(|&i| level.get(&block.ops[i].results[0]) == Some(&l)).collect()
+    };
+    let emit_row_run = |src: &mut String, ops: &[usize], seeded: &mut HashMap<Value, (String, Kind)>| -> Option<()> {
+        if ops.is_empty() {
+            return Some(());
+        }
+        let b = render_body_with(func, block, ops, &k.inputs, &[], &[rows], seeded, true)?;
+        let _ = writeln!(src, "    {{\n      const long long i = row;");
+        for line in b.body.lines() {
+            let _ = writeln!(src, "  {line}");
+        }
+        for &i in ops {
+            let v = block.ops[i].results[0];
+            let (name, kind) = b.regs.get(&v)?.clone();
+            let _ = writeln!(src, "      r{} = {name};", v.0);
+            seeded.insert(v, (format!("r{}", v.0), kind));
+        }
+        let _ = writeln!(src, "    }}");
+        Some(())
+    };
+    // Per-row ops, in runs of elementwise ops between reshapes (a reshape of a per-row value is the
+    // same value).
+    let emit_row_ops = |src: &mut String, ops: &[usize], seeded: &mut HashMap<Value, (String, Kind)>| -> Option<()> {
+        for run in ops.split_inclusive(|&i| block.ops[i].kind == OpKind::Reshape) {
+            let (ew, reshape) = match run.split_last() {
+                Some((&last, rest)) if block.ops[last].kind == OpKind::Reshape => (rest, Some(last)),
+                _ => (run, None),
+            };
+            emit_row_run(src, ew, seeded)?;
+            if let Some(r) = reshape {
+                let (from, to) = (block.ops[r].operands[0], block.ops[r].results[0]);
+                let (name, kind) = seeded.get(&from)?.clone();
+                let _ = writeln!(src, "    r{} = {name};", to.0);
+                seeded.insert(to, (format!("r{}", to.0), kind));
+            }
+        }
+        Some(())
+    };
+    emit_row_ops(&mut src, &row_ops_at(0, &level), &mut seeded)?;
+    for l in 1..=max_level {
+        let phase: Vec<usize> = reduces.iter().copied().filter(|&i| level.get(&block.ops[i].results[0]) == Some(&l)).collect();
+        let operands: Vec<Value> = phase.iter().map(|&i| block.ops[i].operands[0]).collect();
+        let c = cone(block, &full_def, &operands);
+        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
+        let mut fold = String::new();
+        let mut names = Vec::new();
+        for (q, &i) in phase.iter().enumerate() {
+            let op = &block.ops[i];
+            let (name, ident) = match reducer_kind(func, &op.regions[0])? {
+                ReduceKind::Add => ("oxr_add", "0.0"),
+                ReduceKind::Max => ("oxr_max", "-OXH_INF"),
+                ReduceKind::Min => ("oxr_min", "OXH_INF"),
+                _ => return None,
+            };
+            let operand = op.operands[0];
+            let x = match b.regs.get(&operand) {
+                Some((r, Kind::F32)) => r.clone(),
+                Some(_) => return None,
+                None => {
+                    let j = k.inputs.iter().position(|&v| v == operand)?;
+                    load(Kind::F32, &format!("in{j}"), "i")
+                }
+            };
+            let init = k.inputs.iter().position(|&v| v == op.operands[1])?;
+            let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, (double)({x}));");
+            names.push((q, name, ident, init, op.results[0]));
+        }
+        let _ = writeln!(src, "    {{");
+        for &(q, _, ident, _, _) in &names {
+            let _ = writeln!(src, "      double acc{q} = {ident};");
+        }
+        let _ = writeln!(src, "      #pragma unroll 4\n      for (long long c = {tid}; c < C; c += {nt}) {{\n        const long long i = row * C + c;");
+        for line in b.body.lines() {
+            let _ = writeln!(src, "    {line}");
+        }
+        src += &fold;
+        let _ = writeln!(src, "      }}");
+        for &(q, name, _, _, _) in &names {
+            let _ = writeln!(src, "      for (int o = 16; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));");
+        }
+        if !warp {
+            for &(q, _, _, _, _) in &names {
+                let _ = writeln!(src, "      if (lane == 0) sh[{q}][threadIdx.x >> 5] = acc{q};");
+            }
+            let _ = writeln!(src, "      __syncthreads();");
+            for &(q, name, _, _, _) in &names {
+                let _ = writeln!(src, "      acc{q} = sh[{q}][0];\n      for (int w = 1; w < {ROW_WARPS}; ++w) acc{q} = {name}(acc{q}, sh[{q}][w]);");
+            }
+            let _ = writeln!(src, "      __syncthreads();");
+        }
+        for &(q, name, _, init, result) in &names {
+            let _ = writeln!(src, "      r{} = (float){name}((double){}, acc{q});", result.0, load(Kind::F32, &format!("in{init}"), "0"));
+            seeded.insert(result, (format!("r{}", result.0), Kind::F32));
+        }
+        let _ = writeln!(src, "    }}");
+        emit_row_ops(&mut src, &row_ops_at(l, &level), &mut seeded)?;
+    }
+    // The full-shape outputs, after every reduction.
+    let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_def.contains_key(v)).collect();
+    if !full_outs.is_empty() {
+        let targets: Vec<Value> = full_outs.iter().map(|&(_, v)| v).collect();
+        let c = cone(block, &full_def, &targets);
+        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
+        let _ = writeln!(src, "    #pragma unroll 4\n    for (long long c = {tid}; c < C; c += {nt}) {{\n      const long long i = row * C + c;");
+        for line in b.body.lines() {
+            let _ = writeln!(src, "  {line}");
+        }
+        for &(j, v) in &full_outs {
+            let (name, kind) = b.regs.get(&v)?;
+            let _ = writeln!(src, "      out{j}[i] = {};", crate::render::store(*kind, name));
+        }
+        let _ = writeln!(src, "    }}");
+    }
+    // Per-row outputs, once per row.
+    let first = if warp { "lane == 0" } else { "threadIdx.x == 0" };
+    for (j, &v) in k.outputs.iter().enumerate() {
+        if let Some((name, kind)) = seeded.get(&v) {
+            let _ = writeln!(src, "    if ({first}) out{j}[row] = {};", crate::render::store(*kind, name));
+        } else if row_values.contains(&v) {
+            return None;
+        }
+    }
+    let _ = writeln!(src, "  }}\n}}");
+    Some(RowSource { src, warp })
+}
