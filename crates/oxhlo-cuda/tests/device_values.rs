@@ -94,8 +94,8 @@ fn device_results_feed_the_next_run_and_match_the_interpreter() {
         assert_eq!(outs.len(), 3);
         assert!(matches!(outs[0], DVal::Device(_)), "step {step}: the fused result stays on the device");
         assert!(matches!(outs[2], DVal::Device(_)), "step {step}: the reduction stays on the device");
-        // Against the interpreter (f64 per op, rounded to f32): the GPU's tanh and summation order differ
-        // by rounding only.
+        // Against the interpreter (f64 per op, rounded to f32): the GPU's tanh (CUDA's tanhf, within 2
+        // ulp) and summation order differ by rounding only, compounded over the six chained steps.
         let want = oxhlo_interp::eval::run_main(&module, host_in.iter().map(Val::to_rt).collect()).expect("interpreter");
         for (k, (o, r)) in outs.iter().zip(&want).enumerate() {
             let got = as_f64(&host(o, &gpu).to_rt());
@@ -103,7 +103,7 @@ fn device_results_feed_the_next_run_and_match_the_interpreter() {
             assert_eq!(got.len(), r.len());
             let scale = r.iter().fold(1.0f64, |m, v| m.max(v.abs()));
             for (e, (g, w)) in got.iter().zip(&r).enumerate() {
-                assert!((g - w).abs() <= 2e-5 * scale, "step {step} output {k} element {e}: {g} vs {w}");
+                assert!((g - w).abs() <= 1e-4 * scale, "step {step} output {k} element {e}: {g} vs {w}");
             }
         }
         // Against the host-value run: the same kernels, so the same bits.
