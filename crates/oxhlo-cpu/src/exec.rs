@@ -280,7 +280,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
     if fusion.enabled {
         steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
         if fusion.recompute {
-            steps = oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps);
+            steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps);
         }
     }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();

@@ -342,7 +342,7 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
-    let steps = oxhlo_plan::reduce_fusion::recompute_in_consumers(block, steps);
+    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps);
     let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
     assert_eq!(before.len(), kernels.len(), "{steps:#?}");
     let e = block.ops[5].results[0];
@@ -366,4 +366,60 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let recomputed = run_cpu_with(SOFTMAX, &inputs, opts, 2).expect("cpu recomputing");
     compare(&recomputed[0], &plain[0], 0, 0.0).expect("recomputing changed a result");
     compare(&recomputed[0], &want[0], 64, 1e-5).expect("against the interpreter");
+}
+
+/// A batch-norm-shaped forward kernel (centre, scale, ReLU) whose centred, scaled and zero values are
+/// read by a backward-shaped kernel after a transpose sealed it.
+const NORM_AND_GRAD: &str = r#"
+func.func @main(%x: tensor<64x16xf32>, %dy: tensor<64x16xf32>, %g: tensor<16xf32>) -> (tensor<16x64xf32>, tensor<64x16xf32>) {
+  %zs = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zs) applies stablehlo.add across dimensions = [0] : (tensor<64x16xf32>, tensor<f32>) -> tensor<16xf32>
+  %n = stablehlo.constant dense<64.0> : tensor<16xf32>
+  %m = stablehlo.divide %s, %n : tensor<16xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [1] : (tensor<16xf32>) -> tensor<64x16xf32>
+  %c = stablehlo.subtract %x, %mb : tensor<64x16xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<16xf32>) -> tensor<64x16xf32>
+  %y = stablehlo.multiply %c, %gb : tensor<64x16xf32>
+  %zero = stablehlo.broadcast_in_dim %zs, dims = [] : (tensor<f32>) -> tensor<64x16xf32>
+  %r = stablehlo.maximum %y, %zero : tensor<64x16xf32>
+  %t = stablehlo.transpose %r, dims = [1, 0] : (tensor<64x16xf32>) -> tensor<16x64xf32>
+  %mask = stablehlo.compare GT, %y, %zero : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xi1>
+  %dr = stablehlo.select %mask, %dy, %zero : tensor<64x16xi1>, tensor<64x16xf32>
+  %dc = stablehlo.multiply %dr, %gb : tensor<64x16xf32>
+  %dx = stablehlo.multiply %dc, %c : tensor<64x16xf32>
+  return %t, %dx : tensor<16x64xf32>, tensor<64x16xf32>
+}"#;
+
+#[test]
+fn values_a_later_kernel_can_recompute_are_not_stored() {
+    let m = oxhlo_text::parse_module(NORM_AND_GRAD, "norm.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, rows: false };
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let kernels = |steps: &[Step]| -> Vec<_> { steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect() };
+    let before = kernels(&steps);
+    let (c, y, zero, r) = (block.ops[5].results[0], block.ops[7].results[0], block.ops[8].results[0], block.ops[9].results[0]);
+    let forward = before.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
+    for v in [c, y, zero] {
+        assert!(forward.outputs.contains(&v), "before: {forward:#?}");
+    }
+    let after = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps));
+    // The forward kernel stores only what the transpose reads; the backward kernel recomputes the rest
+    // from x, the mean, the scale and the zero scalar.
+    let forward = after.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
+    assert_eq!(forward.outputs, vec![r], "{forward:#?}");
+    let backward = after.iter().find(|k| k.ops.contains(&14)).expect("the backward kernel");
+    assert!(backward.inputs.contains(&block.args[0]) && ![c, y, zero].iter().any(|v| backward.inputs.contains(v)), "{backward:#?}");
+
+    let inputs = [f32_input(&[64, 16], 31), f32_input(&[64, 16], 32), f32_input(&[16], 33)];
+    let plain = run_cpu(NORM_AND_GRAD, &inputs, true, 2).expect("cpu");
+    let recomputed = run_cpu_with(NORM_AND_GRAD, &inputs, opts, 2).expect("cpu recomputing");
+    for (a, b) in recomputed.iter().zip(&plain) {
+        compare(a, b, 0, 0.0).expect("recomputing changed a result");
+    }
+    let want = run_interp(NORM_AND_GRAD, &inputs).expect("interp");
+    for (a, b) in recomputed.iter().zip(&want) {
+        compare(a, b, 64, 1e-5).expect("against the interpreter");
+    }
 }

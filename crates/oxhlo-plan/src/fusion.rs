@@ -71,7 +71,7 @@ pub struct FusionOptions {
     /// More aggressive grouping (O3).
     pub aggressive: bool,
     /// A value a reduce-fused kernel stores only for one later kernel is recomputed there instead
-    /// ([`crate::reduce_fusion::recompute_in_consumers`]): one store and one read of the full shape saved
+    /// ([`crate::recompute::recompute_in_consumers`]): one store and one read of the full shape saved
     /// for a second evaluation of its ops. For memory-bound backends (the GPU); off on the CPU, where
     /// the transcendental ops it would repeat cost more than the memory traffic they save.
     pub recompute: bool,

@@ -4,6 +4,7 @@
 
 pub mod dims;
 pub mod fusion;
+pub mod recompute;
 pub mod reduce_fusion;
 pub mod reducer;
 pub mod row_fusion;

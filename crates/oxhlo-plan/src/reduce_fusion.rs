@@ -32,84 +32,6 @@ pub fn fuse_reductions(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<
     steps
 }
 
-/// Largest elementwise chain recomputed by a consumer instead of being stored and read back.
-const MAX_RECOMPUTED_OPS: usize = 8;
-
-/// Full-shape values a reduce-fused kernel stores only for one later loop-fusion kernel of the same
-/// shape (softmax's `exp(x - max)` read again by the division) are recomputed there instead: the consumer
-/// takes the chain of ops computing the value (its inputs are the producer's, already computed), and the
-/// producer no longer stores it. Each element is computed by the same ops in the same order in both
-/// kernels, so results are unchanged; one store and one read of the full shape are saved.
-/// A post-pass over [`fuse_reductions`]' steps, for backends that set `FusionOptions::recompute`.
-pub fn recompute_in_consumers(block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
-    for ki in 0..steps.len() {
-        let Step::Kernel(k) = &steps[ki] else { continue };
-        let Some(e) = &k.reduce else { continue };
-        let k = Arc::clone(k);
-        for &v in k.outputs.iter().filter(|&&v| v != e.result) {
-            // Exactly one later step reads `v`, and it is a plain kernel over the same shape.
-            let readers: Vec<usize> = (ki + 1..steps.len())
-                .filter(|&j| match &steps[j] {
-                    Step::Op(o) => reads(&block.ops[*o]).contains(&v),
-                    Step::Kernel(c) => c.inputs.contains(&v),
-                })
-                .collect();
-            let [ci] = readers[..] else { continue };
-            let Step::Kernel(c) = &steps[ci] else { continue };
-            if c.reduce.is_some() || c.rows.is_some() || c.shape != k.shape {
-                continue;
-            }
-            // The ops of `k` that `v` depends on (the reduction excepted), and the inputs they read.
-            let Some(chain) = chain_of(block, &k, e.op, v) else { continue };
-            if chain.len() > MAX_RECOMPUTED_OPS {
-                continue;
-            }
-            let defined: HashSet<Value> = chain.iter().flat_map(|&j| block.ops[j].results.iter().copied()).collect();
-            let mut consumer = (**c).clone();
-            consumer.inputs.retain(|&x| x != v);
-            for &j in &chain {
-                for &x in &block.ops[j].operands {
-                    if !defined.contains(&x) && !consumer.inputs.contains(&x) {
-                        consumer.inputs.push(x);
-                    }
-                }
-                if !consumer.ops.contains(&j) {
-                    consumer.ops.push(j);
-                }
-            }
-            consumer.ops.sort_unstable();
-            let mut producer = (*k).clone();
-            producer.outputs.retain(|&x| x != v);
-            steps[ci] = Step::Kernel(Arc::new(consumer));
-            steps[ki] = Step::Kernel(Arc::new(producer));
-            // One value per kernel and pass: the producer changed.
-            break;
-        }
-    }
-    steps
-}
-
-/// The ops of kernel `k` (but `skip`) that computing `v` takes, ascending; None when one is not a
-/// single-result elementwise op of the kernel's shape or reads a value of `k` that is not an op result.
-fn chain_of(block: &Block, k: &FusedKernel, skip: usize, v: Value) -> Option<Vec<usize>> {
-    let mut chain: Vec<usize> = Vec::new();
-    let mut todo = vec![v];
-    while let Some(x) = todo.pop() {
-        let Some(j) = k.ops.iter().copied().find(|&j| j != skip && block.ops[j].results.contains(&x)) else { continue };
-        if chain.contains(&j) {
-            continue;
-        }
-        let op = &block.ops[j];
-        if op.results.len() != 1 || !op.regions.is_empty() {
-            return None;
-        }
-        chain.push(j);
-        todo.extend(op.operands.iter().copied());
-    }
-    chain.sort_unstable();
-    Some(chain)
-}
-
 /// The (outer, n, inner) view of a reduction of `shape` over `dims`, when they form one contiguous block.
 fn view(shape: &[i64], dims: &[i64]) -> Option<(usize, usize, usize)> {
     let mut d: Vec<i64> = dims.to_vec();
@@ -128,7 +50,7 @@ fn is_f32(func: &Func, v: Value) -> bool {
 }
 
 /// Every value `op` reads, its regions' included.
-fn reads(op: &Op) -> Vec<Value> {
+pub(crate) fn reads(op: &Op) -> Vec<Value> {
     let mut uses = op.operands.clone();
     for r in &op.regions {
         region_uses(r, &mut uses);

@@ -1,0 +1,176 @@
+//! Values recomputed by the kernels that read them instead of being stored (`FusionOptions::recompute`,
+//! for memory-bound backends: the GPU). Loop fusion stores every value a kernel defines that a later step
+//! reads: `x - mean`, broadcasts of per-channel vectors, ReLU's zero tensor... A training step's backward
+//! kernels read many such values of its forward kernels, each written and read back in full. When every
+//! later reader of such a value is a kernel over the same shape, each reader takes the chain of ops
+//! computing it instead (their inputs are the producer's inputs, all computed before it), provided the
+//! full-shape inputs that adds to the readers cost fewer bytes than the store and the reads they replace.
+//! Each element is computed by the same ops in the same order, so results are unchanged. A producer left
+//! with nothing to store (and no reduction) is dropped.
+
+use crate::fusion::{FusedKernel, Step};
+use crate::reduce_fusion::reads;
+use oxhlo_ir::{Block, ElementType, FloatType, Func, Type, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Largest chain of ops a reader recomputes instead of reading a stored value.
+const MAX_RECOMPUTED_OPS: usize = 8;
+
+/// Bytes per element of a tensor value (None for other types and sub-byte or unusual elements).
+fn elem_bytes(func: &Func, v: Value) -> Option<usize> {
+    match func.try_ty(v)? {
+        Type::Tensor(t) => Some(match &t.elem {
+            ElementType::Bool => 1,
+            ElementType::Int { bits, .. } => (*bits as usize).div_ceil(8),
+            ElementType::Float(FloatType::F16 | FloatType::BF16) => 2,
+            ElementType::Float(FloatType::F32) => 4,
+            ElementType::Float(FloatType::F64) => 8,
+            _ => return None,
+        }),
+        _ => None,
+    }
+}
+
+fn numel(func: &Func, v: Value) -> Option<i64> {
+    match func.try_ty(v)? {
+        Type::Tensor(t) if t.is_static() => Some(t.shape.iter().product()),
+        _ => None,
+    }
+}
+
+/// The ops of kernel `k` (its reduction excepted) that computing `v` takes, ascending; None when one is
+/// not a single-result op without regions.
+fn chain_of(block: &Block, k: &FusedKernel, v: Value) -> Option<Vec<usize>> {
+    let skip = k.reduce.as_ref().map(|e| e.op);
+    let mut chain: Vec<usize> = Vec::new();
+    let mut todo = vec![v];
+    while let Some(x) = todo.pop() {
+        let Some(j) = k.ops.iter().copied().find(|&j| Some(j) != skip && block.ops[j].results.contains(&x)) else { continue };
+        if chain.contains(&j) {
+            continue;
+        }
+        let op = &block.ops[j];
+        if op.results.len() != 1 || !op.regions.is_empty() {
+            return None;
+        }
+        chain.push(j);
+        todo.extend(op.operands.iter().copied());
+    }
+    chain.sort_unstable();
+    Some(chain)
+}
+
+fn step_reads(block: &Block, s: &Step) -> Vec<Value> {
+    match s {
+        Step::Op(o) => reads(&block.ops[*o]),
+        Step::Kernel(c) => c.inputs.clone(),
+    }
+}
+
+/// `steps` with stored values recomputed by their readers where that moves fewer bytes (see the module
+/// doc). A post-pass over the kernels of `fuse_block`, `fuse_reductions` and `fuse_rows` (row kernels
+/// are left as they are).
+pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
+    let mut ki = 0;
+    while ki < steps.len() {
+        let Step::Kernel(k) = &steps[ki] else {
+            ki += 1;
+            continue;
+        };
+        if k.rows.is_some() {
+            ki += 1;
+            continue;
+        }
+        let original_outputs = k.outputs.len();
+        let mut producer = (**k).clone();
+        let full = producer.shape.iter().product::<i64>();
+        for v in producer.outputs.clone() {
+            if producer.reduce.as_ref().is_some_and(|e| e.result == v) {
+                continue;
+            }
+            let readers: Vec<usize> = (ki + 1..steps.len()).filter(|&j| step_reads(block, &steps[j]).contains(&v)).collect();
+            let eligible = |j: &usize| matches!(&steps[*j], Step::Kernel(c) if c.rows.is_none() && c.shape == producer.shape);
+            if readers.is_empty() || !readers.iter().all(eligible) {
+                continue;
+            }
+            let Some(chain) = chain_of(block, &producer, v) else { continue };
+            if chain.is_empty() || chain.len() > MAX_RECOMPUTED_OPS {
+                continue;
+            }
+            let defined: HashSet<Value> = chain.iter().flat_map(|&j| block.ops[j].results.iter().copied()).collect();
+            let mut chain_inputs: Vec<Value> = Vec::new();
+            for &j in &chain {
+                for &x in &block.ops[j].operands {
+                    if !defined.contains(&x) && !chain_inputs.contains(&x) {
+                        chain_inputs.push(x);
+                    }
+                }
+            }
+            // Bytes per element: the store and the reads of `v` saved, against the full-shape inputs the
+            // readers would read in addition.
+            let Some(v_bytes) = elem_bytes(func, v) else { continue };
+            let saved = v_bytes * (1 + readers.len());
+            let mut extra = 0usize;
+            for &j in &readers {
+                let Step::Kernel(c) = &steps[j] else { continue };
+                for &x in &chain_inputs {
+                    if numel(func, x) == Some(full) && !c.inputs.contains(&x) {
+                        extra += elem_bytes(func, x).unwrap_or(8);
+                    }
+                }
+            }
+            if extra > saved {
+                continue;
+            }
+            for &j in &readers {
+                let Step::Kernel(c) = &steps[j] else { continue };
+                let mut consumer = (**c).clone();
+                consumer.inputs.retain(|&x| x != v);
+                for &x in &chain_inputs {
+                    if !consumer.inputs.contains(&x) {
+                        consumer.inputs.push(x);
+                    }
+                }
+                for &j in &chain {
+                    if !consumer.ops.contains(&j) {
+                        consumer.ops.push(j);
+                    }
+                }
+                consumer.ops.sort_unstable();
+                steps[j] = Step::Kernel(Arc::new(consumer));
+            }
+            producer.outputs.retain(|&x| x != v);
+        }
+        if producer.outputs.is_empty() && producer.reduce.is_none() {
+            steps.remove(ki);
+            continue;
+        }
+        if producer.outputs.len() < original_outputs {
+            prune(block, &mut producer);
+        }
+        steps[ki] = Step::Kernel(Arc::new(producer));
+        ki += 1;
+    }
+    steps
+}
+
+/// Drops the ops of `k` that no longer contribute to its outputs or its reduction, and the inputs only
+/// they read (unchanged when a chain cannot be followed).
+fn prune(block: &Block, k: &mut FusedKernel) {
+    let mut live: Vec<usize> = Vec::new();
+    let mut targets: Vec<Value> = k.outputs.iter().copied().filter(|&v| k.reduce.as_ref().is_none_or(|e| e.result != v)).collect();
+    if let Some(e) = &k.reduce {
+        targets.push(e.operand);
+        live.push(e.op);
+    }
+    for v in targets {
+        let Some(chain) = chain_of(block, k, v) else { return };
+        live.extend(chain);
+    }
+    live.sort_unstable();
+    live.dedup();
+    let read: HashSet<Value> = live.iter().flat_map(|&j| block.ops[j].operands.iter().copied()).collect();
+    k.ops = live;
+    k.inputs.retain(|v| read.contains(v));
+}
