@@ -3,7 +3,9 @@
 # backend's test binaries, the JAX plugin suite on the GPU and JAX loops on resident arrays; `gpu_run.sh bench`
 # runs the JAX anchor suite on XLA:CUDA and on oxhlo (OXHLO_BACKEND=cuda) in one job and writes the table
 # (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those); `gpu_run.sh profile` (PROFILE=name,name)
-# prints the device time of each step of those benchmarks (OXHLO_PROFILE=gpu). The plugin suite runs with OXHLO_CUDA_TF32=0:
+# prints the device time of each step of those benchmarks (OXHLO_PROFILE=gpu); `gpu_run.sh ab` compares two
+# builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh probe` the fixed cost
+# of a call beside its device work. The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
 # gpu-carry/ (listed in .git/info/exclude):
@@ -88,6 +90,17 @@ if [ "$MODE" = ab ]; then
   done
 fi
 
+if [ "$MODE" = envab ]; then
+  # The same benchmarks (AB) on one build under two environment settings, alternating (ROUNDS times):
+  # ENV_A and ENV_B, each `NAME=value` (e.g. OXHLO_CUDA_COL_UNROLL=4 and =8).
+  AB=${AB:-resnet18_cifar_b256_train,nanogpt_6l384d_b16_s256_train}
+  for r in $(seq 1 "${ROUNDS:-1}"); do
+    for e in "$ENV_A" "$ENV_B"; do
+      env "$e" JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-10}" > /tmp/envab.log 2>&1
+      grep -E ' ms ' /tmp/envab.log | grep -v WARNING | sed "s/^/round $r $e: /" | tee -a "$OUT/envab.txt"
+    done
+  done
+fi
 if [ "$MODE" = probe ]; then
   # Fixed per-call cost beside the device work (scripts/overhead_probe.py) on XLA:CUDA and on oxhlo.
   JAX_PLATFORMS=cuda timeout 120 "$PY" "$ROOT/scripts/overhead_probe.py" 2>&1 | grep -v WARNING | tee "$OUT/probe.txt"

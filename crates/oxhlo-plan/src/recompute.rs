@@ -39,13 +39,17 @@ fn numel(func: &Func, v: Value) -> Option<i64> {
     }
 }
 
-/// The ops of kernel `k` (its reduction excepted) that computing `v` takes, ascending; None when one is
-/// not a single-result op without regions.
-fn chain_of(block: &Block, k: &FusedKernel, v: Value) -> Option<Vec<usize>> {
+/// The ops of kernel `k` (its reduction excepted) that computing `v` takes, ascending, stopping at the
+/// values `k` stores (`stored`: read back instead); None when one is not a single-result op without
+/// regions (a row kernel's reductions).
+fn chain_of(block: &Block, k: &FusedKernel, v: Value, stored: &[Value]) -> Option<Vec<usize>> {
     let skip = k.reduce.as_ref().map(|e| e.op);
     let mut chain: Vec<usize> = Vec::new();
     let mut todo = vec![v];
     while let Some(x) = todo.pop() {
+        if x != v && stored.contains(&x) {
+            continue;
+        }
         let Some(j) = k.ops.iter().copied().find(|&j| Some(j) != skip && block.ops[j].results.contains(&x)) else { continue };
         if chain.contains(&j) {
             continue;
@@ -70,7 +74,8 @@ fn step_reads(block: &Block, s: &Step) -> Vec<Value> {
 
 /// `steps` with stored values recomputed by their readers where that moves fewer bytes (see the module
 /// doc). A post-pass over the kernels of `fuse_block`, `fuse_reductions` and `fuse_rows` (row kernels
-/// are left as they are).
+/// give values to their readers, chains that stop at what they store, but take none: their per-row ops
+/// are laid out by `fuse_rows`).
 pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
     let mut ki = 0;
     while ki < steps.len() {
@@ -78,10 +83,6 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
             ki += 1;
             continue;
         };
-        if k.rows.is_some() {
-            ki += 1;
-            continue;
-        }
         let original_outputs = k.outputs.len();
         let mut producer = (**k).clone();
         let full = producer.shape.iter().product::<i64>();
@@ -94,8 +95,10 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
             if readers.is_empty() || !readers.iter().all(eligible) {
                 continue;
             }
-            let Some(chain) = chain_of(block, &producer, v) else { continue };
-            if chain.is_empty() || chain.len() > MAX_RECOMPUTED_OPS {
+            let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).collect();
+            let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
+            // Every op of the chain is elementwise over the readers' shape (not a row kernel's per-row op).
+            if chain.is_empty() || chain.len() > MAX_RECOMPUTED_OPS || chain.iter().any(|&j| numel(func, block.ops[j].results[0]) != Some(full)) {
                 continue;
             }
             let defined: HashSet<Value> = chain.iter().flat_map(|&j| block.ops[j].results.iter().copied()).collect();
@@ -120,7 +123,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
                     }
                 }
             }
-            if extra > saved {
+            if extra >= saved {
                 continue;
             }
             for &j in &readers {
@@ -146,7 +149,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
             steps.remove(ki);
             continue;
         }
-        if producer.outputs.len() < original_outputs {
+        if producer.outputs.len() < original_outputs && producer.rows.is_none() {
             prune(block, &mut producer);
         }
         steps[ki] = Step::Kernel(Arc::new(producer));
@@ -165,7 +168,7 @@ fn prune(block: &Block, k: &mut FusedKernel) {
         live.push(e.op);
     }
     for v in targets {
-        let Some(chain) = chain_of(block, k, v) else { return };
+        let Some(chain) = chain_of(block, k, v, &[]) else { return };
         live.extend(chain);
     }
     live.sort_unstable();
