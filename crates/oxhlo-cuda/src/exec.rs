@@ -52,6 +52,9 @@ pub struct Stats {
     pub device_kernels: AtomicUsize,
     pub device_gemms: AtomicUsize,
     pub host_ops: AtomicUsize,
+    /// Runs captured as a CUDA graph, and replays of captured graphs.
+    pub graph_captures: AtomicUsize,
+    pub graph_replays: AtomicUsize,
 }
 
 struct PlannedStep {
@@ -85,6 +88,8 @@ pub struct CudaProgram {
     /// what is known about capturing them.
     graphable: bool,
     graph: std::sync::Mutex<crate::graph::GraphState>,
+    /// Step-by-step and replay wall times that decide whether the graph is kept.
+    graph_timing: std::sync::Mutex<crate::graph::Timing>,
     /// The profiler's gate (`OXHLO_PROFILE=gpu`), made on first use.
     gate: std::sync::Mutex<Option<crate::profile::Gate>>,
 }
@@ -238,6 +243,7 @@ impl CudaProgram {
             stats: Stats::default(),
             graphable,
             graph: Default::default(),
+            graph_timing: Default::default(),
             gate: Default::default(),
         })
     }
@@ -287,7 +293,9 @@ impl CudaProgram {
         };
         let _use = crate::graph::StreamUse::new();
         let host0 = self.stats.host_ops.load(Ordering::Relaxed);
+        let t0 = std::time::Instant::now();
         let outs = self.run_device_plain(inputs)?;
+        let plain_secs = t0.elapsed().as_secs_f64();
         if graphs {
             let why = if devs.is_none() {
                 Some("an input has no device form")
@@ -301,7 +309,12 @@ impl CudaProgram {
             if let Ok(mut g) = self.graph.lock() {
                 if let crate::graph::GraphState::Learning(n) = &mut *g {
                     match why {
-                        None => *n += 1,
+                        None => {
+                            *n += 1;
+                            if let Ok(mut t) = self.graph_timing.lock() {
+                                t.record_plain(plain_secs);
+                            }
+                        }
                         Some(w) if *n == 0 => crate::graph::log(&format!("not captured ({} steps): {w}", self.plans.values().map(Vec::len).max().unwrap_or(0))),
                         Some(_) => {}
                     }
@@ -316,12 +329,14 @@ impl CudaProgram {
     fn run_graph(&self, inputs: &[DTensor]) -> Result<Option<Vec<DVal>>, InterpError> {
         use crate::graph::{capture, log, GraphState};
         let Ok(mut g) = self.graph.lock() else { return Ok(None) };
+        let t0 = std::time::Instant::now();
+        let replayed = matches!(&*g, GraphState::Ready(c) if c.matches(inputs));
         let outs = match &*g {
             GraphState::Ready(c) if c.matches(inputs) => {
                 let _use = crate::graph::StreamUse::new();
                 c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?
             }
-            GraphState::Learning(n) if *n >= 1 => {
+            GraphState::Learning(n) if *n >= 2 => {
                 let host0 = self.stats.host_ops.load(Ordering::Relaxed);
                 let captured = capture(&self.gpu, inputs, |owned| {
                     let outs = self.run_slots(owned.into_iter().map(DVal::Device).collect()).0.map_err(|e| e.to_string())?;
@@ -333,6 +348,7 @@ impl CudaProgram {
                 match captured {
                     Ok(c) => {
                         log("captured a run");
+                        self.stats.graph_captures.fetch_add(1, Ordering::Relaxed);
                         let _use = crate::graph::StreamUse::new();
                         let outs = c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?;
                         *g = GraphState::Ready(Box::new(c));
@@ -353,6 +369,18 @@ impl CudaProgram {
         };
         drop(g);
         self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
+        if replayed {
+            self.stats.graph_replays.fetch_add(1, Ordering::Relaxed);
+            let secs = t0.elapsed().as_secs_f64();
+            let slower = self.graph_timing.lock().is_ok_and(|mut t| t.replay_is_slower(secs));
+            if slower {
+                let plain = self.graph_timing.lock().ok().and_then(|t| t.plain).unwrap_or(0.0);
+                log(&format!("dropped: a replay takes {:.2} ms, a step-by-step run {:.2} ms", secs * 1e3, plain * 1e3));
+                if let Ok(mut g) = self.graph.lock() {
+                    *g = GraphState::Off;
+                }
+            }
+        }
         Ok(Some(outs.into_iter().map(DVal::Device).collect()))
     }
 

@@ -113,6 +113,32 @@ impl Default for GraphState {
     }
 }
 
+/// Wall times that decide whether a captured graph is kept: replays copy every input in and every result
+/// out, which costs more than launching step by step when the device, not the host, sets the pace (a
+/// transformer step of small kernels and GEMMs); they pay off when steps cost much host time (cuDNN
+/// calls). The fastest step-by-step run of all-device work is compared with the second replay (the first
+/// follows the capture); a graph that is slower is dropped for good.
+#[derive(Default)]
+pub struct Timing {
+    /// Seconds of the fastest step-by-step run that was all device work.
+    pub plain: Option<f64>,
+    /// Replays so far.
+    pub replays: u32,
+}
+
+impl Timing {
+    pub fn record_plain(&mut self, secs: f64) {
+        self.plain = Some(self.plain.map_or(secs, |p| p.min(secs)));
+    }
+
+    /// Counts a replay of `secs`; true when the graph should be dropped (its second replay was slower
+    /// than the fastest step-by-step run).
+    pub fn replay_is_slower(&mut self, secs: f64) -> bool {
+        self.replays += 1;
+        self.replays == 2 && self.plain.is_some_and(|p| secs > p)
+    }
+}
+
 /// With `OXHLO_CUDA_GRAPH_LOG=1`, says what happened to a capture.
 pub fn log(what: &str) {
     if std::env::var("OXHLO_CUDA_GRAPH_LOG").is_ok_and(|v| v.trim() == "1") {

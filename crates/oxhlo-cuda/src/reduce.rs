@@ -196,7 +196,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 }}
 ",
             res = result("acc", "t"),
-            col_loop = unrolled_loop_by(col_unroll(), acc, ident, "lo + ty", "hi", &format!("{COL_GROUPS}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
+            col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", &format!("{COL_GROUPS}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
         ),
     }
 }
@@ -231,14 +231,6 @@ fn unrolled_loop_by(ways: usize, acc_t: &str, ident: &str, start: &str, end: &st
     }
     s += &format!("{pad}{acc_t} acc = {};", level[0]);
     s
-}
-
-/// Accumulators (rows in flight per thread) of a column-reduction thread: 4, or 8 with
-/// `OXHLO_CUDA_COL_UNROLL=8` (an experiment: more loads in flight for the long column reductions of
-/// batch norm).
-pub fn col_unroll() -> usize {
-    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *N.get_or_init(|| if std::env::var("OXHLO_CUDA_COL_UNROLL").is_ok_and(|v| v.trim() == "8") { 8 } else { 4 })
 }
 
 /// `[outer, red, inner]` of reducing `dims` of `shape` when the reduced dims are contiguous (an empty
