@@ -27,7 +27,7 @@ pub struct CpuOptions {
 
 impl Default for CpuOptions {
     fn default() -> CpuOptions {
-        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: false, rows: false }, threads: 0, interpreter_only: false }
+        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false) }, threads: 0, interpreter_only: false }
     }
 }
 
@@ -279,6 +279,18 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
     let mut steps = fuse_block(func, block, fusion);
     if fusion.enabled {
         steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+        if fusion.rows {
+            // Row kernels whose programs do not compile here run as their steps.
+            steps = oxhlo_plan::row_fusion::fuse_rows(func, block, steps)
+                .into_iter()
+                .flat_map(|s| match &s {
+                    Step::Kernel(k) if k.rows.is_some() && !crate::kernels::rows::supported(k, func, block) => {
+                        k.rows.as_ref().map(|r| r.steps.clone()).unwrap_or_default()
+                    }
+                    _ => vec![s],
+                })
+                .collect();
+        }
         if fusion.recompute {
             steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps);
         }

@@ -33,6 +33,21 @@ fn run_case_recomputing(m: &oxhlo_ir::Module) -> CaseRun {
     Ok((outcome.checks_run, outcome.check_failures))
 }
 
+/// Runs one case at O2 with `FusionOptions::rows` on (the GPU's row kernels, run by the CPU's row
+/// executor: off by default on the CPU), so the plan's row groups are checked on every case.
+fn run_case_with_rows(m: &oxhlo_ir::Module) -> CaseRun {
+    let mut m = m.clone();
+    let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
+    oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
+    let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
+    opts.fusion.rows = true;
+    opts.fusion.recompute = true;
+    let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
+    let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
+    res.map_err(|e| e.to_string())?;
+    Ok((outcome.checks_run, outcome.check_failures))
+}
+
 fn run_suite(level: OptLevel) {
     run_suite_with(&level.to_string(), &|m: &oxhlo_ir::Module| run_case(m, level));
 }
@@ -69,6 +84,11 @@ fn conformance_at_o2() {
 #[test]
 fn conformance_at_o2_recomputing_in_consumers() {
     on_big_stack(|| run_suite_with("O2 with recompute", &run_case_recomputing));
+}
+
+#[test]
+fn conformance_at_o2_with_row_kernels() {
+    on_big_stack(|| run_suite_with("O2 with row kernels and recompute (the GPU's plan)", &run_case_with_rows));
 }
 
 #[test]

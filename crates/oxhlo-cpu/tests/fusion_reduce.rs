@@ -362,7 +362,8 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let x = f32_input(&[64, 300], 21);
     let inputs = [x];
     let want = run_interp(SOFTMAX, &inputs).expect("interp");
-    let plain = run_cpu(SOFTMAX, &inputs, true, 2).expect("cpu");
+    // (Row kernels off in both: they would merge the three steps into one.)
+    let plain = run_cpu_with(SOFTMAX, &inputs, FusionOptions { recompute: false, ..opts.clone() }, 2).expect("cpu");
     let recomputed = run_cpu_with(SOFTMAX, &inputs, opts, 2).expect("cpu recomputing");
     compare(&recomputed[0], &plain[0], 0, 0.0).expect("recomputing changed a result");
     compare(&recomputed[0], &want[0], 64, 1e-5).expect("against the interpreter");
@@ -421,5 +422,50 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let want = run_interp(NORM_AND_GRAD, &inputs).expect("interp");
     for (a, b) in recomputed.iter().zip(&want) {
         compare(a, b, 64, 1e-5).expect("against the interpreter");
+    }
+}
+
+/// The row programs of `oxhlo-plan/tests/rows/` (softmax, layer norm, attention scores): each becomes one
+/// row kernel the CPU runs natively, and its results match the interpreter's (and the step-by-step
+/// plan's, up to the sums' association).
+#[test]
+fn row_kernels_match_the_interpreter() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("rows dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, rows: true };
+    for (n, path) in files.iter().enumerate() {
+        let src = std::fs::read_to_string(path).expect("readable");
+        let m = oxhlo_text::parse_module(&src, "rows.mlir").expect("parses");
+        let f = &m.funcs[0];
+        let block = f.body.entry().expect("body");
+        let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &rows_on));
+        let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
+        let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { k.rows.is_some().then(|| k.clone()) } else { None }).collect();
+        assert_eq!(kernels.len(), 1, "{path:?}");
+        assert!(oxhlo_cpu::kernels::rows::supported(&kernels[0], f, block), "{path:?}: runs natively on the CPU");
+        let inputs: Vec<_> = f
+            .ty
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let t = t.as_tensor().expect("tensor");
+                match t.elem {
+                    oxhlo_ir::ElementType::Bool => {
+                        tensor("i1", &t.shape, oxhlo_cpu::Buf::Bool((0..t.num_elements().unwrap()).map(|i| (i * 7 + j) % 5 != 0).collect()))
+                    }
+                    _ => f32_input(&t.shape, 50 + (n * 10 + j) as u64),
+                }
+            })
+            .collect();
+        let want = run_interp(&src, &inputs).expect("interp");
+        for threads in [1, 2] {
+            let got = run_cpu_with(&src, &inputs, rows_on.clone(), threads).expect("cpu with row kernels");
+            for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+                compare(a, b, 64, 1e-5).unwrap_or_else(|e| panic!("{path:?} output {k} ({threads} threads): {e}"));
+            }
+        }
     }
 }

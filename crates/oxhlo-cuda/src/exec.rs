@@ -36,14 +36,8 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> CudaOptions {
-        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, rows: rows_from_env() }, allow_tf32: true }
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(true) }, allow_tf32: true }
     }
-}
-
-/// Whether row kernels are formed (`oxhlo_plan::row_fusion`): yes unless `OXHLO_CUDA_ROWS=0` (for A/B
-/// comparisons on the device).
-pub fn rows_from_env() -> bool {
-    !std::env::var("OXHLO_CUDA_ROWS").is_ok_and(|v| v.trim() == "0")
 }
 
 /// Counts of what ran where (over the program's lifetime).

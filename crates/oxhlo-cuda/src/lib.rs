@@ -40,7 +40,7 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     o.fusion.enabled = level >= OptLevel::O2;
     o.fusion.aggressive = level >= OptLevel::O3;
     o.fusion.recompute = o.fusion.enabled;
-    o.fusion.rows = o.fusion.enabled && crate::exec::rows_from_env();
+    o.fusion.rows = o.fusion.enabled && oxhlo_plan::row_fusion::env_setting().unwrap_or(true);
     o
 }
 

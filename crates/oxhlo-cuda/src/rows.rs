@@ -6,7 +6,7 @@
 //! those results make computable; and after the last reductions one loop computing and storing the
 //! full-shape outputs. Every loop recomputes the elementwise ops it needs from the kernel's inputs (the
 //! row is read from memory once; later loops over it hit the cache). Per-row outputs are stored once
-//! per row. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
+//! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
 use crate::render::{kind_of, load, reg_type, render_body_with, storage_type, PRELUDE, ENTRY};
@@ -14,6 +14,7 @@ use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, OpKind, Value};
 use oxhlo_plan::fusion::FusedKernel;
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
+use oxhlo_plan::row_fusion::{full_cone, row_phases, RowPhases};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -28,23 +29,6 @@ pub struct RowSource {
     pub warp: bool,
 }
 
-/// The kernel's ops that compute `targets` over the full shape (transitively, stopping at inputs and
-/// per-row values), ascending.
-fn cone(block: &Block, full_def: &HashMap<Value, usize>, targets: &[Value]) -> Vec<usize> {
-    let mut seen: HashSet<usize> = HashSet::new();
-    let mut todo: Vec<Value> = targets.to_vec();
-    while let Some(v) = todo.pop() {
-        if let Some(&j) = full_def.get(&v) {
-            if seen.insert(j) {
-                todo.extend(block.ops[j].operands.iter().copied());
-            }
-        }
-    }
-    let mut ops: Vec<usize> = seen.into_iter().collect();
-    ops.sort_unstable();
-    ops
-}
-
 /// Renders the row kernel `k` (None when it is not one, or some op or type has no rendering).
 pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSource> {
     let view = k.rows.as_ref()?;
@@ -55,33 +39,18 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let warp = cols <= WARP_ROW_MAX;
     let is_row = |i: usize| view.row_ops.binary_search(&i).is_ok();
     let reduces: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].kind == OpKind::Reduce).collect();
-    let mut full_def: HashMap<Value, usize> = HashMap::new();
-    for &i in &k.ops {
-        if !is_row(i) && block.ops[i].kind != OpKind::Reduce {
-            full_def.insert(*block.ops[i].results.first()?, i);
-        }
-    }
-    // Levels: a reduction's is one more than the highest level of the per-row values its operand's ops
-    // read; a per-row op's is the highest of its operands' (0 when it reads none).
-    let mut level: HashMap<Value, usize> = HashMap::new();
+    let full_defined: HashSet<Value> =
+        k.ops.iter().filter(|&&i| !is_row(i) && block.ops[i].kind != OpKind::Reduce).filter_map(|&i| block.ops[i].results.first().copied()).collect();
+    let RowPhases { first_row_ops, phases } = row_phases(block, k)?;
     let mut row_kind: Vec<(Value, Kind)> = Vec::new();
-    let read_level = |ops: &[usize], extra: &[Value], level: &HashMap<Value, usize>| {
-        ops.iter().flat_map(|&j| block.ops[j].operands.iter()).chain(extra).filter_map(|v| level.get(v)).copied().max().unwrap_or(0)
-    };
     for &i in &k.ops {
         let op = &block.ops[i];
         if op.kind == OpKind::Reduce {
-            let c = cone(block, &full_def, &op.operands[..1]);
-            let l = 1 + read_level(&c, &op.operands[..1], &level);
-            level.insert(op.results[0], l);
             row_kind.push((op.results[0], Kind::F32));
         } else if is_row(i) {
-            let l = read_level(&[i], &[], &level);
-            level.insert(op.results[0], l);
             row_kind.push((op.results[0], kind_of(func, op.results[0])?.0));
         }
     }
-    let max_level = reduces.iter().filter_map(|&i| level.get(&block.ops[i].results[0])).copied().max()?;
 
     let mut params = vec!["long long rows".to_string()];
     for (j, &v) in k.inputs.iter().enumerate() {
@@ -91,7 +60,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     for (j, &v) in k.outputs.iter().enumerate() {
         params.push(format!("{}* __restrict__ out{j}", storage_type(kind_of(func, v)?.0)?));
         // Outputs are per-row values or full-shape values of the kernel's ops.
-        if !row_values.contains(&v) && !full_def.contains_key(&v) {
+        if !row_values.contains(&v) && !full_defined.contains(&v) {
             return None;
         }
     }
@@ -115,9 +84,6 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let _ = writeln!(src, "    {} r{};", reg_type(kind), v.0);
     }
     let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
-    let row_ops_at = |l: usize, level: &HashMap<Value, usize>| -> Vec<usize> {
-        view.row_ops.iter().copied().filter(|&i| level.get(&block.ops[i].results[0]) == Some(&l)).collect()
-    };
     let emit_row_run = |src: &mut String, ops: &[usize], seeded: &mut HashMap<Value, (String, Kind)>| -> Option<()> {
         if ops.is_empty() {
             return Some(());
@@ -154,11 +120,10 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
         Some(())
     };
-    emit_row_ops(&mut src, &row_ops_at(0, &level), &mut seeded)?;
-    for l in 1..=max_level {
-        let phase: Vec<usize> = reduces.iter().copied().filter(|&i| level.get(&block.ops[i].results[0]) == Some(&l)).collect();
+    emit_row_ops(&mut src, &first_row_ops, &mut seeded)?;
+    for (phase, row_ops_after) in &phases {
         let operands: Vec<Value> = phase.iter().map(|&i| block.ops[i].operands[0]).collect();
-        let c = cone(block, &full_def, &operands);
+        let c = full_cone(block, k, &operands);
         let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
         let mut fold = String::new();
         let mut names = Vec::new();
@@ -211,13 +176,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             seeded.insert(result, (format!("r{}", result.0), Kind::F32));
         }
         let _ = writeln!(src, "    }}");
-        emit_row_ops(&mut src, &row_ops_at(l, &level), &mut seeded)?;
+        emit_row_ops(&mut src, row_ops_after, &mut seeded)?;
     }
     // The full-shape outputs, after every reduction.
-    let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_def.contains_key(v)).collect();
+    let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_defined.contains(v)).collect();
     if !full_outs.is_empty() {
         let targets: Vec<Value> = full_outs.iter().map(|&(_, v)| v).collect();
-        let c = cone(block, &full_def, &targets);
+        let c = full_cone(block, k, &targets);
         let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
         let _ = writeln!(src, "    #pragma unroll 4\n    for (long long c = {tid}; c < C; c += {nt}) {{\n      const long long i = row * C + c;");
         for line in b.body.lines() {

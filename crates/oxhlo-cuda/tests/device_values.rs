@@ -182,13 +182,13 @@ fn wrong_device_inputs_are_errors() {
     assert!(prog.run_device(Vec::new()).is_err());
 }
 
-/// The row programs of `tests/rows/` (softmax, layer norm, attention scores; each planned as one row
+/// The row programs of `oxhlo-plan/tests/rows/` (softmax, layer norm, attention scores; each planned as one row
 /// kernel, warp and block forms) on random inputs against the interpreter.
 #[test]
 fn row_kernels_match_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rows");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/rows").filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/rows").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     for (n, path) in files.iter().enumerate() {
         let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), "rows.mlir").expect("parses");

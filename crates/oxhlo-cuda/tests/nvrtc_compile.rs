@@ -1,6 +1,6 @@
 //! Every kernel the CUDA backend can render, compiled with NVRTC for sm_90 without a GPU: the fused and
 //! single-op kernels of the whole conformance suite (as the executor plans them at O2 with constants
-//! lifted), the row kernels of `tests/rows/`, reduction passes for every kind and reducer, and permutes. NVRTC needs no device, only the
+//! lifted), the row kernels of `oxhlo-plan/tests/rows/`, reduction passes for every kind and reducer, and permutes. NVRTC needs no device, only the
 //! library (`pip install nvidia-cuda-nvrtc`, found through LD_LIBRARY_PATH; `scripts/test.sh` sets it
 //! up); without it the test says so and skips. Kernels are compiled in batches (each in a namespace of
 //! its own, the shared prelude once) to keep the run short.
@@ -133,9 +133,9 @@ fn every_rendered_kernel_compiles() {
         }
     }
     // The row kernels of tests/rows/ (softmax, layer norm, attention scores; warp and block forms).
-    let rows_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rows");
+    let rows_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
     let mut row_kernels = 0;
-    for e in std::fs::read_dir(&rows_dir).expect("tests/rows exists").filter_map(|e| e.ok()) {
+    for e in std::fs::read_dir(&rows_dir).expect("tests/rows exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
         let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "rows.mlir").expect("parses");
         let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
         row_kernels += ks.iter().filter(|s| s.contains("long long rows,")).count();

@@ -288,9 +288,9 @@ func.func @main(%x: tensor<8x6x6x4xf32>, %w: tensor<3x3x4x5xf32>, %dy: tensor<8x
     assert!(src.contains("inside ? in0[src] : (unsigned int)0"), "{src}");
 }
 
-/// The row programs of `tests/rows/` (softmax, layer norm, attention-shaped scores): parsed, verified.
+/// The row programs of `oxhlo-plan/tests/rows/` (softmax, layer norm, attention-shaped scores): parsed, verified.
 fn row_program(name: &str) -> oxhlo_ir::Module {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rows").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows").join(name);
     module(&std::fs::read_to_string(&path).expect("readable row program"))
 }
 

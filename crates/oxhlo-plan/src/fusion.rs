@@ -76,7 +76,8 @@ pub struct FusionOptions {
     /// the transcendental ops it would repeat cost more than the memory traffic they save.
     pub recompute: bool,
     /// Reductions over rows and the ops between them merge into row kernels
-    /// ([`crate::row_fusion::fuse_rows`]): for backends that render them (the GPU).
+    /// ([`crate::row_fusion::fuse_rows`]): on for the GPU; the CPU runs them too but leaves them off by
+    /// default (its phases recompute their ops, which costs more there than the traffic saved).
     pub rows: bool,
 }
 

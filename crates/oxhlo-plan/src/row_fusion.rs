@@ -317,8 +317,75 @@ pub fn fuse_rows(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
     out
 }
 
+/// `OXHLO_ROWS=0` or `=1`: forms row kernels or not where the optimization level fuses, whatever the
+/// backend's default (on for CUDA; off on the CPU, where recomputing each phase's ops costs more than
+/// the memory traffic it saves); None when unset.
+pub fn env_setting() -> Option<bool> {
+    match std::env::var("OXHLO_ROWS").ok()?.trim() {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    }
+}
+
 /// Whether `k` is a row kernel whose op `i` is computed once per row.
 pub fn is_row_op(k: &FusedKernel, i: usize) -> bool {
     k.rows.as_ref().is_some_and(|r| r.row_ops.binary_search(&i).is_ok())
 }
 
+
+/// The order in which a backend evaluates a row kernel over one row: per-row ops that read no reduction
+/// result, then phases (the reductions whose operands need only per-row values known by then, computed
+/// in one pass over the row, and the per-row ops their results make computable), then the full-shape
+/// outputs. Levels: a reduction's is one more than the highest level of the per-row values the ops
+/// computing its operand read; a per-row op's is the highest of its operands'.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowPhases {
+    pub first_row_ops: Vec<usize>,
+    /// Per phase: its reductions and the per-row ops computed after them (ascending).
+    pub phases: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+/// The ops of row kernel `k` computing `targets` over the full shape (transitively, stopping at the
+/// kernel's inputs and its per-row values), ascending.
+pub fn full_cone(block: &Block, k: &FusedKernel, targets: &[Value]) -> Vec<usize> {
+    let is_row = |i: usize| is_row_op(k, i) || block.ops[i].kind == OpKind::Reduce;
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut todo: Vec<Value> = targets.to_vec();
+    while let Some(v) = todo.pop() {
+        let Some(j) = k.ops.iter().copied().find(|&j| !is_row(j) && block.ops[j].results.contains(&v)) else { continue };
+        if seen.insert(j) {
+            todo.extend(block.ops[j].operands.iter().copied());
+        }
+    }
+    let mut ops: Vec<usize> = seen.into_iter().collect();
+    ops.sort_unstable();
+    ops
+}
+
+/// The phases of row kernel `k` (None when it is not one or has no reduction).
+pub fn row_phases(block: &Block, k: &FusedKernel) -> Option<RowPhases> {
+    let view = k.rows.as_ref()?;
+    let mut level: std::collections::HashMap<Value, usize> = std::collections::HashMap::new();
+    let read_level = |ops: &[usize], extra: &[Value], level: &std::collections::HashMap<Value, usize>| {
+        ops.iter().flat_map(|&j| block.ops[j].operands.iter()).chain(extra).filter_map(|v| level.get(v)).copied().max().unwrap_or(0)
+    };
+    let mut reduces: Vec<(usize, usize)> = Vec::new();
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    for &i in &k.ops {
+        let op = &block.ops[i];
+        if op.kind == OpKind::Reduce {
+            let c = full_cone(block, k, &op.operands[..1]);
+            let l = 1 + read_level(&c, &op.operands[..1], &level);
+            level.insert(*op.results.first()?, l);
+            reduces.push((i, l));
+        } else if view.row_ops.binary_search(&i).is_ok() {
+            let l = read_level(&[i], &[], &level);
+            level.insert(*op.results.first()?, l);
+            rows.push((i, l));
+        }
+    }
+    let max = reduces.iter().map(|&(_, l)| l).max()?;
+    let at = |xs: &[(usize, usize)], l: usize| xs.iter().filter(|&&(_, m)| m == l).map(|&(i, _)| i).collect::<Vec<_>>();
+    Some(RowPhases { first_row_ops: at(&rows, 0), phases: (1..=max).map(|l| (at(&reduces, l), at(&rows, l))).collect() })
+}

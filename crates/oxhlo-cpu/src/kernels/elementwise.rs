@@ -603,7 +603,7 @@ impl Program {
 
     /// Evaluates elements `lo .. lo + count` into `out` (windows starting at `lo`) and folds the last
     /// output into `sink` when given, with AVX-512 or AVX2 code when the processor has it.
-    fn run_range(
+    pub(crate) fn run_range(
         &self,
         inputs: &[&NTensor],
         lo: usize,

@@ -29,7 +29,7 @@ pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
 }
 
 /// True when `v` is the result of a splat `constant` op of `block`.
-fn is_splat_constant(block: &Block, v: Value) -> bool {
+pub(crate) fn is_splat_constant(block: &Block, v: Value) -> bool {
     block.ops.iter().any(|op| {
         matches!(op.kind, OpKind::Constant | OpKind::ChloConstant)
             && op.results.first() == Some(&v)
@@ -47,8 +47,7 @@ pub fn run_kernel(
     threads: usize,
 ) -> Result<Vec<NTensor>, String> {
     if kernel.rows.is_some() {
-        // The CPU plan never forms row kernels (FusionOptions::rows is off there).
-        return Err("internal error: a row kernel reached the CPU evaluator".into());
+        return super::rows::run_rows(kernel, func, block, inputs, threads);
     }
     let red_op = kernel.reduce.as_ref().map(|r| r.op);
     let ops: Vec<&Op> = kernel.ops.iter().filter(|&&i| Some(i) != red_op).filter_map(|&i| block.ops.get(i)).collect();

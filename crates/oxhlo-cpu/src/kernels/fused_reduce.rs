@@ -89,6 +89,14 @@ impl Partial {
     }
 }
 
+impl Partial {
+    /// For a row view (`inner == 1`): the results of this worker's rows, `init` combined first as
+    /// [`combine`] does.
+    pub fn results(&self, v: &RedView, init: f32) -> Vec<f32> {
+        self.acc.iter().map(|&a| v.combine(init, a)).collect()
+    }
+}
+
 /// The fold of a slice with 16 independent accumulators (vectorizable).
 #[inline(always)]
 fn lanes(v: &RedView, xs: &[f32]) -> f32 {

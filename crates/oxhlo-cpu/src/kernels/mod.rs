@@ -19,6 +19,7 @@ pub mod gemm_util;
 pub mod movement;
 pub mod region;
 pub mod reduce;
+pub mod rows;
 pub mod sort;
 pub mod window;
 
