@@ -27,7 +27,7 @@ pub struct CpuOptions {
 
 impl Default for CpuOptions {
     fn default() -> CpuOptions {
-        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false) }, threads: 0, interpreter_only: false }
+        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false) }, threads: 0, interpreter_only: false }
     }
 }
 
@@ -292,7 +292,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
                 .collect();
         }
         if fusion.recompute {
-            steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps);
+            steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
         }
     }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();

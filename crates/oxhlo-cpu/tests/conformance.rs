@@ -19,14 +19,15 @@ fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> CaseRun {
     Ok((outcome.checks_run, outcome.check_failures))
 }
 
-/// Runs one case at O2 with `FusionOptions::recompute` on (the GPU's plan: values a reduce-fused kernel
-/// would store for one consumer are recomputed there), on the CPU executor.
+/// Runs one case at O2 with `FusionOptions::recompute` on, transcendental chains included (the GPU's
+/// plan; the CPU's own leaves those stored), on the CPU executor.
 fn run_case_recomputing(m: &oxhlo_ir::Module) -> CaseRun {
     let mut m = m.clone();
     let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
     oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
     let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
     opts.fusion.recompute = true;
+    opts.fusion.recompute_costly = true;
     let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
     let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
     res.map_err(|e| e.to_string())?;
@@ -42,6 +43,7 @@ fn run_case_with_rows(m: &oxhlo_ir::Module) -> CaseRun {
     let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
     opts.fusion.rows = true;
     opts.fusion.recompute = true;
+    opts.fusion.recompute_costly = true;
     let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
     let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
     res.map_err(|e| e.to_string())?;

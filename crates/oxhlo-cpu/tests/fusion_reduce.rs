@@ -39,7 +39,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false });
     let kernels: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {
@@ -76,7 +76,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
     let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, recompute_costly: false, rows: false });
     let ks: Vec<Vec<usize>> = steps
         .iter()
         .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
@@ -246,7 +246,7 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let m = oxhlo_text::parse_module(REDUCTIONS, "r.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false });
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let folded: Vec<_> = steps
         .iter()
@@ -338,11 +338,11 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let m = oxhlo_text::parse_module(SOFTMAX, "softmax.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, rows: false };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false };
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
-    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps);
+    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
     let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
     assert_eq!(before.len(), kernels.len(), "{steps:#?}");
     let e = block.ops[5].results[0];
@@ -396,7 +396,7 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let m = oxhlo_text::parse_module(NORM_AND_GRAD, "norm.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, rows: false };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
     let kernels = |steps: &[Step]| -> Vec<_> { steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect() };
     let before = kernels(&steps);
@@ -405,7 +405,14 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     for v in [c, y, zero] {
         assert!(forward.outputs.contains(&v), "before: {forward:#?}");
     }
-    let after = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps));
+    // Free recomputation only (the CPU's default): zero's broadcast is recomputed (its input is a scalar)
+    // and so is the scaled value (from the centred one, which the backward kernel reads anyway); the
+    // centred value itself (which needs x, not read there) stays stored.
+    let free = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps.clone(), false));
+    let forward = free.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
+    assert!(forward.outputs.contains(&c) && !forward.outputs.contains(&y) && !forward.outputs.contains(&zero), "{forward:#?}");
+    // Costly recomputation too (the GPU's):
+    let after = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true));
     // The forward kernel stores only what the transpose reads; the backward kernel recomputes the rest
     // from x, the mean, the scale and the zero scalar.
     let forward = after.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
@@ -434,7 +441,7 @@ fn row_kernels_match_the_interpreter() {
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("rows dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     assert!(files.len() >= 5);
-    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, rows: true };
+    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true };
     for (n, path) in files.iter().enumerate() {
         let src = std::fs::read_to_string(path).expect("readable");
         let m = oxhlo_text::parse_module(&src, "rows.mlir").expect("parses");

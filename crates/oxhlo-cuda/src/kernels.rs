@@ -40,7 +40,7 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
             .collect();
     }
     if fusion.recompute {
-        oxhlo_plan::recompute::recompute_in_consumers(func, block, steps)
+        oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly)
     } else {
         steps
     }

@@ -39,7 +39,7 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     let mut o = CudaOptions::default();
     o.fusion.enabled = level >= OptLevel::O2;
     o.fusion.aggressive = level >= OptLevel::O3;
-    o.fusion.recompute = o.fusion.enabled;
+    o.fusion.recompute = o.fusion.enabled && oxhlo_plan::recompute::env_setting().unwrap_or(true);
     o.fusion.rows = o.fusion.enabled && oxhlo_plan::row_fusion::env_setting().unwrap_or(true);
     o
 }

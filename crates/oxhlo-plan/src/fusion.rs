@@ -70,11 +70,14 @@ pub struct FusionOptions {
     pub enabled: bool,
     /// More aggressive grouping (O3).
     pub aggressive: bool,
-    /// A value a reduce-fused kernel stores only for one later kernel is recomputed there instead
-    /// ([`crate::recompute::recompute_in_consumers`]): one store and one read of the full shape saved
-    /// for a second evaluation of its ops. For memory-bound backends (the GPU); off on the CPU, where
-    /// the transcendental ops it would repeat cost more than the memory traffic they save.
+    /// A value whose readers are all kernels of its shape is recomputed by them instead of stored when
+    /// that moves fewer bytes ([`crate::recompute::recompute_in_consumers`]).
     pub recompute: bool,
+    /// Recomputation may add work: transcendental ops (exp, tanh, ...) repeated, full-shape inputs read
+    /// that the reader did not read before. On for the GPU (memory-bound); off on the CPU, where that
+    /// costs more than the traffic saved (there only free recomputation happens, which still keeps
+    /// values out of memory: nanogpt's CPU step peaked at 1.4 GB instead of 2.4 GB).
+    pub recompute_costly: bool,
     /// Reductions over rows and the ops between them merge into row kernels
     /// ([`crate::row_fusion::fuse_rows`]): on for the GPU; the CPU runs them too but leaves them off by
     /// default (its phases recompute their ops, which costs more there than the traffic saved).

@@ -14,6 +14,16 @@ use oxhlo_ir::{Block, ElementType, FloatType, Func, Type, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
 
+/// `OXHLO_RECOMPUTE=0` or `=1`: recompute in consumers or not where the optimization level fuses,
+/// whatever the backend's default (on for both); None when unset.
+pub fn env_setting() -> Option<bool> {
+    match std::env::var("OXHLO_RECOMPUTE").ok()?.trim() {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    }
+}
+
 /// Largest chain of ops a reader recomputes instead of reading a stored value.
 const MAX_RECOMPUTED_OPS: usize = 8;
 
@@ -76,7 +86,10 @@ fn step_reads(block: &Block, s: &Step) -> Vec<Value> {
 /// doc). A post-pass over the kernels of `fuse_block`, `fuse_reductions` and `fuse_rows` (row kernels
 /// give values to their readers, chains that stop at what they store, but take none: their per-row ops
 /// are laid out by `fuse_rows`).
-pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
+/// `costly` (`FusionOptions::recompute_costly`): whether a recomputed chain may hold transcendental ops
+/// (exp, tanh, ...) or make a reader read a full-shape input it did not read before; without it only
+/// free recomputation happens (broadcasts of small values, ops on values the reader already reads).
+pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, costly: bool) -> Vec<Step> {
     let mut ki = 0;
     while ki < steps.len() {
         let Step::Kernel(k) = &steps[ki] else {
@@ -97,6 +110,9 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
             }
             let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).collect();
             let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
+            if !costly && chain.iter().any(|&j| is_transcendental(block.ops[j].kind)) {
+                continue;
+            }
             // Every op of the chain is elementwise over the readers' shape (not a row kernel's per-row op).
             if chain.is_empty() || chain.len() > MAX_RECOMPUTED_OPS || chain.iter().any(|&j| numel(func, block.ops[j].results[0]) != Some(full)) {
                 continue;
@@ -123,7 +139,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>) 
                     }
                 }
             }
-            if extra >= saved {
+            if extra >= saved || (!costly && extra > 0) {
                 continue;
             }
             for &j in &readers {
@@ -176,4 +192,15 @@ fn prune(block: &Block, k: &mut FusedKernel) {
     let read: HashSet<Value> = live.iter().flat_map(|&j| block.ops[j].operands.iter().copied()).collect();
     k.ops = live;
     k.inputs.retain(|v| read.contains(v));
+}
+
+/// Ops that cost many instructions per element (recomputing them costs more than the memory traffic it
+/// saves on the CPU).
+pub fn is_transcendental(kind: oxhlo_ir::OpKind) -> bool {
+    use oxhlo_ir::OpKind as K;
+    matches!(
+        kind,
+        K::Exponential | K::ExponentialMinusOne | K::Log | K::LogPlusOne | K::Logistic | K::Tanh | K::Sine | K::Cosine | K::Tan | K::Power | K::Atan2 | K::Cbrt
+            | K::ChloErf | K::ChloErfc | K::ChloTan | K::ChloSinh | K::ChloCosh | K::ChloLgamma | K::ChloDigamma
+    )
 }
