@@ -19,35 +19,31 @@ fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> CaseRun {
     Ok((outcome.checks_run, outcome.check_failures))
 }
 
-/// Runs one case at O2 with `FusionOptions::recompute` on, transcendental chains included (the GPU's
-/// plan; the CPU's own leaves those stored), on the CPU executor.
-fn run_case_recomputing(m: &oxhlo_ir::Module) -> CaseRun {
+/// Runs one case at O2 on the CPU executor with the fusion options `adjust` sets (the GPU's plan).
+fn run_case_at_o2_with(m: &oxhlo_ir::Module, adjust: fn(&mut oxhlo_plan::fusion::FusionOptions)) -> CaseRun {
     let mut m = m.clone();
     let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
     oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
     let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
-    opts.fusion.recompute = true;
-    opts.fusion.recompute_costly = true;
+    adjust(&mut opts.fusion);
     let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
     let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
     res.map_err(|e| e.to_string())?;
     Ok((outcome.checks_run, outcome.check_failures))
 }
 
-/// Runs one case at O2 with `FusionOptions::rows` on (the GPU's row kernels, run by the CPU's row
-/// executor: off by default on the CPU), so the plan's row groups are checked on every case.
-fn run_case_with_rows(m: &oxhlo_ir::Module) -> CaseRun {
-    let mut m = m.clone();
-    let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
-    oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
-    let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
-    opts.fusion.rows = true;
-    opts.fusion.recompute = true;
-    opts.fusion.recompute_costly = true;
-    let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;
-    let (res, outcome) = program.run_with_checks(inputs.into_iter().map(Val::from_rt).collect());
-    res.map_err(|e| e.to_string())?;
-    Ok((outcome.checks_run, outcome.check_failures))
+/// `FusionOptions::recompute` on, transcendental chains and new reads included (the GPU's rule; the
+/// CPU's own recomputes only what adds no work).
+fn recompute_costly(f: &mut oxhlo_plan::fusion::FusionOptions) {
+    f.recompute = true;
+    f.recompute_costly = true;
+}
+
+/// Row kernels on too (run by the CPU's row executor, off by default there), so the plan's row groups
+/// are checked on every case.
+fn rows_and_recompute_costly(f: &mut oxhlo_plan::fusion::FusionOptions) {
+    recompute_costly(f);
+    f.rows = true;
 }
 
 fn run_suite(level: OptLevel) {
@@ -85,12 +81,12 @@ fn conformance_at_o2() {
 
 #[test]
 fn conformance_at_o2_recomputing_in_consumers() {
-    on_big_stack(|| run_suite_with("O2 with recompute", &run_case_recomputing));
+    on_big_stack(|| run_suite_with("O2 with recompute", &|m: &oxhlo_ir::Module| run_case_at_o2_with(m, recompute_costly)));
 }
 
 #[test]
 fn conformance_at_o2_with_row_kernels() {
-    on_big_stack(|| run_suite_with("O2 with row kernels and recompute (the GPU's plan)", &run_case_with_rows));
+    on_big_stack(|| run_suite_with("O2 with row kernels and recompute (the GPU's plan)", &|m: &oxhlo_ir::Module| run_case_at_o2_with(m, rows_and_recompute_costly)));
 }
 
 #[test]

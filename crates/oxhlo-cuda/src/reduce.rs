@@ -208,28 +208,16 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 /// declared last as the four combined.
 #[allow(clippy::too_many_arguments)]
 fn unrolled_loop(acc_t: &str, ident: &str, start: &str, end: &str, stride: &str, index: &dyn Fn(&str) -> String, step: &str, pad: &str) -> String {
-    unrolled_loop_by(4, acc_t, ident, start, end, stride, index, step, pad)
-}
-
-/// [`unrolled_loop`] with `ways` accumulators and element positions per iteration (a power of two).
-#[allow(clippy::too_many_arguments)]
-fn unrolled_loop_by(ways: usize, acc_t: &str, ident: &str, start: &str, end: &str, stride: &str, index: &dyn Fn(&str) -> String, step: &str, pad: &str) -> String {
-    let others: Vec<String> = (1..ways).map(|k| format!("acc{k} = acc0")).collect();
-    let mut s = format!("{pad}{acc_t} acc0 = ({acc_t})({ident}), {};\n", others.join(", "));
+    let mut s = format!("{pad}{acc_t} acc0 = ({acc_t})({ident}), acc1 = acc0, acc2 = acc0, acc3 = acc0;\n");
     s += &format!("{pad}long long c_ = {start};\n");
-    s += &format!("{pad}for (; c_ + {} * {stride} < {end}; c_ += {ways} * {stride}) {{\n", ways - 1);
-    for k in 0..ways {
+    s += &format!("{pad}for (; c_ + 3 * {stride} < {end}; c_ += 4 * {stride}) {{\n");
+    for k in 0..4 {
         let pos = if k == 0 { "c_".to_string() } else { format!("(c_ + {k} * {stride})") };
         s += &format!("{pad}  {{ const long long i = {}; {acc_t}& acc = acc{k};\n{pad}    {step}\n{pad}  }}\n", index(&pos));
     }
     s += &format!("{pad}}}\n");
     s += &format!("{pad}for (; c_ < {end}; c_ += {stride}) {{ const long long i = {}; {acc_t}& acc = acc0;\n{pad}  {step}\n{pad}}}\n", index("c_"));
-    // Combined pairwise: (acc0 + acc1) + (acc2 + acc3), ...
-    let mut level: Vec<String> = (0..ways).map(|k| format!("acc{k}")).collect();
-    while level.len() > 1 {
-        level = level.chunks(2).map(|p| format!("oxr({}, {})", p[0], p[1])).collect();
-    }
-    s += &format!("{pad}{acc_t} acc = {};", level[0]);
+    s += &format!("{pad}{acc_t} acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));");
     s
 }
 

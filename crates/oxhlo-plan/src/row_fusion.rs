@@ -171,12 +171,7 @@ impl Group {
             } else if self.is_row_shape(&out) && (reads_rows || ops.len() > 1) && (!is_reshape || reads_rows) {
                 // Row ops of a kernel: values of the group are per-row ones (checked), others are read
                 // at the row's index (or broadcast from scalars).
-                let mut probe_rows = self.row_values.clone();
-                probe_rows.extend(new_row_values.iter().copied());
-                let saved = std::mem::replace(&mut self.row_values, probe_rows);
-                let good = self.row_op_ok(func, op, &out);
-                self.row_values = saved;
-                if !good {
+                if !self.row_op_ok(func, op, &out) {
                     ok = false;
                     break;
                 }
