@@ -86,6 +86,8 @@ if [ "$MODE" = ab ]; then
     for so in old_pjrt.so liboxhlo_pjrt.so; do
       PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/$so" JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-10}" > "/tmp/ab_$so.log" 2>&1
       grep -E ' ms ' "/tmp/ab_$so.log" | grep -v WARNING | sed "s/^/round $r $so: /" | tee -a "$OUT/ab.txt"
+      # With OXHLO_CUDA_GRAPH_LOG=1: what became of each program's graph.
+      grep 'oxhlo-cuda graph' "/tmp/ab_$so.log" | sort | uniq -c | sed "s/^/round $r $so: /" | tee -a "$OUT/ab.txt"
     done
   done
 fi

@@ -152,23 +152,81 @@ impl Captured {
         inputs.len() == self.inputs.len() && inputs.iter().zip(&self.inputs).all(|(a, b)| a.ty == b.ty && a.kind == b.kind && a.len == b.len)
     }
 
-    /// Runs the graph on `inputs` and returns its results in fresh buffers.
+    /// Runs the graph on `inputs` and returns its results in fresh buffers. The inputs go in by one
+    /// launch and the results out by another ([`copy_many`]), whatever their number.
     pub fn replay(&self, gpu: &Gpu, inputs: &[DTensor]) -> Result<Vec<DTensor>, String> {
-        for (src, dst) in inputs.iter().zip(&self.inputs) {
-            if !Arc::ptr_eq(&src.buf, &dst.buf) {
-                gpu.copy_bytes(&src.buf, &dst.buf, dst.bytes())?;
-            }
-        }
+        let ins: Vec<(&CudaSlice<u8>, &CudaSlice<u8>, usize)> =
+            inputs.iter().zip(&self.inputs).filter(|(src, dst)| !Arc::ptr_eq(&src.buf, &dst.buf)).map(|(src, dst)| (&**src.buf, &**dst.buf, dst.bytes())).collect();
+        copy_many(gpu, &ins)?;
         self.graph.launch().map_err(|e| format!("graph launch: {e}"))?;
-        self.outputs
-            .iter()
-            .map(|o| {
-                let b = gpu.alloc_bytes(o.buf.len())?;
-                gpu.copy_bytes(&o.buf, &b, o.bytes())?;
-                Ok(DTensor { buf: Arc::new(b), ..o.clone() })
-            })
-            .collect()
+        let fresh: Vec<DBuf> = self.outputs.iter().map(|o| gpu.alloc_bytes(o.buf.len())).collect::<Result<_, String>>()?;
+        let outs: Vec<(&CudaSlice<u8>, &CudaSlice<u8>, usize)> = self.outputs.iter().zip(&fresh).map(|(o, b)| (&**o.buf, &**b, o.bytes())).collect();
+        copy_many(gpu, &outs)?;
+        Ok(self.outputs.iter().zip(fresh).map(|(o, b)| DTensor { buf: Arc::new(b), ..o.clone() }).collect())
     }
+}
+
+/// The kernel of [`copy_many`]: `jobs` holds (source, destination, bytes) triples; block row `y` copies
+/// job `y`, its blocks striding over the bytes in 16-byte units where both ends are 16-byte aligned.
+pub const COPY_MANY_SRC: &str = r#"extern "C" __global__ void oxk(long long n, const unsigned long long* jobs) {
+  long long j = blockIdx.y;
+  if (j >= n) return;
+  const unsigned char* src = (const unsigned char*)jobs[3 * j];
+  unsigned char* dst = (unsigned char*)jobs[3 * j + 1];
+  unsigned long long bytes = jobs[3 * j + 2];
+  unsigned long long start = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  unsigned long long units = ((((unsigned long long)src) | ((unsigned long long)dst)) & 15) ? 0 : bytes / 16;
+  for (unsigned long long i = start; i < units; i += stride) ((uint4*)dst)[i] = ((const uint4*)src)[i];
+  for (unsigned long long i = units * 16 + start; i < bytes; i += stride) dst[i] = src[i];
+}
+"#;
+
+/// Most jobs of one [`copy_many`] launch (the grid's y extent).
+const COPY_MANY_MAX_JOBS: usize = 65_535;
+
+/// Copies each `(source, destination, bytes)` on the stream, all in one kernel launch per 65535 jobs
+/// (plus one small upload of the job table): a replay of a training step moves hundreds of parameter
+/// and optimizer-state buffers in and out, and one driver copy each costs microseconds of launch.
+pub fn copy_many(gpu: &Gpu, jobs: &[(&CudaSlice<u8>, &CudaSlice<u8>, usize)]) -> Result<(), String> {
+    use cudarc::driver::{DevicePtr, LaunchConfig, PushKernelArg};
+    let jobs: Vec<_> = jobs.iter().filter(|j| j.2 > 0).collect();
+    match jobs.as_slice() {
+        [] => return Ok(()),
+        [(s, d, n)] => return gpu.copy_bytes(s, d, *n),
+        _ => {}
+    }
+    let mut table: Vec<u64> = Vec::with_capacity(jobs.len() * 3);
+    for (s, d, n) in &jobs {
+        if s.len() < *n || d.len() < *n {
+            return Err("internal error: a device copy past a buffer's end".into());
+        }
+        let (ps, _gs) = s.device_ptr(&gpu.stream);
+        let (pd, _gd) = d.device_ptr(&gpu.stream);
+        table.extend([ps, pd, *n as u64]);
+    }
+    let most = jobs.iter().map(|j| j.2).max().unwrap_or(0);
+    let tbuf = gpu.alloc_bytes(table.len() * 8)?;
+    let (tp, _gt) = tbuf.device_ptr(&gpu.stream);
+    // SAFETY: `tbuf` holds the whole table; the upload is ordered on the stream before the launches that
+    // read it, and pageable host memory is staged before the call returns.
+    unsafe { cudarc::driver::result::memcpy_htod_async(tp, &table, gpu.stream.cu_stream()) }.map_err(|e| format!("host to device copy: {e}"))?;
+    static KERNEL: std::sync::OnceLock<crate::device::Kernel> = std::sync::OnceLock::new();
+    let f = gpu.function(KERNEL.get_or_init(|| crate::device::Kernel::new(COPY_MANY_SRC.to_string())))?;
+    // Four 4 KiB strides per block on the biggest job.
+    let blocks_x = most.div_ceil(4 * 256 * 16).clamp(1, 1024) as u32;
+    for (c, chunk) in jobs.chunks(COPY_MANY_MAX_JOBS).enumerate() {
+        let n = chunk.len() as i64;
+        let ptr: u64 = tp + (c * COPY_MANY_MAX_JOBS * 24) as u64;
+        let cfg = LaunchConfig { grid_dim: (blocks_x, chunk.len() as u32, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let mut b = gpu.stream.launch_builder(&f);
+        b.arg(&n);
+        b.arg(&ptr);
+        // SAFETY: the kernel is (long long n, const unsigned long long* jobs); `ptr` addresses n triples of
+        // the uploaded table, and every triple's buffers hold its byte count (checked above).
+        unsafe { b.launch(cfg) }.map_err(|e| format!("kernel launch: {e}"))?;
+    }
+    Ok(())
 }
 
 /// Captures one run: `run` executes the program on the given inputs (graph-owned copies of `inputs`)

@@ -171,6 +171,22 @@ fn graph_replays_compute_what_step_by_step_runs_do() {
     }
 }
 
+/// `graph::copy_many` (how graph replays move their inputs and results): hundreds of buffers of sizes
+/// that are and are not multiples of its 16-byte units, each arriving whole and unchanged.
+#[test]
+fn copy_many_moves_every_buffer_whole() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let lens: Vec<usize> = (0..300).map(|i| [1, 3, 4, 5, 1000, 1031, 262_147][i % 7] + i / 7).collect();
+    let srcs: Vec<_> = lens.iter().enumerate().map(|(i, &n)| gpu.upload(&NTensor::new(f32_ty(&[n as i64]), Buf::F32(rand(n, i as u64 + 1)))).expect("upload")).collect();
+    let dsts: Vec<_> = lens.iter().map(|&n| gpu.alloc_bytes(n * 4).expect("alloc")).collect();
+    let jobs: Vec<_> = srcs.iter().zip(&dsts).map(|(s, d)| (&**s.buf, &**d, s.bytes())).collect();
+    oxhlo_cuda::graph::copy_many(&gpu, &jobs).expect("copies");
+    for ((s, d), &n) in srcs.iter().zip(dsts).zip(&lens) {
+        let got = gpu.download(&oxhlo_cuda::device::Gpu::wrap(f32_ty(&[n as i64]), oxhlo_cpu::Kind::F32, n, d)).expect("download");
+        assert_eq!(got.buf, gpu.download(s).expect("download").buf, "a buffer of {n} floats");
+    }
+}
+
 #[test]
 fn wrong_device_inputs_are_errors() {
     let Some(gpu) = gpu_or_skip() else { return };

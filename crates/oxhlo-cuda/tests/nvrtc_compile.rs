@@ -143,6 +143,7 @@ fn every_rendered_kernel_compiles() {
     }
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
     all.insert(oxhlo_cuda::profile::GATE_SRC.to_string());
+    all.insert(oxhlo_cuda::graph::COPY_MANY_SRC.to_string());
     let all: Vec<&String> = all.iter().collect();
     let start = std::time::Instant::now();
     for chunk in all.chunks(150) {
