@@ -1,10 +1,10 @@
 //! oxhlo's optimizer: semantics-preserving rewrites of an [`oxhlo_ir::Module`] before planning.
 //!
 //! Levels: O0 runs nothing; O1 inlines calls, folds constants (with the reference interpreter), applies
-//! exact algebraic identities and removes dead code; O2 adds CSE, canonicalization of shape ops and
-//! loop-invariant code motion; O3 adds folding transposes into `dot_general` dimension numbers. Every pass
-//! is exact: results are bitwise those of the unoptimized program (NaN payloads aside, which the spec leaves
-//! open). The [`PassManager`] times each pass, can dump the IR after each one and verify between passes.
+//! exact algebraic identities, turns reductions over extent-1 dims into elementwise ops and removes dead
+//! code; O2 adds CSE, canonicalization of shape ops and loop-invariant code motion; O3 adds folding
+//! transposes into `dot_general` dimension numbers. Every pass is exact: results are bitwise those of the
+//! unoptimized program (NaN payloads aside, which the spec leaves open). The [`PassManager`] times each pass, can dump the IR after each one and verify between passes.
 
 pub mod canon;
 pub mod cse;
@@ -16,6 +16,7 @@ pub mod licm;
 pub mod lift;
 pub mod loop_state;
 pub mod simplify;
+pub mod unit_reduce;
 pub mod util;
 
 #[cfg(test)]
@@ -188,6 +189,7 @@ pub fn pipeline(level: OptLevel) -> PassManager {
     pm.add(Box::new(inline::Inline));
     pm.add(Box::new(fold::ConstantFold));
     pm.add(Box::new(simplify::AlgebraicSimplify));
+    pm.add(Box::new(unit_reduce::UnitReduce));
     if level >= OptLevel::O2 {
         pm.add(Box::new(canon::Canonicalize));
         pm.add(Box::new(cse::Cse));
