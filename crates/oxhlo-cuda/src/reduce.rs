@@ -333,10 +333,15 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     Ok(o)
 }
 
+/// Column partials of at most this many parts are combined by one pass (each thread folding up to
+/// `FINISH_PARTS / COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step (512 parts
+/// of 64 columns) took two small launches after the main pass.
+pub const FINISH_PARTS: i64 = 512;
+
 /// Combines partial results (accumulator type) into `out` with the init value: `[outer, parts]` for
 /// rows (a row pass over the parts), `[parts, outer * inner]` for columns (a column pass of one row over
-/// the parts; when there are many parts and few columns, that pass is split again first). Kernels are
-/// kept in `memo` as `op`'s (tags 13 and 16).
+/// the parts; when there are more than [`FINISH_PARTS`] parts and few columns, that pass is split again
+/// first). Kernels are kept in `memo` as `op`'s (tags 13 and 16).
 #[allow(clippy::too_many_arguments)]
 pub fn finish_partials(
     gpu: &Gpu,
@@ -361,7 +366,8 @@ pub fn finish_partials(
             let m = outer * inner;
             loop {
                 let again = parts_for(1, parts, m);
-                if again == 1 {
+                // Up to FINISH_PARTS parts, one more pass over the few columns costs less than two launches.
+                if again == 1 || parts <= FINISH_PARTS {
                     return gpu.launch_reduce_cols(&*pass(13, Shape::Cols, true, false)?, 1, parts, m, 1, &[&partials, &*init.buf], out);
                 }
                 let mut next = [gpu.alloc_bytes((m * again) as usize * 8)?];
