@@ -14,8 +14,9 @@ for line in open(sys.argv[1], errors="replace"):
     else:
         cur = None
 if reports:
-    # A program is known by its report's step count and labels (the first line's times vary).
-    key = lambda r: (r[0], tuple(sorted(re.sub(r'^\s*[\d.]+ ms\s+', '', l) for l in r[1][1:])))
+    # A program is known by its report's step count (its top lines differ between runs: the order of
+    # steps by time, and so which of them make the top N, varies).
+    key = lambda r: r[0]
     count = {}
     for r in reports:
         count[key(r)] = count.get(key(r), 0) + 1
