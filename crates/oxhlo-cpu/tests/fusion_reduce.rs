@@ -476,3 +476,75 @@ fn row_kernels_match_the_interpreter() {
         }
     }
 }
+
+/// Two layers of masked attention scores sharing their mask, scale and fill broadcasts (as CSE leaves
+/// them in a transformer): the first layer's row kernel computes them and, before recomputation, stores
+/// them at the scores' shape for the second's.
+const MASKED_SCORES_AND_GRAD: &str = r#"
+func.func @main(%s: tensor<2x3x8x8xf32>, %m: tensor<8x8xi1>, %v: tensor<2x3x8x8xf32>) -> (tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) {
+  %c8 = stablehlo.constant dense<8.0> : tensor<f32>
+  %scale = stablehlo.broadcast_in_dim %c8, dims = [] : (tensor<f32>) -> tensor<2x3x8x8xf32>
+  %q = stablehlo.divide %s, %scale : tensor<2x3x8x8xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [2, 3] : (tensor<8x8xi1>) -> tensor<2x3x8x8xi1>
+  %fill = stablehlo.constant dense<-1.0e9> : tensor<f32>
+  %fb = stablehlo.broadcast_in_dim %fill, dims = [] : (tensor<f32>) -> tensor<2x3x8x8xf32>
+  %w = stablehlo.select %mb, %q, %fb : tensor<2x3x8x8xi1>, tensor<2x3x8x8xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %mx = stablehlo.reduce(%w init: %ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8xf32>
+  %mxb = stablehlo.broadcast_in_dim %mx, dims = [0, 1, 2] : (tensor<2x3x8xf32>) -> tensor<2x3x8x8xf32>
+  %d = stablehlo.subtract %w, %mxb : tensor<2x3x8x8xf32>
+  %e = stablehlo.exponential %d : tensor<2x3x8x8xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %sum = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [3] : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8xf32>
+  %sb = stablehlo.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<2x3x8xf32>) -> tensor<2x3x8x8xf32>
+  %p = stablehlo.divide %e, %sb : tensor<2x3x8x8xf32>
+  %pv = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %q2 = stablehlo.divide %pv, %scale : tensor<2x3x8x8xf32>
+  %w2 = stablehlo.select %mb, %q2, %fb : tensor<2x3x8x8xi1>, tensor<2x3x8x8xf32>
+  %mx2 = stablehlo.reduce(%w2 init: %ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8xf32>
+  %mxb2 = stablehlo.broadcast_in_dim %mx2, dims = [0, 1, 2] : (tensor<2x3x8xf32>) -> tensor<2x3x8x8xf32>
+  %d2 = stablehlo.subtract %w2, %mxb2 : tensor<2x3x8x8xf32>
+  %e2 = stablehlo.exponential %d2 : tensor<2x3x8x8xf32>
+  %sum2 = stablehlo.reduce(%e2 init: %z) applies stablehlo.add across dimensions = [3] : (tensor<2x3x8x8xf32>, tensor<f32>) -> tensor<2x3x8xf32>
+  %sb2 = stablehlo.broadcast_in_dim %sum2, dims = [0, 1, 2] : (tensor<2x3x8xf32>) -> tensor<2x3x8x8xf32>
+  %p2 = stablehlo.divide %e2, %sb2 : tensor<2x3x8x8xf32>
+  return %p, %p2 : tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>
+}"#;
+
+#[test]
+fn row_kernels_recompute_broadcasts_instead_of_reading_them() {
+    let m = oxhlo_text::parse_module(MASKED_SCORES_AND_GRAD, "masked.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true };
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
+    let full = |v: oxhlo_ir::Value| f.try_ty(v).and_then(|t| t.as_tensor()).is_some_and(|t| t.shape == [2, 3, 8, 8]);
+    let broadcast_inputs = |steps: &[Step]| -> usize {
+        steps
+            .iter()
+            .filter_map(|s| if let Step::Kernel(k) = s { k.rows.is_some().then(|| k.clone()) } else { None })
+            .flat_map(|k| k.inputs.clone())
+            .filter(|&v| full(v) && block.ops.iter().any(|o| o.kind == oxhlo_ir::OpKind::BroadcastInDim && o.results[0] == v))
+            .count()
+    };
+    // Before: the row kernel reads stored full-shape broadcasts (mask, scale, fill).
+    assert!(broadcast_inputs(&steps) >= 2, "{steps:#?}");
+    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
+    // After: it computes them from the mask and the scalars; nothing stores them.
+    assert_eq!(broadcast_inputs(&steps), 0, "{steps:#?}");
+    let rows = steps.iter().find_map(|s| if let Step::Kernel(k) = s { k.rows.is_some().then(|| k.clone()) } else { None }).expect("a row kernel");
+    assert!(oxhlo_cpu::kernels::rows::supported(&rows, f, block), "{rows:#?}");
+
+    let s = f32_input(&[2, 3, 8, 8], 71);
+    let mask = tensor("i1", &[8, 8], oxhlo_cpu::Buf::Bool((0..64).map(|i| i % 8 <= i / 8).collect()));
+    let v = f32_input(&[2, 3, 8, 8], 72);
+    let inputs = [s, mask, v];
+    let want = run_interp(MASKED_SCORES_AND_GRAD, &inputs).expect("interp");
+    for threads in [1, 2] {
+        let got = run_cpu_with(MASKED_SCORES_AND_GRAD, &inputs, opts.clone(), threads).expect("cpu");
+        for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+            compare(a, b, 64, 1e-5).unwrap_or_else(|e| panic!("output {k} ({threads} threads): {e}"));
+        }
+    }
+}

@@ -10,7 +10,7 @@
 
 use crate::fusion::{FusedKernel, Step};
 use crate::reduce_fusion::reads;
-use oxhlo_ir::{Block, ElementType, FloatType, Func, Type, Value};
+use oxhlo_ir::{Block, ElementType, FloatType, Func, OpKind, Type, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -84,8 +84,8 @@ fn step_reads(block: &Block, s: &Step) -> Vec<Value> {
 
 /// `steps` with stored values recomputed by their readers where that moves fewer bytes (see the module
 /// doc). A post-pass over the kernels of `fuse_block`, `fuse_reductions` and `fuse_rows` (row kernels
-/// give values to their readers, chains that stop at what they store, but take none: their per-row ops
-/// are laid out by `fuse_rows`).
+/// give values to their readers, chains that stop at what they store, and take only broadcasts of
+/// smaller values: their per-row ops are laid out by `fuse_rows`).
 /// `costly` (`FusionOptions::recompute_costly`): whether a recomputed chain may hold transcendental ops
 /// (exp, tanh, ...) or make a reader read a full-shape input it did not read before; without it only
 /// free recomputation happens (broadcasts of small values, ops on values the reader already reads).
@@ -104,10 +104,11 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 continue;
             }
             let readers: Vec<usize> = (ki + 1..steps.len()).filter(|&j| step_reads(block, &steps[j]).contains(&v)).collect();
-            let eligible = |j: &usize| matches!(&steps[*j], Step::Kernel(c) if c.rows.is_none() && c.shape == producer.shape);
-            if readers.is_empty() || !readers.iter().all(eligible) {
+            let same_shape = |j: &usize| matches!(&steps[*j], Step::Kernel(c) if c.shape == producer.shape);
+            if readers.is_empty() || !readers.iter().all(same_shape) {
                 continue;
             }
+            let into_rows = readers.iter().any(|&j| matches!(&steps[j], Step::Kernel(c) if c.rows.is_some()));
             let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).collect();
             let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
             if !costly && chain.iter().any(|&j| is_transcendental(block.ops[j].kind)) {
@@ -125,6 +126,14 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                         chain_inputs.push(x);
                     }
                 }
+            }
+            // A row kernel takes only broadcasts of smaller values (its phases read them by index
+            // arithmetic; its per-row ops are untouched): an attention mask, a scale or a fill value that
+            // a forward kernel stored at the scores' full shape for the forward and backward row kernels.
+            if into_rows
+                && !(chain.iter().all(|&j| block.ops[j].kind == OpKind::BroadcastInDim) && chain_inputs.iter().all(|&x| numel(func, x).is_some_and(|n| n < full)))
+            {
+                continue;
             }
             // Bytes per element: the store and the reads of `v` saved, against the full-shape inputs the
             // readers would read in addition.
