@@ -14,7 +14,7 @@ use oxhlo_plan::fusion::{ew_class, EwClass};
 use std::collections::HashMap;
 
 /// Elements per chunk.
-const CHUNK: usize = 1024;
+const CHUNK: usize = 256;
 /// Below this many elements (times the op count) a program runs on one thread.
 const PAR_MIN_WORK: usize = 1 << 16;
 /// Parts per worker thread of a parallel run (scheduled dynamically on rayon's pool).
@@ -24,7 +24,7 @@ const PART_MIN: usize = 1 << 14;
 /// Whether the processor has the AVX-512 subsets the 16-wide code path uses (checked once);
 /// `OXHLO_AVX512=0` keeps the AVX2 path.
 #[cfg(target_arch = "x86_64")]
-fn avx512() -> bool {
+pub(crate) fn avx512() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| {
         !std::env::var("OXHLO_AVX512").is_ok_and(|v| v.trim() == "0")

@@ -318,11 +318,11 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 Bin::Div => zip(d, a, b, |x, y| x / y),
                 Bin::Rem => zip(d, a, b, |x, y| x % y),
                 Bin::Max => {
-                    zip(d, a, b, fl::fmax);
+                    zip(d, a, b, fastmath::max);
                     return Ok(());
                 }
                 Bin::Min => {
-                    zip(d, a, b, fl::fmin);
+                    zip(d, a, b, fastmath::min);
                     return Ok(());
                 }
                 _ => {

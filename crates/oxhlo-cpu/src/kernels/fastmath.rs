@@ -1,4 +1,4 @@
-//! Vectorizable f32 transcendentals: `exp`, `log`, `tanh`, `logistic`, `erf_inv`. Each is branch-free (special
+//! Vectorizable f32 transcendentals: `exp`, `log`, `tanh`, `logistic`, `erf_inv`, and IEEE `max`/`min`. Each is branch-free (special
 //! cases are blended in with selects) and built from `+ - * /`, comparisons and bit casts only, so a loop
 //! over a slice auto-vectorizes. Polynomials are Cephes' single-precision minimax fits with Cody-Waite
 //! range reduction. Measured max errors against f64 std math (tests below, over every 97th f32 bit
@@ -50,6 +50,25 @@ pub fn exp(x: f32) -> f32 {
     let y = sel(x > 88.722_84, f32::INFINITY, y);
     let y = sel(x < -103.972_08, 0.0, y);
     sel(x.is_nan(), x, y)
+}
+
+/// IEEE-754 `maximum` (a NaN operand gives a NaN, -0 < +0) from comparisons, bit operations and
+/// selects only, so loops over it vectorize (the interpreter's branchy form made a row maximum 11x
+/// slower than a row sum). Equal operands give the AND of their bits: +0 for (-0, +0), the value else.
+#[inline(always)]
+pub fn max(a: f32, b: f32) -> f32 {
+    let m = sel(a > b, a, b);
+    let m = sel(a == b, f32::from_bits(a.to_bits() & b.to_bits()), m);
+    sel(a.is_nan() || b.is_nan(), a + b, m)
+}
+
+/// IEEE-754 `minimum` (a NaN operand gives a NaN, -0 < +0), vectorizable as [`max`]: equal operands
+/// give the OR of their bits (-0 for (-0, +0)).
+#[inline(always)]
+pub fn min(a: f32, b: f32) -> f32 {
+    let m = sel(a < b, a, b);
+    let m = sel(a == b, f32::from_bits(a.to_bits() | b.to_bits()), m);
+    sel(a.is_nan() || b.is_nan(), a + b, m)
 }
 
 /// The natural logarithm.
@@ -280,6 +299,20 @@ mod tests {
         assert_eq!(erf_inv(-1.0), f32::NEG_INFINITY);
         assert!(erf_inv(1.5).is_nan() && erf_inv(f32::NAN).is_nan());
         assert_eq!(erf_inv(0.0), 0.0);
+    }
+
+    #[test]
+    fn max_and_min_match_ieee_maximum_and_minimum() {
+        use oxhlo_interp::ops::elementwise_float::{fmax, fmin};
+        let vals = [0.0f32, -0.0, 1.0, -1.0, 2.5, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, f32::MIN_POSITIVE, -1e-45, 3.4e38];
+        for &a in &vals {
+            for &b in &vals {
+                let (want_max, want_min) = (fmax(a, b), fmin(a, b));
+                let (got_max, got_min) = (max(a, b), min(a, b));
+                assert!(want_max.to_bits() == got_max.to_bits() || (want_max.is_nan() && got_max.is_nan()), "max({a}, {b}) = {got_max}, want {want_max}");
+                assert!(want_min.to_bits() == got_min.to_bits() || (want_min.is_nan() && got_min.is_nan()), "min({a}, {b}) = {got_min}, want {want_min}");
+            }
+        }
     }
 
     #[test]

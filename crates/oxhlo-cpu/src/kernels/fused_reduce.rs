@@ -6,7 +6,7 @@
 //! before adding it to the row, as the standalone reduce kernel does; f32 only; max/min follow IEEE
 //! `maximum`/`minimum` (NaN propagates, -0 < +0).
 
-use oxhlo_interp::ops::elementwise_float::{fmax, fmin};
+use super::fastmath;
 use oxhlo_plan::reducer::ReduceKind;
 
 /// The reduction's view of the iteration space and its combining op.
@@ -30,8 +30,8 @@ impl RedView {
     #[inline(always)]
     fn combine(&self, a: f32, b: f32) -> f32 {
         match self.kind {
-            ReduceKind::Max => fmax(a, b),
-            ReduceKind::Min => fmin(a, b),
+            ReduceKind::Max => fastmath::max(a, b),
+            ReduceKind::Min => fastmath::min(a, b),
             _ => a + b,
         }
     }
@@ -77,8 +77,12 @@ impl Partial {
                 let mut p = 0;
                 while p < vs.len() {
                     let run = (v.inner - j).min(vs.len() - p);
-                    for (a, &x) in acc_row[j..j + run].iter_mut().zip(&vs[p..p + run]) {
-                        *a = v.combine(*a, x);
+                    let (accs, xs) = (&mut acc_row[j..j + run], &vs[p..p + run]);
+                    // The reducer chosen outside the loop, so that it vectorizes.
+                    match v.kind {
+                        ReduceKind::Max => accs.iter_mut().zip(xs).for_each(|(a, &x)| *a = fastmath::max(*a, x)),
+                        ReduceKind::Min => accs.iter_mut().zip(xs).for_each(|(a, &x)| *a = fastmath::min(*a, x)),
+                        _ => accs.iter_mut().zip(xs).for_each(|(a, &x)| *a += x),
                     }
                     p += run;
                     j = 0;
@@ -97,23 +101,33 @@ impl Partial {
     }
 }
 
-/// The fold of a slice with 16 independent accumulators (vectorizable).
+/// The fold of a slice with 16 independent accumulators (vectorizable: the reducer is chosen once,
+/// outside the loop).
 #[inline(always)]
 fn lanes(v: &RedView, xs: &[f32]) -> f32 {
+    match v.kind {
+        ReduceKind::Max => lanes_with(xs, f32::NEG_INFINITY, fastmath::max),
+        ReduceKind::Min => lanes_with(xs, f32::INFINITY, fastmath::min),
+        _ => lanes_with(xs, 0.0, |a, b| a + b),
+    }
+}
+
+#[inline(always)]
+fn lanes_with(xs: &[f32], ident: f32, op: impl Fn(f32, f32) -> f32) -> f32 {
     const L: usize = 16;
-    let mut acc = [v.identity(); L];
+    let mut acc = [ident; L];
     let mut chunks = xs.chunks_exact(L);
     for c in &mut chunks {
         for (a, &x) in acc.iter_mut().zip(c) {
-            *a = v.combine(*a, x);
+            *a = op(*a, x);
         }
     }
-    let mut r = v.identity();
+    let mut r = ident;
     for &x in chunks.remainder() {
-        r = v.combine(r, x);
+        r = op(r, x);
     }
     for a in acc {
-        r = v.combine(r, a);
+        r = op(r, a);
     }
     r
 }
