@@ -1,6 +1,10 @@
 //! The `oxhlo` command line. A thin front door: argument handling and output formatting only; the work is
 //! done by the library crates (text parser/printer, verifier, bytecode reader, CPU backend, interpreter).
 
+/// Big freed blocks are kept for the next run's tensors (`oxhlo_cpu::big_blocks`): no page faults per run.
+#[global_allocator]
+static ALLOCATOR: oxhlo_cpu::big_blocks::BigBlockCache = oxhlo_cpu::big_blocks::BigBlockCache;
+
 mod args;
 mod cmd_bench;
 mod cmd_convert;

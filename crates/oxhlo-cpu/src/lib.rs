@@ -4,6 +4,7 @@
 //! interpreter for any op no kernel handles (converted in and out), so every op and element type runs.
 
 pub mod alloc;
+pub mod big_blocks;
 pub mod exec;
 pub mod kernels;
 pub mod pipeline;

@@ -20,6 +20,10 @@
 
 #![allow(clippy::missing_safety_doc)]
 
+/// Big freed blocks are kept for the next run's tensors (`oxhlo_cpu::big_blocks`): no page faults per run.
+#[global_allocator]
+static ALLOCATOR: oxhlo_cpu::big_blocks::BigBlockCache = oxhlo_cpu::big_blocks::BigBlockCache;
+
 pub mod abi;
 pub mod api;
 pub mod attrs;
