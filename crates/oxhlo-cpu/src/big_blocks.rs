@@ -5,7 +5,8 @@
 //! ([`crate::alloc`]) cannot cover the plugin: inside a JAX process other threads have made their own
 //! malloc arenas before oxhlo runs, and a thread's arena gives big free blocks back to the OS.
 //!
-//! At most [`SLOTS`] blocks and [`CAP`] bytes are kept; beyond that, blocks go back to the C library.
+//! At most [`SLOTS`] blocks and [`CAP`] bytes are kept: a block freed when the cache is full pushes the
+//! longest-kept ones back to the C library (so blocks of sizes a process stopped using do not stay).
 //! Front doors that own their process's allocator declare it (`#[global_allocator] static A:
 //! BigBlockCache = BigBlockCache;`: the plugin library and the `oxhlo` command line).
 
@@ -17,15 +18,17 @@ const BIG: usize = 1 << 20;
 /// Most blocks kept.
 const SLOTS: usize = 256;
 /// Most bytes kept.
-const CAP: usize = 4 << 30;
+const CAP: usize = 1 << 30;
 
 struct Cache {
-    /// (address, size, alignment); address 0 marks a free slot.
-    blocks: [(usize, usize, usize); SLOTS],
+    /// (address, size, alignment, when kept); address 0 marks a free slot.
+    blocks: [(usize, usize, usize, u64); SLOTS],
     bytes: usize,
+    /// Blocks kept so far (the clock of `blocks`' last field).
+    kept: u64,
 }
 
-static CACHE: Mutex<Cache> = Mutex::new(Cache { blocks: [(0, 0, 0); SLOTS], bytes: 0 });
+static CACHE: Mutex<Cache> = Mutex::new(Cache { blocks: [(0, 0, 0, 0); SLOTS], bytes: 0, kept: 0 });
 
 /// The allocator: [`System`] with big freed blocks kept for reuse.
 pub struct BigBlockCache;
@@ -39,21 +42,36 @@ impl BigBlockCache {
     /// A kept block of exactly this size and alignment, taken out of the cache.
     fn take(layout: Layout) -> Option<*mut u8> {
         let mut c = cache();
-        let slot = c.blocks.iter().position(|&(p, s, a)| p != 0 && s == layout.size() && a == layout.align())?;
-        let (p, s, _) = c.blocks[slot];
-        c.blocks[slot] = (0, 0, 0);
+        let slot = c.blocks.iter().position(|&(p, s, a, _)| p != 0 && s == layout.size() && a == layout.align())?;
+        let (p, s, _, _) = c.blocks[slot];
+        c.blocks[slot] = (0, 0, 0, 0);
         c.bytes -= s;
         Some(p as *mut u8)
     }
 
-    /// Keeps a freed block; false when the cache is full.
+    /// Keeps a freed block, first giving the longest-kept blocks back while it would not fit; false when
+    /// it is bigger than the whole cache.
     fn keep(ptr: *mut u8, layout: Layout) -> bool {
-        let mut c = cache();
-        if c.bytes + layout.size() > CAP {
+        if layout.size() > CAP {
             return false;
         }
-        let Some(slot) = c.blocks.iter().position(|&(p, _, _)| p == 0) else { return false };
-        c.blocks[slot] = (ptr as usize, layout.size(), layout.align());
+        let mut c = cache();
+        loop {
+            let free = c.blocks.iter().position(|&(p, _, _, _)| p == 0);
+            if free.is_some() && c.bytes + layout.size() <= CAP {
+                break;
+            }
+            let Some(old) = c.blocks.iter().enumerate().filter(|(_, b)| b.0 != 0).min_by_key(|(_, b)| b.3).map(|(i, _)| i) else { return false };
+            let (p, s, a, _) = c.blocks[old];
+            c.blocks[old] = (0, 0, 0, 0);
+            c.bytes -= s;
+            // SAFETY: a kept block came from `System` with exactly this size and alignment.
+            unsafe { System.dealloc(p as *mut u8, Layout::from_size_align_unchecked(s, a)) };
+        }
+        let Some(slot) = c.blocks.iter().position(|&(p, _, _, _)| p == 0) else { return false };
+        c.kept += 1;
+        let when = c.kept;
+        c.blocks[slot] = (ptr as usize, layout.size(), layout.align(), when);
         c.bytes += layout.size();
         true
     }
