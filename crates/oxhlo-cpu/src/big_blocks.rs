@@ -93,6 +93,19 @@ unsafe impl GlobalAlloc for BigBlockCache {
         unsafe { System.alloc(layout) }
     }
 
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.size() >= BIG {
+            if let Some(p) = Self::take(layout) {
+                // SAFETY: a kept block of exactly `layout.size()` bytes, now the caller's.
+                unsafe { p.write_bytes(0, layout.size()) };
+                return p;
+            }
+        }
+        // SAFETY: forwarded with the caller's (non-zero-size) layout; fresh memory may come zeroed
+        // from the OS without a pass over it.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if layout.size() >= BIG && Self::keep(ptr, layout) {
             return;
@@ -146,6 +159,13 @@ mod tests {
             let small = Layout::from_size_align(64, 8).unwrap();
             let s = a.alloc(small);
             a.dealloc(s, small);
+            // A kept block handed out zeroed is zeroed.
+            let z = a.alloc(big);
+            z.write_bytes(9, big.size());
+            a.dealloc(z, big);
+            let z = a.alloc_zeroed(big);
+            assert!(std::slice::from_raw_parts(z, big.size()).iter().all(|&b| b == 0));
+            a.dealloc(z, big);
         }
     }
 }
