@@ -197,50 +197,37 @@ fn row_portable<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: imp
     total
 }
 
-/// Adds rows `x[r * inner .. (r + 1) * inner]` (restricted to columns `cols`) into `acc` (AVX-512 code
-/// where the processor has it, as [`row`]).
-#[inline(always)]
-fn columns<T: Copy, A: Copy>(
-    x: &[T],
+/// Column-reduction work: rows `0..n` of `inner` elements each from `x`, columns `cols` of them folded
+/// into `acc`.
+struct ColumnJob<'a, T, A> {
+    x: &'a [T],
     n: usize,
     inner: usize,
     cols: std::ops::Range<usize>,
-    acc: &mut [A],
-    conv: impl Fn(T) -> A + Copy,
-    op: impl Fn(A, A) -> A + Copy,
-) {
+    acc: &'a mut [A],
+}
+
+/// Folds a [`ColumnJob`]'s rows into its accumulators (AVX-512 code where the processor has it, as
+/// [`row`]).
+#[inline(always)]
+fn columns<T: Copy, A: Copy>(job: ColumnJob<'_, T, A>, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy) {
     #[cfg(target_arch = "x86_64")]
     if super::elementwise::avx512() {
         // SAFETY: as in `row`: the features were checked; the code is the portable one.
-        return unsafe { columns_avx512(x, n, inner, cols, acc, conv, op) };
+        return unsafe { columns_avx512(job, conv, op) };
     }
-    columns_portable(x, n, inner, cols, acc, conv, op)
+    columns_portable(job, conv, op)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
-fn columns_avx512<T: Copy, A: Copy>(
-    x: &[T],
-    n: usize,
-    inner: usize,
-    cols: std::ops::Range<usize>,
-    acc: &mut [A],
-    conv: impl Fn(T) -> A + Copy,
-    op: impl Fn(A, A) -> A + Copy,
-) {
-    columns_portable(x, n, inner, cols, acc, conv, op)
+fn columns_avx512<T: Copy, A: Copy>(job: ColumnJob<'_, T, A>, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy) {
+    columns_portable(job, conv, op)
 }
 
 #[inline(always)]
-fn columns_portable<T: Copy, A: Copy>(
-    x: &[T],
-    n: usize,
-    inner: usize,
-    cols: std::ops::Range<usize>,
-    acc: &mut [A],
-    conv: impl Fn(T) -> A + Copy,
-    op: impl Fn(A, A) -> A + Copy,
-) {
+fn columns_portable<T: Copy, A: Copy>(job: ColumnJob<'_, T, A>, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy) {
+    let ColumnJob { x, n, inner, cols, acc } = job;
     for r in 0..n {
         let row = &x[r * inner + cols.start..r * inner + cols.end];
         for (a, &v) in acc.iter_mut().zip(row) {
@@ -316,7 +303,7 @@ where
             let mut out = Vec::with_capacity(rs.len() * inner);
             for o in rs {
                 let mut acc = vec![ident; inner];
-                columns(&x[o * n * inner..(o + 1) * n * inner], n, inner, 0..inner, &mut acc, conv, op);
+                columns(ColumnJob { x: &x[o * n * inner..(o + 1) * n * inner], n, inner, cols: 0..inner, acc: &mut acc }, conv, op);
                 out.extend(acc);
             }
             out
@@ -328,7 +315,7 @@ where
         let slab = &x[o * n * inner..(o + 1) * n * inner];
         out.extend(par(inner, threads, |cs| {
             let mut acc = vec![ident; cs.len()];
-            columns(slab, n, inner, cs, &mut acc, conv, op);
+            columns(ColumnJob { x: slab, n, inner, cols: cs, acc: &mut acc }, conv, op);
             acc
         }));
     }
