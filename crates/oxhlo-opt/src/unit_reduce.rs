@@ -4,11 +4,13 @@
 //! results are bitwise the same, -0.0 + 0.0 included). The elementwise form fuses into the kernels around
 //! it; as a reduction it was a launch of its own (JAX's batch-norm and layer-norm gradients sum
 //! `[1, 1, C]` tensors to `[C]`: 77 launches per ResNet-18 step). Only single-input reductions whose body
-//! is one commutative op (add, multiply, maximum, minimum, and, or) of its two arguments are rewritten.
+//! the backends recognize (`oxhlo_plan::reducer`: one add, multiply, maximum, minimum, and or or of its
+//! two arguments) are rewritten.
 
-use crate::util::{for_each_func, set_i64s};
+use crate::util::{for_each_func, plain_tensor, set_i64s};
 use crate::Pass;
-use oxhlo_ir::{Func, Module, Op, OpKind, Region, TensorType, Type};
+use oxhlo_ir::{Func, Module, Op, OpKind, Region, Type};
+use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
 
 pub struct UnitReduce;
 
@@ -50,37 +52,16 @@ fn region(f: &mut Func, r: &mut Region) -> bool {
     changed
 }
 
-fn static_tensor(f: &Func, v: oxhlo_ir::Value) -> Option<TensorType> {
-    match f.try_ty(v)? {
-        Type::Tensor(t) if t.is_static() && t.encoding.is_none() => Some(t.clone()),
-        _ => None,
-    }
-}
-
-/// The elementwise op of a reducer body `(a, b) -> op(a, b)` (either operand order), and whether the
-/// accumulator (the first argument) comes first.
-fn commutative_body(f: &Func, r: &Region, elem: &oxhlo_ir::ElementType) -> Option<(OpKind, bool)> {
-    let [block] = r.blocks.as_slice() else { return None };
-    let [a, b] = block.args.as_slice() else { return None };
-    let [op, ret] = block.ops.as_slice() else { return None };
-    if !matches!(ret.kind, OpKind::Return | OpKind::FuncReturn) || ret.operands != op.results || op.results.len() != 1 || !op.regions.is_empty() {
-        return None;
-    }
-    for v in [*a, *b, op.results[0]] {
-        let t = static_tensor(f, v)?;
-        if !t.shape.is_empty() || &t.elem != elem {
-            return None;
-        }
-    }
-    if !matches!(op.kind, OpKind::Add | OpKind::Multiply | OpKind::Maximum | OpKind::Minimum | OpKind::And | OpKind::Or) {
-        return None;
-    }
-    if op.operands == [*a, *b] {
-        Some((op.kind, true))
-    } else if op.operands == [*b, *a] {
-        Some((op.kind, false))
-    } else {
-        None
+/// The elementwise op applying a recognized reduction body (`oxhlo_plan::reducer`, shared with the
+/// backends): every one of them is commutative, so `op(init, x)` is the body's one application.
+fn body_op(kind: ReduceKind) -> OpKind {
+    match kind {
+        ReduceKind::Add => OpKind::Add,
+        ReduceKind::Mul => OpKind::Multiply,
+        ReduceKind::Max => OpKind::Maximum,
+        ReduceKind::Min => OpKind::Minimum,
+        ReduceKind::And => OpKind::And,
+        ReduceKind::Or => OpKind::Or,
     }
 }
 
@@ -90,9 +71,9 @@ fn rewrite(f: &mut Func, op: &Op) -> Option<Vec<Op>> {
         return None;
     }
     let (x, init, res) = (op.operands[0], op.operands[1], op.results[0]);
-    let xt = static_tensor(f, x)?;
-    let it = static_tensor(f, init)?;
-    let rt = static_tensor(f, res)?;
+    let xt = plain_tensor(f, x)?.clone();
+    let it = plain_tensor(f, init)?;
+    let rt = plain_tensor(f, res)?.clone();
     if !it.shape.is_empty() || it.elem != xt.elem || rt.elem != xt.elem || xt.elem.is_quantized() {
         return None;
     }
@@ -101,7 +82,7 @@ fn rewrite(f: &mut Func, op: &Op) -> Option<Vec<Op>> {
     if !unit || rt.num_elements()? != xt.num_elements()? {
         return None;
     }
-    let (kind, acc_first) = commutative_body(f, &op.regions[0], &xt.elem)?;
+    let kind = body_op(reducer_kind(f, &op.regions[0])?);
     let flat = f.new_value(Type::Tensor(rt.clone()));
     let mut reshape = Op::new(OpKind::Reshape, vec![x], vec![flat]);
     reshape.loc = op.loc.clone();
@@ -109,8 +90,7 @@ fn rewrite(f: &mut Func, op: &Op) -> Option<Vec<Op>> {
     let mut bcast = Op::new(OpKind::BroadcastInDim, vec![init], vec![splat]);
     set_i64s(&mut bcast, "broadcast_dimensions", Vec::new());
     bcast.loc = op.loc.clone();
-    let operands = if acc_first { vec![splat, flat] } else { vec![flat, splat] };
-    let mut apply = Op::new(kind, operands, vec![res]);
+    let mut apply = Op::new(kind, vec![splat, flat], vec![res]);
     apply.loc = op.loc.clone();
     Some(vec![reshape, bcast, apply])
 }
