@@ -4,7 +4,8 @@
 # runs the JAX anchor suite on XLA:CUDA and on oxhlo (OXHLO_BACKEND=cuda) in one job and writes the table
 # (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those); `gpu_run.sh profile` (PROFILE=name,name)
 # prints the device time of each step of those benchmarks (OXHLO_PROFILE=gpu); `gpu_run.sh ab` compares two
-# builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh probe` the fixed cost
+# builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh cold` the first-call
+# (compile) time with an empty kernel cache and a filled one; `gpu_run.sh probe` the fixed cost
 # of a call beside its device work. The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -101,6 +102,16 @@ if [ "$MODE" = envab ]; then
       env "$e" JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-10}" > /tmp/envab.log 2>&1
       grep -E ' ms ' /tmp/envab.log | grep -v WARNING | sed "s/^/round $r $e: /" | tee -a "$OUT/envab.txt"
     done
+  done
+fi
+if [ "$MODE" = cold ]; then
+  # First-call (compile) time of the benchmarks in AB (default the two training steps) with an empty kernel
+  # cache, then with the cache it filled; OXHLO_CUDA_COMPILE_LOG=1 says where the time went.
+  AB=${AB:-resnet18_cifar_b256_train,nanogpt_6l384d_b16_s256_train}
+  for c in cold warm; do
+    [ "$c" = cold ] && rm -rf "$OXHLO_CUDA_CACHE"
+    OXHLO_CUDA_COMPILE_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-3}" > "/tmp/cold_$c.log" 2>&1
+    grep -E ' ms |oxhlo-cuda compile' "/tmp/cold_$c.log" | grep -v WARNING | sed "s/^/$c: /" | tee -a "$OUT/cold.txt"
   done
 fi
 if [ "$MODE" = probe ]; then

@@ -139,7 +139,10 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     guarded("NVRTC", || {
         let c_src = std::ffi::CString::new(src).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
         let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
-        let options = [format!("--gpu-architecture={arch}"), "-default-device".to_string()];
+        let mut options = vec![format!("--gpu-architecture={arch}"), "-default-device".to_string()];
+        if let Ok(extra) = std::env::var("OXHLO_NVRTC_OPTS") {
+            options.extend(extra.split_whitespace().map(str::to_string));
+        }
         // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
         // sized by NVRTC's own size query.
         let out = unsafe {
@@ -161,6 +164,15 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     })
 }
 
+/// Prints `what` to stderr when `OXHLO_CUDA_COMPILE_LOG=1`: where a program's compilation and first run
+/// spend their time (kernels compiled, taken from the disk cache, loaded).
+pub fn compile_log(what: &str) {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if *ON.get_or_init(|| std::env::var("OXHLO_CUDA_COMPILE_LOG").is_ok_and(|v| v.trim() == "1")) {
+        eprintln!("oxhlo-cuda compile: {what}");
+    }
+}
+
 /// The GPU, created on first use (the failure is remembered too).
 pub fn gpu() -> Result<Arc<Gpu>, String> {
     static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
@@ -178,7 +190,9 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The kernel of `src`, its value registers renumbered ([`crate::render::canonical_source`]).
     pub fn new(src: String) -> Kernel {
+        let src = crate::render::canonical_source(&src);
         Kernel { key: hash(&src), src, func: OnceLock::new(), items: None }
     }
 }
@@ -429,6 +443,8 @@ impl Gpu {
             Some(t) => t,
             None => {
                 let t = compile_cubin(src, self.arch)?;
+                // Not precompiled: a kernel `kernels::module_kernels` did not list.
+                compile_log(&format!("compiled at its first launch: {}", src.lines().find(|l| l.contains(crate::render::ENTRY)).unwrap_or("")));
                 if let Some(p) = &path {
                     if let Some(d) = p.parent() {
                         let _ = std::fs::create_dir_all(d);
@@ -448,6 +464,8 @@ impl Gpu {
     /// kernels are compiled when it is, so that its first run launches without compiling). Failures are
     /// left for the first launch to report.
     pub fn precompile(&self, sources: &[String]) {
+        let t0 = std::time::Instant::now();
+        let from_disk = std::sync::atomic::AtomicUsize::new(0);
         let todo: Vec<(u64, &String)> = {
             let Ok(cache) = self.kernels.lock() else { return };
             let mut seen = std::collections::HashSet::new();
@@ -466,6 +484,9 @@ impl Gpu {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((key, src)) = todo.get(i) else { break };
                     let cached = self.disk_path(*key).and_then(|p| std::fs::read(p).ok());
+                    if cached.is_some() {
+                        from_disk.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
                     let t = cached.or_else(|| {
                         let t = compile_cubin(src, self.arch).ok()?;
                         if let Some(p) = self.disk_path(*key) {
@@ -482,11 +503,22 @@ impl Gpu {
                 });
             }
         });
+        let t1 = std::time::Instant::now();
         for ((key, src), t) in todo.iter().zip(ptx) {
             if let Some(t) = t.into_inner().ok().flatten() {
                 let _ = self.function_by_key(*key, src, Some(t));
             }
         }
+        let cached = from_disk.into_inner();
+        compile_log(&format!(
+            "{} kernels listed, {} new: {} from the disk cache, {} by NVRTC on {threads} threads in {:.0} ms; loaded in {:.0} ms",
+            sources.len(),
+            todo.len(),
+            cached,
+            todo.len() - cached,
+            (t1 - t0).as_secs_f64() * 1e3,
+            t1.elapsed().as_secs_f64() * 1e3
+        ));
     }
 
     /// Launches `src` (entry `(long long a, long long b)`, no buffers) on one thread: the profiler's gate.

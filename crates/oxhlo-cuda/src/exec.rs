@@ -58,8 +58,8 @@ struct PlannedStep {
     captured: Vec<Value>,
     /// The rendered kernel (fused kernels, single elementwise ops) and its inputs.
     kernel: Option<(Arc<Kernel>, Vec<Value>)>,
-    /// A fused kernel with a reduction epilogue: its final and partial-result first passes.
-    fused_reduce: Option<[Arc<Kernel>; 2]>,
+    /// A fused kernel with a reduction epilogue: its first pass (`reduce::render_fused_pass`).
+    fused_reduce: Option<Arc<Kernel>>,
     /// A row kernel (`oxhlo_plan::row_fusion`) and whether it runs a warp per row.
     row_kernel: Option<(Arc<Kernel>, bool)>,
 }
@@ -78,6 +78,8 @@ pub struct CudaProgram {
     /// Per-step times when `OXHLO_PROFILE` is set.
     profile: crate::profile::Profile,
     pub stats: Stats,
+    /// Set by the first run (whose time `OXHLO_CUDA_COMPILE_LOG` reports).
+    first_run_done: std::sync::atomic::AtomicBool,
     /// Whether runs may be captured as a CUDA graph (no control flow anywhere in the module), and
     /// what is known about capturing them.
     graphable: bool,
@@ -182,10 +184,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 .map(|v| owned.contains(v) && last.get(v) == Some(&i) && !nested.contains(v) && direct.iter().filter(|w| *w == v).count() == 1)
                 .collect();
             let fused_reduce = match &step {
-                Step::Kernel(k) if k.reduce.is_some() => {
-                    let pass = |p| reduce::render_fused_pass(func, block, k, p).map(|s| Arc::new(Kernel::new(s)));
-                    pass(false).zip(pass(true)).map(|(a, b)| [a, b])
-                }
+                Step::Kernel(k) if k.reduce.is_some() => reduce::render_fused_pass(func, block, k).map(|s| Arc::new(Kernel::new(s))),
                 _ => None,
             };
             let row_kernel = match &step {
@@ -204,6 +203,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
 impl CudaProgram {
     /// Plans every block of `module` (verified, already optimized) and uploads its constants.
     pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
+        let t0 = std::time::Instant::now();
         let gpu = gpu()?;
         let module = Arc::new(module);
         let mut plans = HashMap::new();
@@ -216,7 +216,10 @@ impl CudaProgram {
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         // Every kernel the program can launch, compiled now on all cores (the first run then launches
         // without compiling).
-        gpu.precompile(&crate::kernels::module_kernels(&module, &opts.fusion));
+        let t1 = std::time::Instant::now();
+        let kernels = crate::kernels::module_kernels(&module, &opts.fusion);
+        crate::device::compile_log(&format!("planned in {:.0} ms, kernels listed in {:.0} ms", (t1 - t0).as_secs_f64() * 1e3, t1.elapsed().as_secs_f64() * 1e3));
+        gpu.precompile(&kernels);
         // A graph saves the host work of each step but copies the inputs in and the results out:
         // worth it for programs of many steps only.
         let steps = module.entry().and_then(|f| f.body.entry()).and_then(|b| plans.get(&block_key(b))).map_or(0, Vec::len);
@@ -235,6 +238,7 @@ impl CudaProgram {
             memo: Memo::default(),
             profile: Default::default(),
             stats: Stats::default(),
+            first_run_done: Default::default(),
             graphable,
             graph: Default::default(),
             graph_timing: Default::default(),
@@ -290,6 +294,9 @@ impl CudaProgram {
         let t0 = std::time::Instant::now();
         let outs = self.run_device_plain(inputs)?;
         let plain_secs = t0.elapsed().as_secs_f64();
+        if !self.first_run_done.swap(true, Ordering::Relaxed) {
+            crate::device::compile_log(&format!("first run {:.0} ms", plain_secs * 1e3));
+        }
         if graphs {
             let why = if devs.is_none() {
                 Some("an input has no device form")
@@ -757,7 +764,7 @@ impl<'p> Run<'p> {
     /// A fused kernel with a reduction epilogue on the device: one pass computing the elementwise ops
     /// and reducing as it goes, plus a pass over partial results when the reduction is split.
     fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
-        let (Some([fin, partial]), Some(e)) = (&ps.fused_reduce, &k.reduce) else { return Ok(None) };
+        let (Some(first_pass), Some(e)) = (&ps.fused_reduce, &k.reduce) else { return Ok(None) };
         let Some(devs) = self.devs(frame, &k.inputs)? else { return Ok(None) };
         let gpu = &self.prog.gpu;
         let n: usize = k.shape.iter().product::<i64>().max(0) as usize;
@@ -772,32 +779,23 @@ impl<'p> Run<'p> {
         let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Ok(None) };
         let (outer, red, inner) = (e.outer as i64, e.n as i64, e.inner as i64);
         let n_res = e.outer * e.inner;
-        let parts = reduce::parts_for(outer, red, inner);
-        let rows = inner == 1;
+        let launches = reduce::launches(outer, red, inner);
+        let first = launches[0];
         let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
         let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
-        let result = if parts == 1 {
-            outs.push(gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?);
-            if rows {
-                gpu.launch_reduce_rows(fin, outer, red, 1, &ins, &mut outs)?;
-            } else {
-                gpu.launch_reduce_cols(fin, outer, red, inner, 1, &ins, &mut outs)?;
-            }
-            outs.pop().ok_or("internal error: no reduction result")?
+        outs.push(if first.pass.to_partials { gpu.alloc_bytes(n_res * first.parts as usize * 8)? } else { gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)? });
+        if inner == 1 {
+            gpu.launch_reduce_rows(first_pass, outer, red, first.parts, &ins, &mut outs)?;
         } else {
-            outs.push(gpu.alloc_bytes(n_res * parts as usize * 8)?);
-            if rows {
-                gpu.launch_reduce_rows(partial, outer, red, parts, &ins, &mut outs)?;
-            } else {
-                gpu.launch_reduce_cols(partial, outer, red, inner, parts, &ins, &mut outs)?;
-            }
-            let p = outs.pop().ok_or("internal error: no partial results")?;
-            let shape = if rows { reduce::Shape::Rows } else { reduce::Shape::Cols };
+            gpu.launch_reduce_cols(first_pass, outer, red, inner, first.parts, &ins, &mut outs)?;
+        }
+        let mut result = outs.pop().ok_or("internal error: no reduction result")?;
+        if first.pass.to_partials {
             let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
-            reduce::finish_partials(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, shape, p, parts, outer, inner, &init, &mut r)?;
+            reduce::run_launches(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, &launches[1..], &result, &init, &mut r)?;
             let [r] = r;
-            r
-        };
+            result = r;
+        }
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
         let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
         slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });

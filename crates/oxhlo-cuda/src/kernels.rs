@@ -6,7 +6,7 @@
 
 use crate::render::{kind_of, render_fused, render_permute_units, render_single};
 use oxhlo_cpu::Kind;
-use oxhlo_ir::{Block, Func, Module, OpKind, Type};
+use oxhlo_ir::{Block, Func, Module, Op, OpKind, Type};
 use oxhlo_plan::dims::DotDims;
 use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
 
@@ -51,21 +51,18 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
         match step {
             Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, &k).map(|r| r.src)),
             Step::Kernel(k) if k.reduce.is_some() => {
-                for to_partials in [false, true] {
-                    out.extend(crate::reduce::render_fused_pass(func, block, &k, to_partials));
-                }
+                out.extend(crate::reduce::render_fused_pass(func, block, &k));
                 if let Some(e) = &k.reduce {
-                    use crate::reduce::Shape;
-                    let shapes: &[Shape] = if e.inner == 1 { &[Shape::Rows, Shape::WarpRows] } else { &[Shape::Cols] };
-                    for &shape in shapes {
-                        for to_partials in [false, true] {
-                            out.extend(crate::reduce::render_pass(Kind::F32, e.kind, crate::reduce::Pass { shape, from_partials: true, to_partials }));
-                        }
+                    for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
+                        out.extend(crate::reduce::render_pass(Kind::F32, e.kind, l.pass));
                     }
                 }
             }
             Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
-            Step::Op(i) => out.extend(render_single(func, block, i).map(|(s, _)| s)),
+            Step::Op(i) => {
+                out.extend(render_single(func, block, i).map(|(s, _)| s));
+                single_op_kernels(func, &block.ops[i], out);
+            }
         }
     }
     for op in &block.ops {
@@ -74,64 +71,69 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
                 walk(func, b, fusion, out);
             }
         }
-        let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { continue };
-        let Some(ins) = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<Vec<(Kind, Vec<i64>)>>>() else { continue };
-        let Some(kind) = Kind::of(&rt.elem) else { continue };
-        let shapes: Vec<&[i64]> = ins.iter().map(|(_, s)| s.as_slice()).collect();
-        out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
-        let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
-        out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
-        match (op.kind, ins.as_slice()) {
-            (OpKind::Convolution, [(lk, ls), (_, rs)]) => {
-                let on_cudnn = if crate::cudnn::available().is_ok() { crate::cudnn_plan::helper_kernels(op, ls, rs, &rt.shape, lk.size()) } else { None };
-                if let Some(k) = on_cudnn {
-                    out.extend(k);
-                } else if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
-                    out.extend(plan.render_im2col(ls, lk.size()));
-                    let (bshape, bstrides, base, same) = plan.kernel_layout(rs);
-                    if !same {
-                        out.extend(crate::movement::render_strided(&bshape, &bstrides, base, lk.size()));
-                    }
-                    let (ostrides, same) = plan.output_layout(&rt.shape);
-                    if !same {
-                        out.extend(crate::movement::render_strided(&rt.shape, &ostrides, 0, kind.size()));
-                    }
+    }
+}
+
+/// The kernels the executor renders as it runs `op` alone (not fused): movement, gather/scatter,
+/// convolution steps, permutes of dot, transpose and reduce operands, and the reduction's passes.
+fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
+    let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { return };
+    let Some(ins) = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<Vec<(Kind, Vec<i64>)>>>() else { return };
+    let Some(kind) = Kind::of(&rt.elem) else { return };
+    let shapes: Vec<&[i64]> = ins.iter().map(|(_, s)| s.as_slice()).collect();
+    out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
+    let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
+    out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
+    match (op.kind, ins.as_slice()) {
+        (OpKind::Convolution, [(lk, ls), (_, rs)]) => {
+            let on_cudnn = if crate::cudnn::available().is_ok() { crate::cudnn_plan::helper_kernels(op, ls, rs, &rt.shape, lk.size()) } else { None };
+            if let Some(k) = on_cudnn {
+                out.extend(k);
+            } else if let Some(plan) = crate::conv::ConvPlan::new(op, ls, rs, &rt.shape) {
+                out.extend(plan.render_im2col(ls, lk.size()));
+                let (bshape, bstrides, base, same) = plan.kernel_layout(rs);
+                if !same {
+                    out.extend(crate::movement::render_strided(&bshape, &bstrides, base, lk.size()));
+                }
+                let (ostrides, same) = plan.output_layout(&rt.shape);
+                if !same {
+                    out.extend(crate::movement::render_strided(&rt.shape, &ostrides, 0, kind.size()));
                 }
             }
-            (OpKind::Dot | OpKind::DotGeneral, [(lk, ls), (rk, rs)]) => {
-                if let Ok(d) = DotDims::from_op(op, ls, rs) {
-                    if let Some(lperm) = crate::dot::operand_perm(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting) {
-                        out.extend(render_permute_units(ls, &lperm, lk.size()));
-                    }
-                    if let Some(rperm) = crate::dot::operand_perm(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free) {
-                        out.extend(render_permute_units(rs, &rperm, rk.size()));
-                    }
-                }
-            }
-            (OpKind::Transpose, [(k, s)]) => {
-                if let Some(perm) = op.attr("permutation").and_then(|a| a.as_i64_list()) {
-                    let perm: Vec<usize> = perm.iter().map(|&p| p.max(0) as usize).collect();
-                    out.extend(render_permute_units(s, &perm, k.size()));
-                }
-            }
-            (OpKind::Reduce, [(k, s), _]) => {
-                let Some(rk) = op.regions.first().and_then(|r| oxhlo_plan::reducer::reducer_kind(func, r)) else { continue };
-                let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_list()) else { continue };
-                let dims: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
-                let rows = crate::reduce::contiguous_view(s, &dims).map(|(_, _, inner)| inner == 1).unwrap_or(true);
-                if crate::reduce::contiguous_view(s, &dims).is_none() {
-                    out.extend(render_permute_units(s, &reduce_perm(s.len(), &dims), k.size()));
-                }
-                use crate::reduce::Shape;
-                let shapes: &[Shape] = if rows { &[Shape::Rows, Shape::WarpRows] } else { &[Shape::Cols] };
-                for &shape in shapes {
-                    for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
-                        out.extend(crate::reduce::render_pass(*k, rk, crate::reduce::Pass { shape, from_partials, to_partials }));
-                    }
-                }
-            }
-            _ => {}
         }
+        (OpKind::Dot | OpKind::DotGeneral, [(lk, ls), (rk, rs)]) => {
+            if let Ok(d) = DotDims::from_op(op, ls, rs) {
+                if let Some(lperm) = crate::dot::operand_perm(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting) {
+                    out.extend(render_permute_units(ls, &lperm, lk.size()));
+                }
+                if let Some(rperm) = crate::dot::operand_perm(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free) {
+                    out.extend(render_permute_units(rs, &rperm, rk.size()));
+                }
+            }
+        }
+        (OpKind::Transpose, [(k, s)]) => {
+            if let Some(perm) = op.attr("permutation").and_then(|a| a.as_i64_list()) {
+                let perm: Vec<usize> = perm.iter().map(|&p| p.max(0) as usize).collect();
+                out.extend(render_permute_units(s, &perm, k.size()));
+            }
+        }
+        (OpKind::Reduce, [(k, s), _]) => {
+            let Some(rk) = op.regions.first().and_then(|r| oxhlo_plan::reducer::reducer_kind(func, r)) else { return };
+            let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_list()) else { return };
+            let dims: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
+            let (outer, red, inner) = match crate::reduce::contiguous_view(s, &dims) {
+                Some(v) => v,
+                None => {
+                    out.extend(render_permute_units(s, &reduce_perm(s.len(), &dims), k.size()));
+                    let p = |keep: bool| (0..s.len()).filter(|d| dims.contains(d) != keep).map(|d| s[d]).product::<i64>();
+                    (p(true), p(false), 1)
+                }
+            };
+            for l in crate::reduce::launches(outer, red, inner) {
+                out.extend(crate::reduce::render_pass(*k, rk, l.pass));
+            }
+        }
+        _ => {}
     }
 }
 
@@ -143,6 +145,7 @@ pub fn module_kernels(module: &Module, fusion: &FusionOptions) -> Vec<String> {
             walk(func, block, fusion, &mut out);
         }
     }
+    let mut out: Vec<String> = out.iter().map(|s| crate::render::canonical_source(s)).collect();
     out.sort();
     out.dedup();
     out

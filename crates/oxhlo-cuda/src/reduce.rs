@@ -12,7 +12,7 @@
 //! (double for floats, 64-bit integers); the init value is combined last and the result rounded once to
 //! the element type. Other reductions run on the host.
 
-use crate::device::{DTensor, Gpu, Kernel, Memo};
+use crate::device::{DTensor, Gpu, Memo};
 use crate::dot::permute;
 use crate::render::is_float;
 use oxhlo_cpu::Kind;
@@ -300,34 +300,14 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, x: &DTensor, ini
     })())
 }
 
-/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` (one or two passes; kernels kept
-/// in `memo` as `op`'s).
+/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` by the launches of [`launches`]
+/// (kernels kept in `memo` as `op`'s).
 #[allow(clippy::too_many_arguments)]
 pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<crate::device::DBuf, String> {
-    let kind = x.kind;
     let n_out = (outer * inner) as usize;
-    let mut out = [gpu.alloc_raw(kind, n_out)?];
-    if n_out == 0 {
-        let [o] = out;
-        return Ok(o);
-    }
-    let parts = parts_for(outer, red, inner);
-    let shape = if inner == 1 { rows_shape(red, parts) } else { Shape::Cols };
-    let src = |from_partials: bool, to_partials: bool| {
-        let tag = 11 + 2 * u32::from(from_partials) + u32::from(to_partials);
-        memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
-    };
-    let launch = |src: &Kernel, red: i64, parts: i64, input: &cudarc::driver::CudaSlice<u8>, out: &mut [crate::device::DBuf]| match shape {
-        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, outer, red, parts, &[input, &*init.buf], out),
-        Shape::Cols => gpu.launch_reduce_cols(src, outer, red, inner, parts, &[input, &*init.buf], out),
-    };
-    if parts == 1 {
-        launch(&*src(false, false)?, red, 1, &x.buf, &mut out)?;
-    } else {
-        let mut partial = [gpu.alloc_bytes(n_out * parts as usize * 8)?];
-        launch(&*src(false, true)?, red, parts, &x.buf, &mut partial)?;
-        let [p] = partial;
-        finish_partials(gpu, memo, op, kind, rk, shape, p, parts, outer, inner, init, &mut out)?;
+    let mut out = [gpu.alloc_raw(x.kind, n_out)?];
+    if n_out > 0 {
+        run_launches(gpu, memo, op, x.kind, rk, &launches(outer, red, inner), &x.buf, init, &mut out)?;
     }
     let [o] = out;
     Ok(o)
@@ -338,46 +318,87 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
 /// of 64 columns) took two small launches after the main pass.
 pub const FINISH_PARTS: i64 = 512;
 
-/// Combines partial results (accumulator type) into `out` with the init value: `[outer, parts]` for
-/// rows (a row pass over the parts), `[parts, outer * inner]` for columns (a column pass of one row over
-/// the parts; when there are more than [`FINISH_PARTS`] parts and few columns, that pass is split again
-/// first). Kernels are kept in `memo` as `op`'s (tags 13 and 16).
+/// One launch of a reduction: its kernel variant and the `[outer, red, inner]` view and parts it runs
+/// over (a pass over partial results reduces the parts of the pass before it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub pass: Pass,
+    pub outer: i64,
+    pub red: i64,
+    pub inner: i64,
+    pub parts: i64,
+}
+
+/// The launches that reduce `[outer, red, inner]`, in order, decided from the shape alone (so that a
+/// program's kernels are known when it is compiled): the first reads the elements, writing partial
+/// results when `red` is split ([`parts_for`]); then rows take one pass over the parts, columns one
+/// pass over up to [`FINISH_PARTS`] parts (more are split again first).
+pub fn launches(outer: i64, red: i64, inner: i64) -> Vec<Launch> {
+    let parts = parts_for(outer, red, inner);
+    let first_shape = if inner == 1 { rows_shape(red, parts) } else { Shape::Cols };
+    let mut out = vec![Launch { pass: Pass { shape: first_shape, from_partials: false, to_partials: parts > 1 }, outer, red, inner, parts }];
+    if parts == 1 {
+        return out;
+    }
+    if inner == 1 {
+        out.push(Launch { pass: Pass { shape: rows_shape(parts, 1), from_partials: true, to_partials: false }, outer, red: parts, inner: 1, parts: 1 });
+        return out;
+    }
+    let m = outer * inner;
+    let mut parts = parts;
+    loop {
+        let again = parts_for(1, parts, m);
+        if again == 1 || parts <= FINISH_PARTS {
+            out.push(Launch { pass: Pass { shape: Shape::Cols, from_partials: true, to_partials: false }, outer: 1, red: parts, inner: m, parts: 1 });
+            return out;
+        }
+        out.push(Launch { pass: Pass { shape: Shape::Cols, from_partials: true, to_partials: true }, outer: 1, red: parts, inner: m, parts: again });
+        parts = again;
+    }
+}
+
+/// `op`'s memo tag for a pass variant (11..=22; the reduce operand's permute is 10).
+fn pass_tag(p: Pass) -> u32 {
+    let shape = match p.shape {
+        Shape::Rows => 0,
+        Shape::WarpRows => 1,
+        Shape::Cols => 2,
+    };
+    11 + 4 * shape + 2 * u32::from(p.from_partials) + u32::from(p.to_partials)
+}
+
+/// Runs `launches` (of [`launches`]) with their kernels for elements of `kind`, the first reading
+/// `input` (elements, or partial results when it is a pass over partials), the last writing `out`.
 #[allow(clippy::too_many_arguments)]
-pub fn finish_partials(
+pub fn run_launches(
     gpu: &Gpu,
     memo: &Memo,
     op: &Op,
     kind: Kind,
     rk: ReduceKind,
-    shape: Shape,
-    mut partials: crate::device::DBuf,
-    mut parts: i64,
-    outer: i64,
-    inner: i64,
+    launches: &[Launch],
+    input: &cudarc::driver::CudaSlice<u8>,
     init: &DTensor,
     out: &mut [crate::device::DBuf; 1],
 ) -> Result<(), String> {
-    let pass = |tag: u32, shape: Shape, from_partials: bool, to_partials: bool| {
-        memo.get(op, tag, || render_pass(kind, rk, Pass { shape, from_partials, to_partials })).ok_or_else(|| format!("no reduction kernel for {kind:?}"))
-    };
-    match shape {
-        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(&*pass(13, rows_shape(parts, 1), true, false)?, outer, parts, 1, &[&partials, &*init.buf], out),
-        Shape::Cols => {
-            let m = outer * inner;
-            loop {
-                let again = parts_for(1, parts, m);
-                // Up to FINISH_PARTS parts, one more pass over the few columns costs less than two launches.
-                if again == 1 || parts <= FINISH_PARTS {
-                    return gpu.launch_reduce_cols(&*pass(13, Shape::Cols, true, false)?, 1, parts, m, 1, &[&partials, &*init.buf], out);
-                }
-                let mut next = [gpu.alloc_bytes((m * again) as usize * 8)?];
-                gpu.launch_reduce_cols(&*pass(16, Shape::Cols, true, true)?, 1, parts, m, again, &[&partials, &*init.buf], &mut next)?;
-                let [p] = next;
-                partials = p;
-                parts = again;
-            }
+    let mut partials: Option<crate::device::DBuf> = None;
+    for (j, l) in launches.iter().enumerate() {
+        let src = memo.get(op, pass_tag(l.pass), || render_pass(kind, rk, l.pass)).ok_or_else(|| format!("no reduction kernel for {kind:?}"))?;
+        let from: &cudarc::driver::CudaSlice<u8> = partials.as_deref().unwrap_or(input);
+        let mut next = if j + 1 == launches.len() { None } else { Some([gpu.alloc_bytes((l.outer * l.inner * l.parts) as usize * 8)?]) };
+        let dst: &mut [crate::device::DBuf] = match &mut next {
+            Some(n) => n,
+            None => out,
+        };
+        match l.pass.shape {
+            Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(&src, l.outer, l.red, l.parts, &[from, &*init.buf], dst)?,
+            Shape::Cols => gpu.launch_reduce_cols(&src, l.outer, l.red, l.inner, l.parts, &[from, &*init.buf], dst)?,
+        }
+        if let Some([n]) = next {
+            partials = Some(n);
         }
     }
+    Ok(())
 }
 
 /// The first (or only) pass of a fused kernel with a reduction epilogue (`oxhlo_plan::reduce_fusion`):
@@ -386,8 +407,10 @@ pub fn finish_partials(
 /// Parameters: `(outer, red, parts)` (rows) or `(outer, red, inner, parts)` (columns), then the kernel's
 /// inputs, its full-shape outputs, and the reduction's result (final, with the init value, or partials
 /// in double when `to_partials`). f32 only, as the plan folds.
-pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel, to_partials: bool) -> Option<String> {
+pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel) -> Option<String> {
     let e = k.reduce.as_ref()?;
+    let first = launches(e.outer as i64, e.n as i64, e.inner as i64)[0];
+    let to_partials = first.pass.to_partials;
     if k.outputs.last() != Some(&e.result) {
         return None;
     }
@@ -415,10 +438,8 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             format!("red0[{at}] = (float)oxr((double)in{init_j}[0], {x});")
         }
     };
-    // The executor launches the final pass when the reduction is not split, the partial pass (parts of
-    // `parts_for`) when it is.
-    let parts = if to_partials { parts_for(e.outer as i64, e.n as i64, e.inner as i64) } else { 1 };
-    let shape = if e.inner == 1 { rows_shape(e.n as i64, parts) } else { Shape::Cols };
+    // The first of the reduction's launches: to partial results when it is split.
+    let shape = first.pass.shape;
     let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");
     let src = reduction_kernel(shape, &params.join(", "), "double", ident, &step, &result);
     Some(format!("{}\n__device__ __forceinline__ double oxr(double a, double b) {{ return {combine}; }}\n{src}", crate::render::PRELUDE))

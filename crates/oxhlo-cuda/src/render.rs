@@ -53,6 +53,40 @@ __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
 "#;
 
+/// `src` with its value registers (`v<id>`, named after IR value ids) renumbered `v0, v1, ...` in order of
+/// first appearance: kernels of the same computation on different values (every layer's batch norm, every
+/// block's residual add) become one source, so they share one NVRTC compilation, one cache entry and one
+/// loaded module. Every `v<digits>` identifier is renamed through one map, so the renaming is a bijection.
+pub fn canonical_source(src: &str) -> String {
+    let b = src.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    let mut copied = 0;
+    while i < b.len() {
+        if !ident(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && ident(b[i]) {
+            i += 1;
+        }
+        let word = &src[start..i];
+        if word.len() > 1 && word.as_bytes()[0] == b'v' && word.bytes().skip(1).all(|c| c.is_ascii_digit()) {
+            let next = names.len();
+            let n = *names.entry(word).or_insert(next);
+            out.push_str(&src[copied..start]);
+            out.push('v');
+            out.push_str(&n.to_string());
+            copied = i;
+        }
+    }
+    out.push_str(&src[copied..]);
+    out
+}
+
 /// The number of elements of `shape`; None when it is negative or overflows i64.
 pub fn checked_numel(shape: &[i64]) -> Option<i64> {
     shape.iter().try_fold(1i64, |a, &d| if d < 0 { None } else { a.checked_mul(d) })

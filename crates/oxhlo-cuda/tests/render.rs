@@ -209,6 +209,41 @@ fn reductions_view_contiguous_dims_and_split_long_ones() {
 }
 
 #[test]
+fn reductions_launch_a_schedule_decided_by_their_shape() {
+    use oxhlo_cuda::reduce::{launches, Launch, Pass, Shape, FINISH_PARTS};
+    let pass = |shape, from_partials, to_partials| Pass { shape, from_partials, to_partials };
+    // Enough rows: one pass writing final values (a block per row longer than a warp takes).
+    assert_eq!(launches(4096, 4096, 1), vec![Launch { pass: pass(Shape::Rows, false, false), outer: 4096, red: 4096, inner: 1, parts: 1 }]);
+    assert_eq!(launches(4096, 512, 1)[0].pass, pass(Shape::WarpRows, false, false));
+    // One long row: partial results, then one pass over them.
+    let l = launches(1, 1 << 24, 1);
+    assert_eq!(l.len(), 2, "{l:?}");
+    assert_eq!((l[0].pass, l[1].pass), (pass(Shape::Rows, false, true), pass(Shape::WarpRows, true, false)));
+    assert_eq!((l[1].red, l[1].parts), (l[0].parts, 1));
+    // Batch-norm sums (64 channels of 65536 rows): up to FINISH_PARTS column partials, one pass over them.
+    let l = launches(1, 65536, 64);
+    assert_eq!(l.len(), 2, "{l:?}");
+    assert!(l[0].parts > 1 && l[0].parts <= FINISH_PARTS && l[1].pass == pass(Shape::Cols, true, false), "{l:?}");
+    // More column partials than FINISH_PARTS over few columns: split again before the last pass.
+    let l = launches(1, 1 << 22, 32);
+    assert_eq!(l.iter().map(|x| x.pass).collect::<Vec<_>>(), vec![pass(Shape::Cols, false, true), pass(Shape::Cols, true, true), pass(Shape::Cols, true, false)], "{l:?}");
+    assert!(l[0].parts > FINISH_PARTS && l[1].red == l[0].parts && l[2].red == l[1].parts, "{l:?}");
+}
+
+#[test]
+fn kernel_sources_of_the_same_computation_on_other_values_are_one() {
+    use oxhlo_cuda::render::canonical_source;
+    let a = "float v12 = in0[i]; float v7 = v12 * v12; out0[i] = v7 + v120;";
+    let b = "float v3 = in0[i]; float v40 = v3 * v3; out0[i] = v40 + v9;";
+    assert_eq!(canonical_source(a), "float v0 = in0[i]; float v1 = v0 * v0; out0[i] = v1 + v2;");
+    assert_eq!(canonical_source(a), canonical_source(b));
+    // Other identifiers (and a `v` alone, or followed by letters) are left as they are.
+    assert_eq!(canonical_source("v vx uv4 v4x oxh_ld4 v5"), "v vx uv4 v4x oxh_ld4 v0");
+    // A different computation stays different.
+    assert_ne!(canonical_source("float v1 = v2 + v3;"), canonical_source("float v1 = v2 + v2;"));
+}
+
+#[test]
 fn reductions_fold_into_the_kernel_computing_their_operand() {
     // Softmax's denominator: exp(x - max) is computed inside the row reduction and stored once (the
     // divide reads it); layernorm-style column sums reduce a product never stored.
@@ -237,11 +272,12 @@ func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf
         })
         .collect();
     assert_eq!(fused.len(), 2, "{steps:?}");
-    let rows = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[0], false).expect("renders");
+    // Both reductions are short enough for one pass (`reduce::launches`): the kernels write final values.
+    let rows = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[0]).expect("renders");
     assert!(rows.contains("long long outer, long long red, long long parts,") && rows.contains("__shfl_down_sync"), "{rows}");
     assert!(rows.contains("exp") && rows.contains("out0[i] =") && rows.contains("float* __restrict__ red0"), "{rows}");
-    let cols = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[1], true).expect("renders");
-    assert!(cols.contains("long long inner, long long parts") && cols.contains("double* __restrict__ red0"), "{cols}");
+    let cols = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[1]).expect("renders");
+    assert!(cols.contains("long long inner, long long parts") && cols.contains("float* __restrict__ red0"), "{cols}");
     assert!(!cols.contains("out0[i] ="), "the squared value is never stored: {cols}");
 }
 
