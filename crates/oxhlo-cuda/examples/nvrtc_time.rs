@@ -1,29 +1,52 @@
-//! Times NVRTC on the kernels a program enumerates (no GPU needed): `cargo run --release -p oxhlo-cuda
-//! --example nvrtc_time -- prog.mlir [N]` prints how many kernels `kernels::module_kernels` lists and how
-//! long the first N take to compile, one per NVRTC program, on one thread.
+//! Times NVRTC on the kernels a program lists (no GPU needed): `cargo run --release -p oxhlo-cuda
+//! --example nvrtc_time -- prog.mlir [N [THREADS [BATCH]]]` prints how long parsing, optimizing and
+//! listing take (`kernels::module_kernels`) and how long the first N kernels take to compile on THREADS
+//! threads, BATCH kernels to an NVRTC program (each in a namespace of its own, the prelude once).
+//! `NVRTC_TIME_DUMP=dir` writes the listed sources there.
 use oxhlo_cpu::OptLevel;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).expect("usage: nvrtc_time prog.mlir [N]");
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let path = args.get(1).expect("usage: nvrtc_time prog.mlir [N [THREADS [BATCH]]]");
+    let arg = |i: usize, d: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let (n, threads, per) = (arg(2, 40), arg(3, 1).max(1), arg(4, 1).max(1));
     let text = std::fs::read_to_string(path).expect("readable");
+    let t = std::time::Instant::now();
     let mut m = oxhlo_text::parse_module(&text, path).expect("parses");
+    let parsed = t.elapsed();
     oxhlo_opt::optimize(&mut m, &oxhlo_opt::OptOptions::at(OptLevel::O2)).expect("optimizes");
+    println!("parsed in {parsed:?}, optimized in {:?}", t.elapsed() - parsed);
     let t = std::time::Instant::now();
     let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
-    println!("{} kernels enumerated in {:?}", ks.len(), t.elapsed());
+    println!("{} kernels listed in {:?}", ks.len(), t.elapsed());
     if let Ok(dir) = std::env::var("NVRTC_TIME_DUMP") {
         std::fs::create_dir_all(&dir).ok();
         for (i, k) in ks.iter().enumerate() {
             std::fs::write(format!("{dir}/k{i:04}.cu"), k).ok();
         }
     }
+    let ks: Vec<String> = ks.into_iter().take(n).collect();
+    let units: Vec<String> = ks.chunks(per).map(|c| oxhlo_cuda::nvrtc::batch_unit(&c.iter().map(|s| s.as_str()).collect::<Vec<_>>())).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let bytes = std::sync::atomic::AtomicUsize::new(0);
     let t = std::time::Instant::now();
-    let mut bytes = 0;
-    for k in ks.iter().take(n) {
-        bytes += oxhlo_cuda::device::compile_cubin(k, "sm_90").expect("compiles").len();
-    }
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(u) = units.get(i) else { break };
+                let b = oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90").expect("compiles");
+                bytes.fetch_add(b.len(), std::sync::atomic::Ordering::Relaxed);
+            });
+        }
+    });
     let took = t.elapsed();
-    println!("{} compiled in {:?} ({:?} each), {} bytes of cubin", n.min(ks.len()), took, took / n.min(ks.len()).max(1) as u32, bytes);
+    println!(
+        "{} kernels in {} programs on {threads} threads: {:?} ({:?} a kernel), {} bytes of cubin",
+        ks.len(),
+        units.len(),
+        took,
+        took / ks.len().max(1) as u32,
+        bytes.into_inner()
+    );
 }

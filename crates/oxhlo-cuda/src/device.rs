@@ -1,11 +1,10 @@
 //! The device: library probing (before any cudarc call, which panics when a library is missing), the
 //! process-wide context, stream and cuBLAS handle, device tensors (`DTensor`: one byte buffer per tensor,
-//! row-major, the element layouts of `oxhlo_cpu::Kind`), host <-> device copies, and NVRTC compilation
-//! with an in-memory and on-disk cache keyed by a hash of the source.
+//! row-major, the element layouts of `oxhlo_cpu::Kind`), host <-> device copies and kernel launches
+//! (compilation and the kernel caches: [`crate::nvrtc`]).
 
 use cudarc::cublas::CudaBlas;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::Ptx;
 use oxhlo_cpu::{Buf, Kind, NTensor};
 use oxhlo_ir::TensorType;
 use std::collections::HashMap;
@@ -27,8 +26,10 @@ pub struct Gpu {
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
     pub blas: Mutex<CudaBlas>,
-    arch: &'static str,
-    kernels: Mutex<HashMap<u64, CudaFunction>>,
+    pub(crate) arch: &'static str,
+    /// Compiled kernels by key (`nvrtc`), and the modules of batches loaded from the disk cache.
+    pub(crate) kernels: Mutex<HashMap<u64, CudaFunction>>,
+    pub(crate) batch_modules: Mutex<HashMap<u64, Arc<cudarc::driver::CudaModule>>>,
 }
 
 /// Runs `f`, turning a panic into an error message (cudarc panics on some missing-library paths).
@@ -98,6 +99,7 @@ fn create() -> Result<Arc<Gpu>, String> {
             blas: Mutex::new(blas),
             arch: arch_for(cc),
             kernels: Mutex::new(HashMap::new()),
+            batch_modules: Mutex::new(HashMap::new()),
         }))
     })
 }
@@ -121,58 +123,6 @@ fn keep_freed_memory(ctx: &CudaContext) {
     }
 }
 
-/// Whether NVRTC can be loaded (it needs no GPU: kernels can be compiled to PTX on any machine that has
-/// the library, which the tests use to check every rendered kernel).
-pub fn nvrtc_available() -> bool {
-    // SAFETY: only tries to dlopen the library; no library function is called.
-    unsafe { cudarc::nvrtc::sys::is_culib_present() }
-}
-
-/// Compiles CUDA C `src` with NVRTC for the real architecture `arch` (`sm_90`, ...) to a CUBIN: machine
-/// code, so that loading it needs no JIT compilation by the driver (which would run one kernel at a
-/// time when a program's modules are loaded).
-pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
-    use cudarc::nvrtc::{result, sys};
-    if !nvrtc_available() {
-        return Err("libnvrtc not found".into());
-    }
-    guarded("NVRTC", || {
-        let c_src = std::ffi::CString::new(src).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
-        let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
-        let mut options = vec![format!("--gpu-architecture={arch}"), "-default-device".to_string()];
-        if let Ok(extra) = std::env::var("OXHLO_NVRTC_OPTS") {
-            options.extend(extra.split_whitespace().map(str::to_string));
-        }
-        // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
-        // sized by NVRTC's own size query.
-        let out = unsafe {
-            let r = result::compile_program(prog, &options).map_err(|e| {
-                let log = result::get_program_log(prog).map(|l| std::ffi::CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned()).unwrap_or_default();
-                format!("NVRTC failed: {e:?}\n{log}\n{src}")
-            });
-            let r = r.and_then(|_| {
-                let mut n = 0usize;
-                sys::nvrtcGetCUBINSize(prog, &mut n).result().map_err(|e| format!("NVRTC: {e:?}"))?;
-                let mut bin = vec![0u8; n];
-                sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut std::ffi::c_char).result().map_err(|e| format!("NVRTC: {e:?}"))?;
-                Ok(bin)
-            });
-            let _ = result::destroy_program(prog);
-            r
-        };
-        out
-    })
-}
-
-/// Prints `what` to stderr when `OXHLO_CUDA_COMPILE_LOG=1`: where a program's compilation and first run
-/// spend their time (kernels compiled, taken from the disk cache, loaded).
-pub fn compile_log(what: &str) {
-    static ON: OnceLock<bool> = OnceLock::new();
-    if *ON.get_or_init(|| std::env::var("OXHLO_CUDA_COMPILE_LOG").is_ok_and(|v| v.trim() == "1")) {
-        eprintln!("oxhlo-cuda compile: {what}");
-    }
-}
-
 /// The GPU, created on first use (the failure is remembered too).
 pub fn gpu() -> Result<Arc<Gpu>, String> {
     static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
@@ -183,8 +133,8 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
 #[derive(Debug)]
 pub struct Kernel {
     pub src: String,
-    key: u64,
-    func: OnceLock<CudaFunction>,
+    pub(crate) key: u64,
+    pub(crate) func: OnceLock<CudaFunction>,
     /// Work items of a launch when they are not the result's elements (kernels moving wider units).
     pub items: Option<usize>,
 }
@@ -193,7 +143,7 @@ impl Kernel {
     /// The kernel of `src`, its value registers renumbered ([`crate::render::canonical_source`]).
     pub fn new(src: String) -> Kernel {
         let src = crate::render::canonical_source(&src);
-        Kernel { key: hash(&src), src, func: OnceLock::new(), items: None }
+        Kernel { key: crate::nvrtc::hash(&src), src, func: OnceLock::new(), items: None }
     }
 }
 
@@ -330,30 +280,6 @@ impl DTensor {
     }
 }
 
-/// A stable 64-bit hash of a kernel source (the disk cache's file names depend on it): FNV-1a over
-/// 8-byte words, so that looking up a kernel of a few KB costs well under a microsecond per launch.
-fn hash(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    let bytes = s.as_bytes();
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-        h = (h ^ x).wrapping_mul(0x100000001b3);
-        h ^= h >> 29;
-    }
-    for &b in words.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
-    }
-    h ^ (bytes.len() as u64).wrapping_mul(0x9e3779b97f4a7c15)
-}
-
-fn cache_dir() -> Option<std::path::PathBuf> {
-    if let Some(d) = std::env::var_os("OXHLO_CUDA_CACHE") {
-        return (!d.is_empty()).then(|| d.into());
-    }
-    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/oxhlo/cuda"))
-}
-
 impl Gpu {
     /// Allocates an uninitialized buffer of `len` elements of `kind` (at least one byte); every
     /// rendered kernel and copy writes all of its outputs before they are read.
@@ -417,108 +343,6 @@ impl Gpu {
 
     pub fn synchronize(&self) -> Result<(), String> {
         self.stream.synchronize().map_err(|e| e.to_string())
-    }
-
-    /// The compiled entry [`crate::render::ENTRY`] of `k` (NVRTC for this device's architecture; cached
-    /// in the kernel itself, in memory by source hash, and on disk).
-    pub fn function(&self, k: &Kernel) -> Result<CudaFunction, String> {
-        if let Some(f) = k.func.get() {
-            return Ok(f.clone());
-        }
-        let f = self.function_by_key(k.key ^ hash(self.arch), &k.src, None)?;
-        let _ = k.func.set(f.clone());
-        Ok(f)
-    }
-
-    fn disk_path(&self, key: u64) -> Option<std::path::PathBuf> {
-        cache_dir().map(|d| d.join(format!("{key:016x}.cubin")))
-    }
-
-    fn function_by_key(&self, key: u64, src: &str, bin: Option<Vec<u8>>) -> Result<CudaFunction, String> {
-        if let Some(f) = self.kernels.lock().map_err(|_| "kernel cache poisoned")?.get(&key) {
-            return Ok(f.clone());
-        }
-        let path = self.disk_path(key);
-        let bin = match bin.or_else(|| path.as_ref().and_then(|p| std::fs::read(p).ok())) {
-            Some(t) => t,
-            None => {
-                let t = compile_cubin(src, self.arch)?;
-                // Not precompiled: a kernel `kernels::module_kernels` did not list.
-                compile_log(&format!("compiled at its first launch: {}", src.lines().find(|l| l.contains(crate::render::ENTRY)).unwrap_or("")));
-                if let Some(p) = &path {
-                    if let Some(d) = p.parent() {
-                        let _ = std::fs::create_dir_all(d);
-                    }
-                    let _ = std::fs::write(p, &t);
-                }
-                t
-            }
-        };
-        let module = self.ctx.load_module(Ptx::from_binary(bin)).map_err(|e| format!("loading a kernel module: {e}"))?;
-        let f = module.load_function(crate::render::ENTRY).map_err(|e| format!("kernel entry: {e}"))?;
-        self.kernels.lock().map_err(|_| "kernel cache poisoned")?.insert(key, f.clone());
-        Ok(f)
-    }
-
-    /// Compiles every kernel of `sources` not yet compiled, NVRTC running on all host cores (a program's
-    /// kernels are compiled when it is, so that its first run launches without compiling). Failures are
-    /// left for the first launch to report.
-    pub fn precompile(&self, sources: &[String]) {
-        let t0 = std::time::Instant::now();
-        let from_disk = std::sync::atomic::AtomicUsize::new(0);
-        let todo: Vec<(u64, &String)> = {
-            let Ok(cache) = self.kernels.lock() else { return };
-            let mut seen = std::collections::HashSet::new();
-            sources
-                .iter()
-                .map(|s| (hash(s) ^ hash(self.arch), s))
-                .filter(|(k, _)| !cache.contains_key(k) && seen.insert(*k))
-                .collect()
-        };
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(todo.len()).max(1);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let ptx: Vec<Mutex<Option<Vec<u8>>>> = todo.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|sc| {
-            for _ in 0..threads {
-                sc.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((key, src)) = todo.get(i) else { break };
-                    let cached = self.disk_path(*key).and_then(|p| std::fs::read(p).ok());
-                    if cached.is_some() {
-                        from_disk.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    let t = cached.or_else(|| {
-                        let t = compile_cubin(src, self.arch).ok()?;
-                        if let Some(p) = self.disk_path(*key) {
-                            if let Some(d) = p.parent() {
-                                let _ = std::fs::create_dir_all(d);
-                            }
-                            let _ = std::fs::write(p, &t);
-                        }
-                        Some(t)
-                    });
-                    if let Ok(mut slot) = ptx[i].lock() {
-                        *slot = t;
-                    }
-                });
-            }
-        });
-        let t1 = std::time::Instant::now();
-        for ((key, src), t) in todo.iter().zip(ptx) {
-            if let Some(t) = t.into_inner().ok().flatten() {
-                let _ = self.function_by_key(*key, src, Some(t));
-            }
-        }
-        let cached = from_disk.into_inner();
-        compile_log(&format!(
-            "{} kernels listed, {} new: {} from the disk cache, {} by NVRTC on {threads} threads in {:.0} ms; loaded in {:.0} ms",
-            sources.len(),
-            todo.len(),
-            cached,
-            todo.len() - cached,
-            (t1 - t0).as_secs_f64() * 1e3,
-            t1.elapsed().as_secs_f64() * 1e3
-        ));
     }
 
     /// Launches `src` (entry `(long long a, long long b)`, no buffers) on one thread: the profiler's gate.

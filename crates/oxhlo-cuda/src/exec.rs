@@ -208,18 +208,13 @@ impl CudaProgram {
         let module = Arc::new(module);
         let mut plans = HashMap::new();
         let mut constants = HashMap::new();
+        let mut kernels = Vec::new();
         for func in &module.funcs {
             for block in &func.body.blocks {
-                plan_tree(&gpu, func, block, &opts.fusion, &mut plans, &mut constants)?;
+                plan_tree(&gpu, func, block, &opts.fusion, &mut plans, &mut constants, &mut kernels)?;
             }
         }
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        // Every kernel the program can launch, compiled now on all cores (the first run then launches
-        // without compiling).
-        let t1 = std::time::Instant::now();
-        let kernels = crate::kernels::module_kernels(&module, &opts.fusion);
-        crate::device::compile_log(&format!("planned in {:.0} ms, kernels listed in {:.0} ms", (t1 - t0).as_secs_f64() * 1e3, t1.elapsed().as_secs_f64() * 1e3));
-        gpu.precompile(&kernels);
         // A graph saves the host work of each step but copies the inputs in and the results out:
         // worth it for programs of many steps only.
         let steps = module.entry().and_then(|f| f.body.entry()).and_then(|b| plans.get(&block_key(b))).map_or(0, Vec::len);
@@ -227,6 +222,14 @@ impl CudaProgram {
         if steps >= GRAPH_MIN_STEPS && !graphable {
             crate::graph::log(&format!("never captured ({steps} steps): control flow"));
         }
+        // Every kernel the program can launch (as `kernels::module_kernels` lists them), compiled now on
+        // all cores (the first run then launches without compiling).
+        let mut kernels = crate::kernels::distinct(&kernels);
+        if graphable {
+            kernels.push(crate::graph::COPY_MANY_SRC.to_string());
+        }
+        crate::nvrtc::compile_log(&format!("planned and listed {} kernels in {:.0} ms", kernels.len(), t0.elapsed().as_secs_f64() * 1e3));
+        gpu.precompile(&kernels);
         Ok(CudaProgram {
             module,
             plans,
@@ -295,7 +298,7 @@ impl CudaProgram {
         let outs = self.run_device_plain(inputs)?;
         let plain_secs = t0.elapsed().as_secs_f64();
         if !self.first_run_done.swap(true, Ordering::Relaxed) {
-            crate::device::compile_log(&format!("first run {:.0} ms", plain_secs * 1e3));
+            crate::nvrtc::compile_log(&format!("first run {:.0} ms", plain_secs * 1e3));
         }
         if graphs {
             let why = if devs.is_none() {
@@ -510,6 +513,7 @@ fn plan_tree(
     fusion: &FusionOptions,
     plans: &mut HashMap<usize, Vec<PlannedStep>>,
     constants: &mut HashMap<usize, Slot>,
+    kernels: &mut Vec<String>,
 ) -> Result<(), String> {
     for op in &block.ops {
         if matches!(op.kind, OpKind::Constant | OpKind::ChloConstant) {
@@ -531,11 +535,13 @@ fn plan_tree(
         }
         for r in &op.regions {
             for b in &r.blocks {
-                plan_tree(gpu, func, b, fusion, plans, constants)?;
+                plan_tree(gpu, func, b, fusion, plans, constants, kernels)?;
             }
         }
     }
-    plans.insert(block_key(block), plan_block(func, block, fusion));
+    let planned = plan_block(func, block, fusion);
+    crate::kernels::step_kernels(func, block, planned.iter().map(|p| &p.step), kernels);
+    plans.insert(block_key(block), planned);
     Ok(())
 }
 

@@ -47,28 +47,33 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
 }
 
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
-    for step in plan_steps(func, block, fusion) {
+    step_kernels(func, block, &plan_steps(func, block, fusion), out);
+    for op in &block.ops {
+        for r in &op.regions {
+            for b in &r.blocks {
+                walk(func, b, fusion, out);
+            }
+        }
+    }
+}
+
+/// The kernels the executor can launch running `steps` (the plan of `block`, nested blocks aside).
+pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, out: &mut Vec<String>) {
+    for step in steps {
         match step {
-            Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, &k).map(|r| r.src)),
+            Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, k).map(|r| r.src)),
             Step::Kernel(k) if k.reduce.is_some() => {
-                out.extend(crate::reduce::render_fused_pass(func, block, &k));
+                out.extend(crate::reduce::render_fused_pass(func, block, k));
                 if let Some(e) = &k.reduce {
                     for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
                         out.extend(crate::reduce::render_pass(Kind::F32, e.kind, l.pass));
                     }
                 }
             }
-            Step::Kernel(k) => out.extend(render_fused(func, block, &k)),
+            Step::Kernel(k) => out.extend(render_fused(func, block, k)),
             Step::Op(i) => {
-                out.extend(render_single(func, block, i).map(|(s, _)| s));
-                single_op_kernels(func, &block.ops[i], out);
-            }
-        }
-    }
-    for op in &block.ops {
-        for r in &op.regions {
-            for b in &r.blocks {
-                walk(func, b, fusion, out);
+                out.extend(render_single(func, block, *i).map(|(s, _)| s));
+                single_op_kernels(func, &block.ops[*i], out);
             }
         }
     }
@@ -145,7 +150,12 @@ pub fn module_kernels(module: &Module, fusion: &FusionOptions) -> Vec<String> {
             walk(func, block, fusion, &mut out);
         }
     }
-    let mut out: Vec<String> = out.iter().map(|s| crate::render::canonical_source(s)).collect();
+    distinct(&out)
+}
+
+/// `sources` canonical ([`crate::render::canonical_source`]), sorted, without repeats.
+pub fn distinct(sources: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = sources.iter().map(|s| crate::render::canonical_source(s)).collect();
     out.sort();
     out.dedup();
     out

@@ -14,6 +14,7 @@ pub mod gather_scatter;
 pub mod graph;
 pub mod kernels;
 pub mod movement;
+pub mod nvrtc;
 pub mod profile;
 pub mod reduce;
 pub mod render;
@@ -57,7 +58,9 @@ pub fn compile(
     opts: &CudaOptions,
     registry: Option<Arc<CustomCallRegistry>>,
 ) -> Result<CudaProgram, String> {
+    let t0 = std::time::Instant::now();
     oxhlo_opt::optimize(&mut module, opt)?;
+    nvrtc::compile_log(&format!("optimized in {:.0} ms", t0.elapsed().as_secs_f64() * 1e3));
     let registry = registry.unwrap_or_else(|| Arc::new(CustomCallRegistry::with_builtins()));
     CudaProgram::compile(module, opts, registry)
 }

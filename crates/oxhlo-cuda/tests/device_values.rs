@@ -188,6 +188,50 @@ fn copy_many_moves_every_buffer_whole() {
 }
 
 #[test]
+fn precompiled_batches_run_and_come_back_from_the_disk_cache() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("oxhlo-nvrtc-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::env::set_var("OXHLO_CUDA_CACHE", &dir);
+    // Sources no other test renders (the process id in a comment), each scaling its input by its own factor.
+    let srcs: Vec<String> = (1..=5)
+        .map(|f| {
+            format!(
+                "{}// pid {}\nextern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, float* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{ float v9 = in0[i]; out0[i] = v9 * {f}.0f; }}\n}}\n",
+                oxhlo_cuda::render::PRELUDE,
+                std::process::id()
+            )
+        })
+        .collect();
+    gpu.precompile(&srcs);
+    let files: Vec<String> = std::fs::read_dir(&dir).expect("the cache dir exists").filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(files.iter().filter(|f| f.ends_with(".ref")).count(), 5, "one reference per kernel: {files:?}");
+    assert!(files.iter().any(|f| f.ends_with(".cubin")), "the batch's CUBIN: {files:?}");
+    let n = 1000;
+    let x = rand(n, 7);
+    let input = gpu.upload(&NTensor::new(f32_ty(&[n as i64]), Buf::F32(x.clone()))).expect("upload");
+    let run = |s: &str| {
+        let k = oxhlo_cuda::device::Kernel::new(s.to_string());
+        let mut out = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n).expect("alloc")];
+        gpu.launch(&k, n, &[&*input.buf], &mut out).expect("launch");
+        let [o] = out;
+        match &*gpu.download(&oxhlo_cuda::device::Gpu::wrap(f32_ty(&[n as i64]), oxhlo_cpu::Kind::F32, n, o)).expect("download").buf {
+            Buf::F32(v) => v.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    for pass in ["compiled", "read back from the disk cache"] {
+        for (f, s) in srcs.iter().enumerate() {
+            let want: Vec<f32> = x.iter().map(|v| v * (f + 1) as f32).collect();
+            assert_eq!(run(s), want, "kernel {f} ({pass})");
+        }
+        gpu.forget_compiled();
+    }
+    std::env::remove_var("OXHLO_CUDA_CACHE");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn wrong_device_inputs_are_errors() {
     let Some(gpu) = gpu_or_skip() else { return };
     let module = oxhlo_text::parse_module(SRC, "device_values.mlir").expect("parses");

@@ -7,7 +7,7 @@
 
 use oxhlo_cpu::{Kind, OptLevel, OptOptions};
 use oxhlo_cuda::reduce::{render_pass, Pass, Shape};
-use oxhlo_cuda::render::{self, PRELUDE};
+use oxhlo_cuda::render;
 use oxhlo_plan::reducer::ReduceKind;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -95,19 +95,9 @@ func.func @main(%x: tensor<8x8x8x64xf32>, %w: tensor<3x3x64x64xf32>, %dy: tensor
 }
 "#;
 
-/// One translation unit holding `sources`, each in a namespace of its own (the prelude once).
-fn batch(sources: &[&String]) -> String {
-    let mut unit = String::from(PRELUDE);
-    for (n, s) in sources.iter().enumerate() {
-        let body = s.replacen(PRELUDE, "", 1).replace("extern \"C\" __global__", "__global__");
-        unit.push_str(&format!("namespace k{n} {{\n{body}\n}}\n"));
-    }
-    unit
-}
-
 #[test]
 fn every_rendered_kernel_compiles() {
-    if !oxhlo_cuda::device::nvrtc_available() {
+    if !oxhlo_cuda::nvrtc::nvrtc_available() {
         println!("skipped: libnvrtc not found (pip install nvidia-cuda-nvrtc and put its lib folder on LD_LIBRARY_PATH)");
         return;
     }
@@ -147,11 +137,12 @@ fn every_rendered_kernel_compiles() {
     let all: Vec<&String> = all.iter().collect();
     let start = std::time::Instant::now();
     for chunk in all.chunks(150) {
-        let unit = batch(chunk);
-        if let Err(e) = oxhlo_cuda::device::compile_cubin(&unit, "sm_90") {
+        // Batched as `Gpu::precompile` batches a program's kernels.
+        let unit = oxhlo_cuda::nvrtc::batch_unit(&chunk.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+        if let Err(e) = oxhlo_cuda::nvrtc::compile_cubin(&unit, "sm_90") {
             // Find the kernel that fails, for a readable message.
             for s in chunk {
-                if let Err(e) = oxhlo_cuda::device::compile_cubin(s, "sm_90") {
+                if let Err(e) = oxhlo_cuda::nvrtc::compile_cubin(s, "sm_90") {
                     panic!("a rendered kernel does not compile: {e}");
                 }
             }
