@@ -27,7 +27,7 @@ pub struct CpuOptions {
 
 impl Default for CpuOptions {
     fn default() -> CpuOptions {
-        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false) }, threads: 0, interpreter_only: false }
+        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false), max_params: 0 }, threads: 0, interpreter_only: false }
     }
 }
 

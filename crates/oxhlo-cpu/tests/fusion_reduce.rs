@@ -39,7 +39,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
     let kernels: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {
@@ -76,7 +76,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
     let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, recompute_costly: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
     let ks: Vec<Vec<usize>> = steps
         .iter()
         .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
@@ -246,7 +246,7 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let m = oxhlo_text::parse_module(REDUCTIONS, "r.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let folded: Vec<_> = steps
         .iter()
@@ -338,7 +338,7 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let m = oxhlo_text::parse_module(SOFTMAX, "softmax.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
@@ -396,7 +396,7 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let m = oxhlo_text::parse_module(NORM_AND_GRAD, "norm.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
     let kernels = |steps: &[Step]| -> Vec<_> { steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect() };
     let before = kernels(&steps);
@@ -441,7 +441,7 @@ fn row_kernels_match_the_interpreter() {
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("rows dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     assert!(files.len() >= 5);
-    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true };
+    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true, max_params: 0 };
     for (n, path) in files.iter().enumerate() {
         let src = std::fs::read_to_string(path).expect("readable");
         let m = oxhlo_text::parse_module(&src, "rows.mlir").expect("parses");
@@ -516,7 +516,7 @@ fn row_kernels_recompute_broadcasts_instead_of_reading_them() {
     let m = oxhlo_text::parse_module(MASKED_SCORES_AND_GRAD, "masked.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0 };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
     let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
     let full = |v: oxhlo_ir::Value| f.try_ty(v).and_then(|t| t.as_tensor()).is_some_and(|t| t.shape == [2, 3, 8, 8]);
@@ -545,6 +545,54 @@ fn row_kernels_recompute_broadcasts_instead_of_reading_them() {
         let got = run_cpu_with(MASKED_SCORES_AND_GRAD, &inputs, opts.clone(), threads).expect("cpu");
         for (k, (a, b)) in got.iter().zip(&want).enumerate() {
             compare(a, b, 64, 1e-5).unwrap_or_else(|e| panic!("output {k} ({threads} threads): {e}"));
+        }
+    }
+}
+
+/// Four SGD-style updates sharing one broadcast learning rate (as an optimizer's updates do after CSE).
+const UPDATES: &str = r#"
+func.func @main(%lr: tensor<f32>, %p0: tensor<64x32xf32>, %g0: tensor<64x32xf32>, %p1: tensor<64x32xf32>, %g1: tensor<64x32xf32>, %p2: tensor<64x32xf32>, %g2: tensor<64x32xf32>, %p3: tensor<64x32xf32>, %g3: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) {
+  %b = stablehlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<64x32xf32>
+  %s0 = stablehlo.multiply %b, %g0 : tensor<64x32xf32>
+  %u0 = stablehlo.subtract %p0, %s0 : tensor<64x32xf32>
+  %s1 = stablehlo.multiply %b, %g1 : tensor<64x32xf32>
+  %u1 = stablehlo.subtract %p1, %s1 : tensor<64x32xf32>
+  %s2 = stablehlo.multiply %b, %g2 : tensor<64x32xf32>
+  %u2 = stablehlo.subtract %p2, %s2 : tensor<64x32xf32>
+  %s3 = stablehlo.multiply %b, %g3 : tensor<64x32xf32>
+  %u3 = stablehlo.subtract %p3, %s3 : tensor<64x32xf32>
+  return %u0, %u1, %u2, %u3 : tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+}"#;
+
+#[test]
+fn kernels_of_too_many_buffers_split_into_their_independent_parts() {
+    let m = oxhlo_text::parse_module(UPDATES, "updates.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let plan = |max_params| {
+        let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params });
+        let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+        (steps.len() - kernels.len(), kernels)
+    };
+    // No limit: the shared broadcast joins all four updates into one kernel of 9 inputs and 4 outputs.
+    let (ops, kernels) = plan(0);
+    assert_eq!((ops, kernels.len()), (1, 1), "the return and one kernel: {kernels:?}");
+    assert_eq!((kernels[0].inputs.len(), kernels[0].outputs.len()), (9, 4));
+    // At most 8 buffers: each update (broadcast value, parameter, gradient, result) fits alone and two
+    // together do not; the broadcast, read by every part, is a step of its own.
+    let (ops, kernels) = plan(6);
+    assert_eq!((ops, kernels.len()), (2, 4), "{kernels:?}");
+    assert!(kernels.iter().all(|k| k.inputs.len() == 3 && k.outputs.len() == 1 && k.ops.len() == 2), "{kernels:?}");
+    // Two updates to a kernel at 8.
+    let (_, kernels) = plan(8);
+    assert_eq!(kernels.len(), 2, "{kernels:?}");
+    // Every split computes what the interpreter computes (CPU fusion with recomputation).
+    let inputs: Vec<_> = std::iter::once(tensor("f32", &[], oxhlo_cpu::Buf::F32(vec![0.125]))).chain((0..8).map(|i| f32_input(&[64, 32], 40 + i))).collect();
+    let want = run_interp(UPDATES, &inputs).expect("interp");
+    for max_params in [0, 6, 8] {
+        let got = run_cpu_with(UPDATES, &inputs, FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params }, 2).expect("cpu");
+        for (g, w) in got.iter().zip(&want) {
+            compare(g, w, 0, 0.0).unwrap_or_else(|e| panic!("max_params {max_params}: {e}"));
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Times NVRTC on the kernels a program lists (no GPU needed): `cargo run --release -p oxhlo-cuda
 //! --example nvrtc_time -- prog.mlir [N [THREADS [BATCH]]]` prints how long parsing, optimizing and
 //! listing take (`kernels::module_kernels`) and how long the first N kernels take to compile on THREADS
-//! threads, BATCH kernels to an NVRTC program (each in a namespace of its own, the prelude once).
+//! threads, in about N/BATCH NVRTC programs of equal length (`nvrtc::balanced_batches`, as
+//! `Gpu::precompile` makes them).
 //! `NVRTC_TIME_DUMP=dir` writes the listed sources there.
 use oxhlo_cpu::OptLevel;
 
@@ -26,7 +27,8 @@ fn main() {
         }
     }
     let ks: Vec<String> = ks.into_iter().take(n).collect();
-    let units: Vec<String> = ks.chunks(per).map(|c| oxhlo_cuda::nvrtc::batch_unit(&c.iter().map(|s| s.as_str()).collect::<Vec<_>>())).collect();
+    let keyed: Vec<(u64, &str)> = ks.iter().map(|s| (0, s.as_str())).collect();
+    let units: Vec<String> = oxhlo_cuda::nvrtc::balanced_batches(&keyed, ks.len().div_ceil(per)).iter().map(|b| oxhlo_cuda::nvrtc::batch_unit(&b.iter().map(|(_, s)| *s).collect::<Vec<_>>())).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let bytes = std::sync::atomic::AtomicUsize::new(0);
     let t = std::time::Instant::now();
@@ -35,7 +37,9 @@ fn main() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(u) = units.get(i) else { break };
+                let t = std::time::Instant::now();
                 let b = oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90").expect("compiles");
+                println!("  program {i}: {} chars, {:?}", u.len(), t.elapsed());
                 bytes.fetch_add(b.len(), std::sync::atomic::Ordering::Relaxed);
             });
         }

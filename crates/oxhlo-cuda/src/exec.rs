@@ -36,7 +36,7 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> CudaOptions {
-        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(true) }, allow_tf32: true }
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(true), max_params: crate::MAX_KERNEL_PARAMS }, allow_tf32: true }
     }
 }
 

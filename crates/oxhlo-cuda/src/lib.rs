@@ -35,6 +35,11 @@ pub fn available() -> Result<DeviceInfo, String> {
     device::gpu().map(|g| g.info.clone())
 }
 
+/// Inputs + outputs a fused kernel may have before it is split into its independent parts
+/// (`oxhlo_plan::kernel_split`; `OXHLO_CUDA_MAX_PARAMS` overrides, 0 for no limit): each elementwise input
+/// takes four registers a thread for its vector load, and one kernel of 190 buffers compiled for 2-3 s.
+pub const MAX_KERNEL_PARAMS: usize = 32;
+
 /// CUDA options at an optimization level (fusion from O2).
 pub fn options_at(level: OptLevel) -> CudaOptions {
     let mut o = CudaOptions::default();
@@ -42,6 +47,9 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     o.fusion.aggressive = level >= OptLevel::O3;
     o.fusion.recompute = o.fusion.enabled && oxhlo_plan::recompute::env_setting().unwrap_or(true);
     o.fusion.rows = o.fusion.enabled && oxhlo_plan::row_fusion::env_setting().unwrap_or(true);
+    if let Some(n) = std::env::var("OXHLO_CUDA_MAX_PARAMS").ok().and_then(|v| v.trim().parse().ok()) {
+        o.fusion.max_params = n;
+    }
     o
 }
 

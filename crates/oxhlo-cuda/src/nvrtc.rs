@@ -74,9 +74,6 @@ pub fn batch_unit(sources: &[&str]) -> String {
     unit
 }
 
-/// Kernels to an NVRTC program at most (ptxas works through a program on one thread).
-const BATCH_MAX: usize = 24;
-
 /// Prints `what` to stderr when `OXHLO_CUDA_COMPILE_LOG=1`: where a program's compilation and first run
 /// spend their time (kernels compiled, taken from the disk cache, loaded).
 pub fn compile_log(what: &str) {
@@ -241,8 +238,7 @@ impl Gpu {
         }
         let t1 = std::time::Instant::now();
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        let per = todo.len().div_ceil(cores).clamp(1, BATCH_MAX);
-        let batches: Vec<&[(u64, &str)]> = todo.chunks(per).collect();
+        let batches = balanced_batches(&todo, cores);
         let next = AtomicUsize::new(0);
         let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|sc| {
@@ -297,6 +293,24 @@ impl Gpu {
             t2.elapsed().as_secs_f64() * 1e3
         ));
     }
+}
+
+/// `todo` split into at most `bins` batches of about equal source length (largest kernel first, each to
+/// the lightest batch so far): a program's compilation takes time about in proportion to its length,
+/// and the slowest program decides when all are done.
+pub fn balanced_batches<'a>(todo: &[(u64, &'a str)], bins: usize) -> Vec<Vec<(u64, &'a str)>> {
+    let bins = bins.min(todo.len()).max(1);
+    let mut order: Vec<&(u64, &str)> = todo.iter().collect();
+    order.sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
+    let mut batches: Vec<Vec<(u64, &str)>> = vec![Vec::new(); bins];
+    let mut load = vec![0usize; bins];
+    for &(k, s) in order {
+        let b = (0..bins).min_by_key(|&b| load[b]).unwrap_or(0);
+        batches[b].push((k, s));
+        load[b] += s.len();
+    }
+    batches.retain(|b| !b.is_empty());
+    batches
 }
 
 /// A batch compiled: one CUBIN (key: hash of its unit and architecture), or, when the unit failed, each

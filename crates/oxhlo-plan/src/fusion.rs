@@ -82,6 +82,9 @@ pub struct FusionOptions {
     /// ([`crate::row_fusion::fuse_rows`]): on for the GPU; the CPU runs them too but leaves them off by
     /// default (its phases recompute their ops, which costs more there than the traffic saved).
     pub rows: bool,
+    /// Kernels of more inputs + outputs than this are split into their independent parts
+    /// ([`crate::kernel_split`]); 0: no limit.
+    pub max_params: usize,
 }
 
 /// The kind of an elementwise op, as fusion and the backends' elementwise evaluators see it.
@@ -305,13 +308,15 @@ pub fn fuse_block(func: &Func, block: &Block, opts: &FusionOptions) -> Vec<Step>
     let mut in_kernel: HashSet<usize> = HashSet::new();
     for g in &mut groups {
         g.ops.sort_unstable();
-        if g.ops.len() < 2 || g.ops.iter().all(|&i| block.ops[i].kind == OpKind::BroadcastInDim) {
-            continue;
-        }
-        let k = build_kernel(func, block, &g.ops);
-        in_kernel.extend(g.ops.iter().copied());
-        if let Some(&last) = g.ops.last() {
-            kernel_at.insert(last, Arc::new(k));
+        for part in crate::kernel_split::split_group(func, block, &g.ops, opts.max_params).0 {
+            if part.len() < 2 || part.iter().all(|&i| block.ops[i].kind == OpKind::BroadcastInDim) {
+                continue;
+            }
+            let k = build_kernel(func, block, &part);
+            in_kernel.extend(part.iter().copied());
+            if let Some(&last) = part.last() {
+                kernel_at.insert(last, Arc::new(k));
+            }
         }
     }
     let mut steps = Vec::with_capacity(block.ops.len());

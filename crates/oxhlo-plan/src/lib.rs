@@ -4,6 +4,7 @@
 
 pub mod dims;
 pub mod fusion;
+pub mod kernel_split;
 pub mod recompute;
 pub mod reduce_fusion;
 pub mod reducer;
