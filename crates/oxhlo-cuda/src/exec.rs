@@ -790,11 +790,7 @@ impl<'p> Run<'p> {
         let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
         let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
         outs.push(if first.pass.to_partials { gpu.alloc_bytes(n_res * first.parts as usize * 8)? } else { gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)? });
-        if inner == 1 {
-            gpu.launch_reduce_rows(first_pass, outer, red, first.parts, &ins, &mut outs)?;
-        } else {
-            gpu.launch_reduce_cols(first_pass, outer, red, inner, first.parts, &ins, &mut outs)?;
-        }
+        reduce::launch(gpu, first_pass, &first, &ins, &mut outs)?;
         let mut result = outs.pop().ok_or("internal error: no reduction result")?;
         if first.pass.to_partials {
             let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];

@@ -666,48 +666,63 @@ pub fn render_body_with(
     Some(Body { params, body, regs, elementwise_inputs, out_kinds, gathers })
 }
 
-/// The elementwise kernel of a body: a 4-elements-per-thread vector loop and a scalar tail.
-fn assemble(b: Body, n_outputs: usize) -> String {
-    let Body { params, body, elementwise_inputs, out_kinds, gathers, .. } = b;
-    let outputs = 0..n_outputs;
-    let mut src = String::from(PRELUDE);
-    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
-    let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
-    let tail_start;
-    {
-        // Four elements per thread: every input read at the element's index and every output moves as
-        // one vector access per thread (inputs and outputs start at allocation bases, aligned for it),
-        // all loads issued before the arithmetic; inputs read at other indices (broadcasts) load per
-        // element from `i`. The scalar loop below finishes the last n % 4.
-        let mut lane = body.clone();
-        for &(j, _) in &elementwise_inputs {
+/// A body's work on four consecutive elements `i0 .. i0 + 4` (`i0` a multiple of 4): `loads` (every
+/// input read at the element's index, one vector load each into `a<j>[4]`, and the output lanes
+/// `o<j>[4]` declared), `lane` (the body for lane `e`, run in a `for e` loop: inputs read at other
+/// indices, broadcasts, load per element from `i`; outputs written to `o<j>[e]`) and `stores` (each
+/// output as one vector store). Inputs and outputs start at allocation bases, aligned for it.
+pub struct Lanes {
+    pub loads: String,
+    pub lane: String,
+    pub stores: String,
+}
+
+impl Body {
+    /// This body on four consecutive elements, its first `n_outputs` outputs stored (see [`Lanes`]).
+    pub fn lanes(&self, n_outputs: usize) -> Lanes {
+        let mut lane = self.body.clone();
+        for &(j, _) in &self.elementwise_inputs {
             lane = lane.replace(&format!("in{j}[i]"), &format!("a{j}[e]"));
         }
-        for j in outputs.clone() {
+        for j in 0..n_outputs {
             lane = lane.replace(&format!("out{j}[i] ="), &format!("o{j}[e] ="));
         }
-        let _ = writeln!(src, "  for (long long q = tid; q < (n >> 2); q += stride) {{\n    const long long i0 = q << 2;");
-        for &(j, k) in &elementwise_inputs {
-            let _ = writeln!(src, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k).unwrap_or("int"));
+        if self.gathers {
+            lane = format!("      const long long i = i0 + e;\n{lane}");
         }
-        for (j, &k) in out_kinds.iter().enumerate() {
-            let _ = writeln!(src, "    __align__(16) {} o{j}[4];", storage_type(k).unwrap_or("int"));
+        let mut loads = String::new();
+        for &(j, k) in &self.elementwise_inputs {
+            let _ = writeln!(loads, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k).unwrap_or("int"));
         }
-        let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < 4; ++e) {{");
-        if gathers {
-            let _ = writeln!(src, "      const long long i = i0 + e;");
+        for (j, &k) in self.out_kinds.iter().enumerate().take(n_outputs) {
+            let _ = writeln!(loads, "    __align__(16) {} o{j}[4];", storage_type(k).unwrap_or("int"));
         }
-        for line in lane.lines() {
-            let _ = writeln!(src, "  {line}");
+        let mut stores = String::new();
+        for j in 0..n_outputs {
+            let _ = writeln!(stores, "    oxh_st4(out{j} + i0, o{j});");
         }
-        let _ = writeln!(src, "    }}");
-        for j in outputs {
-            let _ = writeln!(src, "    oxh_st4(out{j} + i0, o{j});");
-        }
-        let _ = writeln!(src, "  }}");
-        tail_start = "((n >> 2) << 2)";
+        Lanes { loads, lane, stores }
     }
-    let _ = write!(src, "  for (long long i = {tail_start} + tid; i < n; i += stride) {{\n{body}  }}\n}}\n");
+}
+
+/// The elementwise kernel of a body: a 4-elements-per-thread vector loop and a scalar tail.
+fn assemble(b: Body, n_outputs: usize) -> String {
+    let Lanes { loads, lane, stores } = b.lanes(n_outputs);
+    let mut src = String::from(PRELUDE);
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", b.params.join(", "));
+    let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
+    // Four elements per thread, all loads issued before the arithmetic; the scalar loop below finishes
+    // the last n % 4.
+    let _ = writeln!(src, "  for (long long q = tid; q < (n >> 2); q += stride) {{\n    const long long i0 = q << 2;");
+    src.push_str(&loads);
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < 4; ++e) {{");
+    for line in lane.lines() {
+        let _ = writeln!(src, "  {line}");
+    }
+    let _ = writeln!(src, "    }}");
+    src.push_str(&stores);
+    let _ = writeln!(src, "  }}");
+    let _ = write!(src, "  for (long long i = ((n >> 2) << 2) + tid; i < n; i += stride) {{\n{}  }}\n}}\n", b.body);
     src
 }
 

@@ -205,7 +205,8 @@ fn precompiled_batches_run_and_come_back_from_the_disk_cache() {
         .collect();
     gpu.precompile(&srcs);
     let files: Vec<String> = std::fs::read_dir(&dir).expect("the cache dir exists").filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(files.iter().filter(|f| f.ends_with(".ref")).count(), 5, "one reference per kernel: {files:?}");
+    // (Tests running beside this one may add kernels of their own to the directory.)
+    assert!(files.iter().filter(|f| f.ends_with(".ref")).count() >= 5, "one reference per kernel: {files:?}");
     assert!(files.iter().any(|f| f.ends_with(".cubin")), "the batch's CUBIN: {files:?}");
     let n = 1000;
     let x = rand(n, 7);
@@ -284,5 +285,49 @@ fn row_kernels_match_the_interpreter() {
             }
         }
         println!("{}: {} outputs agree", path.display(), got.len());
+    }
+}
+
+/// Column reductions of the vectorized shape (`reduce::Shape::Cols4`: 4 to 1024 columns, a divisor of
+/// 1024) and of the plain one, alone and fused with the ops computing their operand, split into parts
+/// or not, against the interpreter.
+#[test]
+fn column_reductions_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    for (shape, dims, fits) in [("4096x64", "0", true), ("65536x4", "0", true), ("300x1024", "0", true), ("3x512x128", "1", true), ("2000x20", "0", false), ("8x3x256", "0, 1", true)] {
+        let dims_v: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
+        let full: Vec<i64> = shape.split('x').map(|d| d.parse().unwrap()).collect();
+        let kept: Vec<String> = full.iter().enumerate().filter(|(i, _)| !dims_v.contains(i)).map(|(_, d)| d.to_string()).collect();
+        let rshape = kept.join("x");
+        let inner: i64 = full[dims_v.iter().max().unwrap() + 1..].iter().product();
+        assert_eq!(oxhlo_cuda::reduce::cols4_fits(inner), fits, "{shape}");
+        let src = format!(
+            "func.func @main(%x: tensor<{shape}xf32>, %y: tensor<{shape}xf32>) -> (tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>) {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
+  %p = stablehlo.multiply %x, %y : tensor<{shape}xf32>
+  %q = stablehlo.add %p, %y : tensor<{shape}xf32>
+  %t = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
+  %u = stablehlo.reduce(%x init: %m) applies stablehlo.maximum across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
+  return %s, %t, %u, %q : tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>
+}}"
+        );
+        let module = oxhlo_text::parse_module(&src, "cols.mlir").expect("parses");
+        oxhlo_ir::verify_module(&module).expect("verifies");
+        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let n: usize = full.iter().product::<i64>() as usize;
+        let inputs: Vec<Val> = (0..2).map(|j| Val::Native(NTensor::new(f32_ty(&full), Buf::F32(rand(n, 500 + j))))).collect();
+        let got = prog.run(inputs.clone()).expect("runs on the GPU");
+        assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{shape}: everything on the device");
+        let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (as_f64(&g.to_rt()), as_f64(w));
+            assert_eq!(g.len(), w.len());
+            for (e, (a, b)) in g.iter().zip(&w).enumerate() {
+                assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{shape} over [{dims}] output {k} element {e}: {a} vs {b}");
+            }
+        }
+        println!("{shape} over [{dims}]: {} outputs agree", got.len());
     }
 }

@@ -224,8 +224,10 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     let l = launches(1, 65536, 64);
     assert_eq!(l.len(), 2, "{l:?}");
     assert!(l[0].parts > 1 && l[0].parts <= FINISH_PARTS && l[1].pass == pass(Shape::Cols, true, false), "{l:?}");
-    // More column partials than FINISH_PARTS over few columns: split again before the last pass.
-    let l = launches(1, 1 << 22, 32);
+    assert_eq!(l[0].pass.shape, Shape::Cols4, "64 columns: 4 to a thread");
+    // More column partials than FINISH_PARTS over few columns (20: not the vectorized shape): split
+    // again before the last pass.
+    let l = launches(1, 1 << 22, 20);
     assert_eq!(l.iter().map(|x| x.pass).collect::<Vec<_>>(), vec![pass(Shape::Cols, false, true), pass(Shape::Cols, true, true), pass(Shape::Cols, true, false)], "{l:?}");
     assert!(l[0].parts > FINISH_PARTS && l[1].red == l[0].parts && l[2].red == l[1].parts, "{l:?}");
 }
@@ -272,12 +274,13 @@ func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf
         })
         .collect();
     assert_eq!(fused.len(), 2, "{steps:?}");
-    // Both reductions are short enough for one pass (`reduce::launches`): the kernels write final values.
+    // The row reduction is short enough for one pass (`reduce::launches`): its kernel writes final values.
     let rows = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[0]).expect("renders");
     assert!(rows.contains("long long outer, long long red, long long parts,") && rows.contains("__shfl_down_sync"), "{rows}");
     assert!(rows.contains("exp") && rows.contains("out0[i] =") && rows.contains("float* __restrict__ red0"), "{rows}");
     let cols = oxhlo_cuda::reduce::render_fused_pass(f, block, &fused[1]).expect("renders");
-    assert!(cols.contains("long long inner, long long parts") && cols.contains("float* __restrict__ red0"), "{cols}");
+    // 128 columns: the vectorized column shape, its operand loaded 4 columns at a time.
+    assert!(cols.contains("long long inner, long long parts") && cols.contains("oxh_ld4(a0, in0 + i0)"), "{cols}");
     assert!(!cols.contains("out0[i] ="), "the squared value is never stored: {cols}");
 }
 
