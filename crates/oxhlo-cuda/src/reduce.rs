@@ -234,7 +234,8 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 /// a block reads columns `4 * (t % q) ..` (q = inner / 4 threads to a row) of rows `t / q`, `t / q +
 /// 256 / q`, ... of its part. Per tile, `loads` runs with `i0` (the first of the thread's 4 elements),
 /// then `step` for each lane `e` (with `i = i0 + e`, `acc` its lane's accumulator), then `stores`. The
-/// lanes of threads sharing a column are combined in shared memory; `result(acc, at)` stores a column.
+/// lanes of threads sharing a column are combined in shared memory (thread t combining columns t, t +
+/// 256, ...); `result(acc, at)` stores a column.
 #[allow(clippy::too_many_arguments)]
 fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str) -> String) -> String {
     let entry = crate::render::ENTRY;
@@ -263,10 +264,10 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
     #pragma unroll
     for (int e = 0; e < 4; ++e) sh[t][e] = acc_[e];
     __syncthreads();
-    if (t < inner) {{
-      {acc} acc = sh[t >> 2][t & 3];
-      for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[k * q + (t >> 2)][t & 3]);
-      const long long at = (part * outer + row) * inner + t;
+    for (int c = t; c < inner; c += 256) {{
+      {acc} acc = sh[c >> 2][c & 3];
+      for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[k * q + (c >> 2)][c & 3]);
+      const long long at = (part * outer + row) * inner + c;
       {res}
     }}
     __syncthreads();
