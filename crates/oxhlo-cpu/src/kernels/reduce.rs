@@ -21,8 +21,9 @@ use oxhlo_plan::reducer::{reducer_kind, ReduceKind as RK};
 
 /// Elements of one accumulation block of a row.
 const BLOCK: usize = 4096;
-/// Accumulators per row block.
-const LANES: usize = 16;
+/// Accumulators per row block (64 f32: four AVX-512 registers, so that four independent add chains
+/// hide the add latency; with one register a 4096^2 row sum took 3.5 ms instead of 1.4-1.6 here).
+const LANES: usize = 64;
 /// Below this many input elements a reduction runs on one thread.
 const PAR_MIN: usize = 1 << 16;
 
