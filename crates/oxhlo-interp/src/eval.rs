@@ -653,6 +653,27 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, InterpEr
     crate::pool::run_on_worker(f)
 }
 
+/// Stack a run of a compiled program without control flow needs at most (its kernels do not recurse
+/// through regions): such runs stay on the calling thread when it has this much left.
+pub const SHALLOW_STACK_BYTES: usize = 4 << 20;
+
+/// Whether running `module` may recurse through nested regions (while, if, case, call), and so needs
+/// the interpreter's big stack ([`RUN_STACK_BYTES`]).
+pub fn needs_deep_stack(module: &oxhlo_ir::Module) -> bool {
+    fn deep(b: &oxhlo_ir::Block) -> bool {
+        b.ops.iter().any(|op| {
+            matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call) || op.regions.iter().any(|r| r.blocks.iter().any(deep))
+        })
+    }
+    module.funcs.iter().any(|f| f.body.blocks.iter().any(deep))
+}
+
+/// Runs a compiled program's run `f` on this thread when `deep` is false and the thread has
+/// [`SHALLOW_STACK_BYTES`] of stack left, else as [`on_big_stack`].
+pub fn on_enough_stack<T: Send>(deep: bool, f: impl FnOnce() -> T + Send) -> Result<T, InterpError> {
+    crate::pool::run_here_or_on_worker(if deep { RUN_STACK_BYTES } else { SHALLOW_STACK_BYTES }, f)
+}
+
 /// Checks `inputs` against the parameters of `func` (count, kind, element type, shape) and adapts
 /// compatible ones (a plain integer tensor for a quantized parameter of that storage type; static sizes
 /// for dynamic dimensions). Errors name the input and say what was expected.

@@ -19,6 +19,9 @@ pub struct CpuRunner {
     program: Option<CpuProgram>,
     /// The GPU compilation when `OXHLO_BACKEND=cuda` and a GPU is usable.
     cuda: Option<super::cuda::CudaRunner>,
+    /// Runs may recurse through control flow: they go to a big-stack worker instead of running on the
+    /// caller's thread (`oxhlo_interp::eval::on_enough_stack`).
+    deep: bool,
 }
 
 /// Whether the environment asks for the interpreter instead of the CPU backend.
@@ -38,13 +41,14 @@ impl CpuRunner {
         };
         let cuda = super::cuda::CudaRunner::build(module, registry.clone(), level)?;
         if cuda.is_some() {
-            return Ok(Some(CpuRunner { program: None, cuda }));
+            return Ok(Some(CpuRunner { program: None, cuda, deep: true }));
         }
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(level);
         let (program, report) = oxhlo_cpu::pipeline::compile(module.clone(), &opt, Some(registry))
             .map_err(|m| Error::internal(format!("oxhlo CPU backend: {m}")))?;
         crate::log::info(|| format!("optimized at {level} in {:.3?}", report.total()));
-        Ok(Some(CpuRunner { program: Some(program), cuda: None }))
+        let deep = oxhlo_interp::eval::needs_deep_stack(program.module());
+        Ok(Some(CpuRunner { program: Some(program), cuda: None, deep }))
     }
 
     /// Runs the entry function on one device's arguments.
@@ -54,7 +58,7 @@ impl CpuRunner {
         }
         let Some(program) = &self.program else { return Err(Error::internal("oxhlo: a program compiled for neither the CPU nor the GPU")) };
         let vals = args.iter().map(to_val).collect::<Result<Vec<_>>>()?;
-        let res = oxhlo_interp::eval::on_big_stack(|| program.run(vals));
+        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || program.run(vals));
         let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed: {e}")))?;
         outs.iter().enumerate().map(|(k, v)| from_val(k, v)).collect()
     }
