@@ -1,5 +1,6 @@
 //! The CPU backend behind the facade: the verified module is optimized and planned by
-//! `oxhlo_cpu::pipeline` at the compile options' level and run on a big-stack worker; buffers cross as
+//! `oxhlo_cpu::pipeline` at the compile options' level and run on the caller's thread (on a big-stack
+//! worker when it has control flow or the thread too little stack); buffers cross as
 //! native tensors (bytes copied once, no conversion through the interpreter's representation), and
 //! element types without a native layout go through the interpreter's tensors.
 
@@ -19,6 +20,8 @@ pub(crate) struct CpuBackendProgram {
     program: Arc<CpuProgram>,
     entry: String,
     entry_loc: String,
+    /// Runs may recurse through control flow: a big-stack worker's (others run on the caller's thread).
+    deep: bool,
 }
 
 /// The optimizer's level for a facade level.
@@ -38,7 +41,8 @@ impl CpuBackendProgram {
         let opt = oxhlo_cpu::pipeline::opt_options_from_env(opt_level(level));
         let (program, _) = oxhlo_cpu::pipeline::compile(module, &opt, None)
             .map_err(|m| Error::new(ErrorKind::Internal, format!("CPU backend: {m}")))?;
-        Ok(CpuBackendProgram { program: Arc::new(program), entry, entry_loc })
+        let deep = oxhlo_interp::eval::needs_deep_stack(program.module());
+        Ok(CpuBackendProgram { program: Arc::new(program), entry, entry_loc, deep })
     }
 }
 
@@ -75,9 +79,9 @@ fn from_val(v: &Val, i: usize, entry: &str) -> Result<Buffer> {
 impl Program for CpuBackendProgram {
     fn execute(&self, inputs: &[&Buffer], profile: Option<&mut Profile>) -> Result<Vec<Buffer>> {
         let args = inputs.iter().map(|b| to_val(b)).collect::<Result<Vec<_>>>()?;
-        let program = Arc::clone(&self.program);
+        let program = &self.program;
         let start = Instant::now();
-        let results = super::worker::run(move || program.run(args).map_err(runtime))?;
+        let results = super::worker::run_compiled(self.deep, move || program.run(args).map_err(runtime))?;
         if let Some(p) = profile {
             p.record(0, start.elapsed(), || (format!("@{} (cpu)", self.entry), self.entry_loc.clone()));
         }

@@ -6,9 +6,17 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// Runs `f` on a pooled worker thread and waits for its result; a panic in `f` becomes an Internal error.
 pub(crate) fn run<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    oxhlo_interp::pool::run_on_worker(f).unwrap_or_else(|e| {
-        Err(Error::new(ErrorKind::Internal, format!("{} (a bug in oxhlo; please report it)", e.message)))
-    })
+    internal(oxhlo_interp::pool::run_on_worker(f))
+}
+
+/// Runs `f` on this thread when `deep` is false and the thread has the stack for it, else as [`run`]
+/// (`oxhlo_interp::eval::on_enough_stack`: no thread hand-off for programs without control flow).
+pub(crate) fn run_compiled<T: Send>(deep: bool, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    internal(oxhlo_interp::eval::on_enough_stack(deep, f))
+}
+
+fn internal<T>(r: std::result::Result<Result<T>, oxhlo_interp::InterpError>) -> Result<T> {
+    r.unwrap_or_else(|e| Err(Error::new(ErrorKind::Internal, format!("{} (a bug in oxhlo; please report it)", e.message))))
 }
 
 #[cfg(test)]
