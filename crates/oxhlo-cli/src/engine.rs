@@ -78,7 +78,7 @@ impl Prepared<'_> {
             Prepared::Interp(m) => oxhlo_interp::run_main(m, inputs),
             Prepared::Cpu(p) => {
                 let vals: Vec<Val> = inputs.into_iter().map(Val::from_rt).collect();
-                let out = oxhlo_interp::eval::on_big_stack(|| p.run(vals))??;
+                let out = oxhlo_interp::eval::on_enough_stack(oxhlo_interp::eval::needs_deep_stack(p.module()), || p.run(vals))??;
                 Ok(out.iter().map(Val::to_rt).collect())
             }
         }
@@ -93,13 +93,17 @@ impl Prepared<'_> {
             Prepared::Cpu(_) => inputs.iter().cloned().map(Val::from_rt).collect(),
             Prepared::Interp(_) => Vec::new(),
         };
+        let deep = match self {
+            Prepared::Cpu(p) => oxhlo_interp::eval::needs_deep_stack(p.module()),
+            Prepared::Interp(_) => true,
+        };
         for i in 0..warmup + runs {
             let t = std::time::Instant::now();
             match self {
                 Prepared::Interp(m) => drop(oxhlo_interp::run_main(m, inputs.clone())?),
                 Prepared::Cpu(p) => {
                     let vals = native.clone();
-                    let out = oxhlo_interp::eval::on_big_stack(|| p.run(vals))??;
+                    let out = oxhlo_interp::eval::on_enough_stack(deep, || p.run(vals))??;
                     let elapsed = t.elapsed();
                     drop(out);
                     if i >= warmup {
