@@ -27,6 +27,11 @@ func.func @main(%x: tensor<64x300xf32>, %y: tensor<64x300xf32>, %b: tensor<300xf
   return %9, %1, %10 : tensor<64x300xf32>, tensor<64x300xf32>, tensor<64x300xi32>
 }"#;
 
+/// The fused kernels of a plan.
+fn kernels_of(steps: &[Step]) -> Vec<std::sync::Arc<oxhlo_plan::fusion::FusedKernel>> {
+    steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect()
+}
+
 fn f32_input(shape: &[i64], seed: u64) -> oxhlo_cpu::NTensor {
     let n = shape.iter().product::<i64>() as usize;
     let mut r = Rng(seed | 1);
@@ -40,13 +45,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
-    let kernels: Vec<_> = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Kernel(k) => Some(k.clone()),
-            Step::Op(_) => None,
-        })
-        .collect();
+    let kernels = kernels_of(&steps);
     assert_eq!(kernels.len(), 1, "{steps:?}");
     let k = &kernels[0];
     // Everything but the constant (op 0) and the return fuses.
@@ -341,9 +340,9 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
-    let before: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+    let before = kernels_of(&steps);
     let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
-    let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+    let kernels = kernels_of(&steps);
     assert_eq!(before.len(), kernels.len(), "{steps:#?}");
     let e = block.ops[5].results[0];
     let exp_op = 5;
@@ -398,8 +397,7 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let block = f.body.entry().expect("body");
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
-    let kernels = |steps: &[Step]| -> Vec<_> { steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect() };
-    let before = kernels(&steps);
+    let before = kernels_of(&steps);
     let (c, y, zero, r) = (block.ops[5].results[0], block.ops[7].results[0], block.ops[8].results[0], block.ops[9].results[0]);
     let forward = before.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
     for v in [c, y, zero] {
@@ -408,11 +406,11 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     // Free recomputation only (the CPU's default): zero's broadcast is recomputed (its input is a scalar)
     // and so is the scaled value (from the centred one, which the backward kernel reads anyway); the
     // centred value itself (which needs x, not read there) stays stored.
-    let free = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps.clone(), false));
+    let free = kernels_of(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps.clone(), false));
     let forward = free.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
     assert!(forward.outputs.contains(&c) && !forward.outputs.contains(&y) && !forward.outputs.contains(&zero), "{forward:#?}");
     // Costly recomputation too (the GPU's):
-    let after = kernels(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true));
+    let after = kernels_of(&oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true));
     // The forward kernel stores only what the transpose reads; the backward kernel recomputes the rest
     // from x, the mean, the scale and the zero scalar.
     let forward = after.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
@@ -571,7 +569,7 @@ fn kernels_of_too_many_buffers_split_into_their_independent_parts() {
     let block = f.body.entry().expect("body");
     let plan = |max_params| {
         let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params });
-        let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect();
+        let kernels = kernels_of(&steps);
         (steps.len() - kernels.len(), kernels)
     };
     // No limit: the shared broadcast joins all four updates into one kernel of 9 inputs and 4 outputs.

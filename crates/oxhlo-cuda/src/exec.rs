@@ -94,14 +94,6 @@ pub struct CudaProgram {
 const GRAPH_MIN_STEPS: usize = 16;
 
 /// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
-/// Whether any op of `module` (nested regions included) is of one of `kinds`.
-fn uses(module: &Module, kinds: &[OpKind]) -> bool {
-    fn in_block(b: &Block, kinds: &[OpKind]) -> bool {
-        b.ops.iter().any(|op| kinds.contains(&op.kind) || op.regions.iter().any(|r| r.blocks.iter().any(|b| in_block(b, kinds))))
-    }
-    module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| in_block(b, kinds)))
-}
-
 fn has_control_flow(block: &Block) -> bool {
     block.ops.iter().any(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case) || op.regions.iter().any(|r| r.blocks.iter().any(has_control_flow)))
 }
@@ -214,7 +206,8 @@ impl CudaProgram {
         let gpu = gpu()?;
         // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200)
         // run beside planning and NVRTC instead of in the first run.
-        let (convs, dots) = (uses(&module, &[OpKind::Convolution]), uses(&module, &[OpKind::Dot, OpKind::DotGeneral]));
+        let convs = module.any_op(|op| op.kind == OpKind::Convolution);
+        let dots = module.any_op(|op| matches!(op.kind, OpKind::Dot | OpKind::DotGeneral));
         let (g, tf32) = (gpu.clone(), opts.allow_tf32);
         let warm = std::thread::spawn(move || crate::dot::warm_up(&g, convs, dots, tf32));
         let program = Self::compile_with(gpu, module, opts, registry);

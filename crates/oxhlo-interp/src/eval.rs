@@ -659,13 +659,8 @@ pub const SHALLOW_STACK_BYTES: usize = 4 << 20;
 
 /// Whether running `module` may recurse through nested regions (while, if, case, call), and so needs
 /// the interpreter's big stack ([`RUN_STACK_BYTES`]).
-pub fn needs_deep_stack(module: &oxhlo_ir::Module) -> bool {
-    fn deep(b: &oxhlo_ir::Block) -> bool {
-        b.ops.iter().any(|op| {
-            matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call) || op.regions.iter().any(|r| r.blocks.iter().any(deep))
-        })
-    }
-    module.funcs.iter().any(|f| f.body.blocks.iter().any(deep))
+pub fn needs_deep_stack(module: &Module) -> bool {
+    module.any_op(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case | OpKind::Call))
 }
 
 /// Runs a compiled program's run `f` on this thread when `deep` is false and the thread has

@@ -93,6 +93,15 @@ pub struct Module {
 }
 
 impl Module {
+    /// Whether any op of any function (nested regions included) satisfies `pred`.
+    pub fn any_op(&self, pred: impl Fn(&Op) -> bool) -> bool {
+        let mut found = false;
+        for f in &self.funcs {
+            f.walk(&mut |op| found = found || pred(op));
+        }
+        found
+    }
+
     /// The function named `name`.
     pub fn func(&self, name: &str) -> Option<&Func> {
         self.funcs.iter().find(|f| f.name == name)
