@@ -21,6 +21,9 @@ use std::sync::{Arc, Once};
 pub struct CudaRunner {
     program: CudaProgram,
     gpu: Arc<Gpu>,
+    /// Runs may recurse through control flow: they go to a big-stack worker instead of running on the
+    /// caller's thread (`oxhlo_interp::eval::on_enough_stack`).
+    deep: bool,
 }
 
 /// Whether the environment asks for the CUDA backend by name.
@@ -63,13 +66,14 @@ impl CudaRunner {
             Err(m) => return Err(Error::internal(format!("oxhlo CUDA backend: {m}"))),
         };
         crate::log::info(|| "compiled for the CUDA backend".to_string());
-        Ok(Some(CudaRunner { program, gpu }))
+        let deep = oxhlo_interp::eval::needs_deep_stack(program.module());
+        Ok(Some(CudaRunner { program, gpu, deep }))
     }
 
     /// Runs the entry function on one device's arguments; results stay on the device.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
         let vals = args.iter().map(|a| self.input(a)).collect::<Result<Vec<_>>>()?;
-        let res = oxhlo_interp::eval::on_big_stack(|| self.program.run_device(vals));
+        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || self.program.run_device(vals));
         let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))?;
         outs.into_iter().enumerate().map(|(k, v)| output(k, v)).collect()
     }
