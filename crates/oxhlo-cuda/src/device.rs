@@ -483,14 +483,14 @@ impl Gpu {
     }
 
     /// Launches a vectorized column reduction pass (`reduce::Shape::Cols4`, the parameters of
-    /// [`Gpu::launch_reduce_cols`]): a block of 256 threads per (part, row).
+    /// [`Gpu::launch_reduce_cols`]): a block of 256 threads per (part, row, group of columns).
     #[allow(clippy::too_many_arguments)]
     pub fn launch_reduce_cols4(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
-        let total = outer * parts;
+        let total = outer * crate::reduce::cols4_layout(inner).0 * parts;
         if total <= 0 || !crate::reduce::cols4_fits(inner) {
             return Ok(());
         }
-        // SAFETY: as for `launch_reduce_cols`; the kernel reads 4 columns a thread, inner dividing 1024.
+        // SAFETY: as for `launch_reduce_cols`; the kernel reads 4 columns a thread, inner a multiple of 4.
         unsafe { self.launch_with(src, (total.min(1 << 20) as u32, 256), &[outer, red, inner, parts], inputs, outputs) }
     }
 }

@@ -5,7 +5,9 @@
 //! - rows (`inner == 1`): a block per (row, part of the row), threads striding along the row, warp
 //!   shuffles and shared memory to combine;
 //! - columns (`inner > 1`): a block per (outer, 32 columns, part of `red`), eight row groups of a warp
-//!   each walking their rows with reads coalesced across the warp, combined in shared memory.
+//!   each walking their rows with reads coalesced across the warp, combined in shared memory; when
+//!   `inner` is a multiple of 4 (`Shape::Cols4`), a block per (outer, up to 1024 columns, part) whose
+//!   threads read 4 adjacent columns as one vector load.
 //!
 //! When there are too few rows or columns to fill the device, `red` is split into parts whose partial
 //! results (in the accumulator type) a second pass combines. Accumulation is in a wide register type
@@ -33,24 +35,40 @@ pub enum Shape {
     /// `(long long outer, long long red, long long inner, long long parts, const S* in0, const T* init,
     /// D* out0)`: a block per (part, row, 32 columns); `out0[(part * outer + row) * inner + column]`.
     Cols,
-    /// As `Cols` for elements (not partials) when `inner` divides [`COLS4_TILE`] ([`cols4_fits`]): a
-    /// block per (part, row) whose 256 threads each read 4 adjacent columns as one vector load, a tile
-    /// of `COLS4_TILE / inner` rows at a time (a batch-norm sum over 64 channels read 128 bytes per warp
-    /// load as `Cols`, 1.3-1.7 TB/s on the H200).
+    /// As `Cols` for elements (not partials) when `inner` is a multiple of 4 ([`cols4_fits`]): a block
+    /// per (part, row, group of up to [`COLS4_TILE`] columns) whose threads each read 4 adjacent columns
+    /// as one vector load, `256 / (w / 4)` rows at a time for a group of `w` columns (threads past the
+    /// last whole row or past `inner` idle). A batch-norm sum over 64 channels read 128 bytes per warp
+    /// load as `Cols`, 1.3-1.7 TB/s on the H200.
     Cols4,
 }
 
-/// Elements a block of the `Cols4` shape reads per tile (256 threads x 4).
+/// Columns of a `Cols4` block's group, at most (256 threads x 4).
 pub const COLS4_TILE: i64 = 1024;
 
 /// Whether a column reduction over `inner` columns has the vectorized shape `Cols4`.
 pub fn cols4_fits(inner: i64) -> bool {
-    inner >= 4 && inner % 4 == 0 && COLS4_TILE % inner == 0
+    inner >= 4 && inner % 4 == 0
 }
 
-/// Parts of a `Cols4` pass: at most 512 (rows x parts) blocks, each part at least 4 tiles long.
+/// Blocks a `Cols4` pass aims at (rows x column groups x parts): 512 unless `OXHLO_CUDA_COLS4_BLOCKS`
+/// says otherwise (read once; a knob for measuring).
+fn cols4_target_blocks() -> i64 {
+    static B: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *B.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_BLOCKS").ok().and_then(|v| v.trim().parse().ok()).filter(|&b| b > 0).unwrap_or(512))
+}
+
+/// `(column groups, rows per tile)` of a `Cols4` pass over `inner` columns.
+pub fn cols4_layout(inner: i64) -> (i64, i64) {
+    let w = inner.min(COLS4_TILE);
+    ((inner + w - 1) / w, 256 / (w / 4))
+}
+
+/// Parts of a `Cols4` pass: about [`cols4_target_blocks`] blocks, each part at least 4 tiles long.
 fn cols4_parts(outer: i64, red: i64, inner: i64) -> i64 {
-    ((512 + outer.max(1) - 1) / outer.max(1)).min(red / (4 * (COLS4_TILE / inner))).max(1)
+    let (groups, tile_rows) = cols4_layout(inner);
+    let per_part = outer.max(1).saturating_mul(groups);
+    ((cols4_target_blocks() + per_part - 1) / per_part).min(red / (4 * tile_rows)).max(1)
 }
 
 /// What a rendered reduction pass reads and writes.
@@ -230,12 +248,13 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     }
 }
 
-/// The `Cols4` pass (entry [`crate::render::ENTRY`], the parameters of `Cols`, then `params`): thread t of
-/// a block reads columns `4 * (t % q) ..` (q = inner / 4 threads to a row) of rows `t / q`, `t / q +
-/// 256 / q`, ... of its part. Per tile, `loads` runs with `i0` (the first of the thread's 4 elements),
-/// then `step` for each lane `e` (with `i = i0 + e`, `acc` its lane's accumulator), then `stores`. The
-/// lanes of threads sharing a column are combined in shared memory (thread t combining columns t, t +
-/// 256, ...); `result(acc, at)` stores a column.
+/// The `Cols4` pass (entry [`crate::render::ENTRY`], the parameters of `Cols`, then `params`): a block
+/// takes a group of `w = min(inner, 1024)` columns of one row of a part; thread t reads columns `4 * (t %
+/// q) ..` (q = w / 4 threads to a row) of the group, rows `t / q`, `t / q + 256 / q`, ... of its part.
+/// Per tile, `loads` runs with `i0` (the first of the thread's 4 elements), then `step` for each lane
+/// `e` (with `i = i0 + e`, `acc` its lane's accumulator), then `stores`. The lanes of threads sharing a
+/// column are combined in shared memory (thread t combining columns t, t + 256, ... of the group);
+/// `result(acc, at)` stores a column.
 #[allow(clippy::too_many_arguments)]
 fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str) -> String) -> String {
     let entry = crate::render::ENTRY;
@@ -243,31 +262,35 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
         "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
   __shared__ {acc} sh[256][4];
   const long long chunk = (red + parts - 1) / parts;
-  const int t = threadIdx.x, q = (int)(inner >> 2), cg = t % q, tile_rows = 256 / q;
-  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
-    const long long row = b % outer, part = b / outer;
+  const int w = (int)min(inner, {COLS4_TILE}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
+  const long long groups = (inner + w - 1) / w;
+  for (long long b = blockIdx.x; b < outer * groups * parts; b += gridDim.x) {{
+    const long long row = b % outer, rest = b / outer, g = rest % groups, part = rest / groups;
+    const long long col0 = g * w + 4 * cg;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
     {acc} acc_[4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) acc_[e] = ({acc})({ident});
-    #pragma unroll 4
-    for (long long r = lo + t / q; r < hi; r += tile_rows) {{
-      const long long i0 = (row * red + r) * inner + 4 * cg;
-{loads}      #pragma unroll
-      for (int e = 0; e < 4; ++e) {{
-        const long long i = i0 + e; {acc}& acc = acc_[e];
-        {{
+    if (t / q < tile_rows && col0 < inner) {{
+      #pragma unroll 4
+      for (long long r = lo + t / q; r < hi; r += tile_rows) {{
+        const long long i0 = (row * red + r) * inner + col0;
+{loads}        #pragma unroll
+        for (int e = 0; e < 4; ++e) {{
+          const long long i = i0 + e; {acc}& acc = acc_[e];
+          {{
 {step}
+          }}
         }}
-      }}
-{stores}    }}
+{stores}      }}
+    }}
     #pragma unroll
     for (int e = 0; e < 4; ++e) sh[t][e] = acc_[e];
     __syncthreads();
-    for (int c = t; c < inner; c += 256) {{
+    for (int c = t; c < w && g * w + c < inner; c += 256) {{
       {acc} acc = sh[c >> 2][c & 3];
       for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[k * q + (c >> 2)][c & 3]);
-      const long long at = (part * outer + row) * inner + c;
+      const long long at = (part * outer + row) * inner + g * w + c;
       {res}
     }}
     __syncthreads();

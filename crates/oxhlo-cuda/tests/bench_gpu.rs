@@ -3,7 +3,8 @@
 //! cuBLAS with TF32 (DEFAULT precision) and true fp32 (HIGHEST), checked against f64 dot products of
 //! sampled elements. Kernel times are measured after a warm-up with a synchronize around many repeats;
 //! the end-to-end row includes the host<->device copies of `CudaProgram::run`, the resident row is
-//! `CudaProgram::run_device` on inputs already on the device (per-run overhead included). Skips without a device.
+//! `CudaProgram::run_device` on inputs already on the device (per-run overhead included); sums over rows,
+//! columns and all of a tensor (`reduce::try_reduce`, with their launch schedule). Skips without a device.
 
 use oxhlo_cpu::{Buf, NTensor, Val};
 use oxhlo_cuda::{device, dot, render};
@@ -109,6 +110,44 @@ fn gpu_timings() {
     }
     let ms = t.elapsed().as_secs_f64() * 1e3 / reps as f64;
     table.push(format!("chain run_device resident  {ms:8.3} ms  {:8.1} GB/s", 3.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9));
+
+    // Reductions (sums, f32 in, f64 accumulation): the kernels' device time and bandwidth against the copy
+    // ceiling; the launch schedule (`reduce::launches`) printed beside; columns checked against f64 sums.
+    for (shape, dims) in [(&[4096i64, 4096][..], "1"), (&[4096, 4096][..], "0"), (&[262144, 64][..], "0"), (&[65536, 128][..], "0"), (&[4096, 4096][..], "0, 1")] {
+        let st = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
+        let dv: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
+        let kept: Vec<i64> = (0..shape.len()).filter(|d| !dv.contains(d)).map(|d| shape[d]).collect();
+        let rt = if kept.is_empty() { "tensor<f32>".to_string() } else { format!("tensor<{}xf32>", kept.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")) };
+        let m = module(&format!(
+            "func.func @main(%x: tensor<{st}xf32>) -> {rt} {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{st}xf32>, tensor<f32>) -> {rt}
+  return %s : {rt}
+}}"
+        ));
+        let f = &m.funcs[0];
+        let op = &f.body.entry().unwrap().ops[1];
+        let n: usize = shape.iter().product::<i64>() as usize;
+        let xh = rand_f32(n, 7);
+        let x = gpu.upload(&f32t(shape, xh.clone())).unwrap();
+        let init = gpu.upload(&f32t(&[], vec![0.0])).unwrap();
+        let rty = TensorType::new(kept.clone(), ElementType::Float(FloatType::F32));
+        let memo = oxhlo_cuda::device::Memo::default();
+        let mut last = None;
+        let ms = time_ms(50, &gpu, || last = Some(oxhlo_cuda::reduce::try_reduce(&gpu, &memo, f, op, &x, &init, &rty).expect("on the device").unwrap()));
+        let gbs = (n * 4) as f64 / (ms * 1e-3) / 1e9;
+        let (inner, red) = if dims == "0" { (shape[1], shape[0]) } else if dims == "1" { (1, shape[1]) } else { (1, n as i64) };
+        let outer = if dims == "1" { shape[0] } else { 1 };
+        let sched: Vec<String> = oxhlo_cuda::reduce::launches(outer, red, inner).iter().map(|l| format!("{:?}x{}", l.pass.shape, l.parts)).collect();
+        table.push(format!("sum {st} over [{dims}]{:>w$} {ms:8.3} ms  {gbs:8.1} GB/s  ({:.0}% of copy)  {}", "", 100.0 * gbs / ceiling, sched.join(" + "), w = 14usize.saturating_sub(st.len() + dims.len())));
+        let got = gpu.download(&last.unwrap()).unwrap();
+        let got = got.f32s().unwrap();
+        let (m_out, inner_u) = (got.len(), inner as usize);
+        for k in (0..m_out).step_by((m_out / 7).max(1)) {
+            let want: f64 = if dims == "1" { xh[k * shape[1] as usize..(k + 1) * shape[1] as usize].iter().map(|&v| v as f64).sum() } else if inner_u > 1 { (0..red as usize).map(|r| xh[r * inner_u + k] as f64).sum() } else { xh.iter().map(|&v| v as f64).sum() };
+            assert!((got[k] as f64 - want).abs() <= 1e-4 * (1.0 + want.abs()), "sum {st} over [{dims}] element {k}: {} vs {want}", got[k]);
+        }
+    }
 
     // GEMM 4096^3 f32.
     let s = 4096usize;

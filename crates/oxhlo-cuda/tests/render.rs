@@ -225,9 +225,9 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     assert_eq!(l.len(), 2, "{l:?}");
     assert!(l[0].parts > 1 && l[0].parts <= FINISH_PARTS && l[1].pass == pass(Shape::Cols, true, false), "{l:?}");
     assert_eq!(l[0].pass.shape, Shape::Cols4, "64 columns: 4 to a thread");
-    // More column partials than FINISH_PARTS over few columns (20: not the vectorized shape): split
+    // More column partials than FINISH_PARTS over few columns (18: not the vectorized shape): split
     // again before the last pass.
-    let l = launches(1, 1 << 22, 20);
+    let l = launches(1, 1 << 22, 18);
     assert_eq!(l.iter().map(|x| x.pass).collect::<Vec<_>>(), vec![pass(Shape::Cols, false, true), pass(Shape::Cols, true, true), pass(Shape::Cols, true, false)], "{l:?}");
     assert!(l[0].parts > FINISH_PARTS && l[1].red == l[0].parts && l[2].red == l[1].parts, "{l:?}");
 }
