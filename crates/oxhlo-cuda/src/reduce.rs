@@ -272,9 +272,10 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
     #pragma unroll
     for (int e = 0; e < 4; ++e) acc_[e] = ({acc})({ident});
     if (t / q < tile_rows && col0 < inner) {{
-      #pragma unroll 4
-      for (long long r = lo + t / q; r < hi; r += tile_rows) {{
-        const long long i0 = (row * red + r) * inner + col0;
+      long long i0 = (row * red + lo + t / q) * inner + col0;
+      const long long di = tile_rows * inner;
+      #pragma unroll {unroll}
+      for (long long r = lo + t / q; r < hi; r += tile_rows, i0 += di) {{
 {loads}        #pragma unroll
         for (int e = 0; e < 4; ++e) {{
           const long long i = i0 + e; {acc}& acc = acc_[e];
@@ -298,7 +299,16 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
 }}
 ",
         res = result("acc", "at"),
+        unroll = cols4_unroll(),
     )
+}
+
+/// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: a batch-norm
+/// kernel took 56 registers unrolled by 4, 40 not unrolled): 4 unless `OXHLO_CUDA_COLS4_UNROLL` says
+/// otherwise (read once; a knob for measuring).
+fn cols4_unroll() -> u32 {
+    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *U.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_UNROLL").ok().and_then(|v| v.trim().parse().ok()).filter(|&u| (1..=16).contains(&u)).unwrap_or(4))
 }
 
 /// C for folding the elements `start, start + stride, ...` (below `end`) into a fresh `acc` of type
