@@ -303,6 +303,14 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
     )
 }
 
+/// A `Cols4` lane body with its operands' index terms `i % inner` (the column: an operand broadcast
+/// along the reduced dims, as a batch norm's per-channel mean and scale) written as `col0 + e`, the
+/// thread's own column: the same on every row, so those loads leave the loop (a column's index is `(row *
+/// red + r) * inner + col`, and `col < inner`).
+fn column_invariant(lane: &str, inner: i64) -> String {
+    lane.replace(&format!("(((unsigned int)i) % {inner}u)"), "((unsigned int)(col0 + e))").replace(&format!("(i % {inner}LL)"), "(col0 + e)")
+}
+
 /// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: a batch-norm
 /// kernel took 56 registers unrolled by 4, 40 not unrolled): 4 unless `OXHLO_CUDA_COLS4_UNROLL` says
 /// otherwise (read once; a knob for measuring).
@@ -565,7 +573,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
     let shape = first.pass.shape;
     let src = if shape == Shape::Cols4 {
         let lanes = b.lanes(full_outputs.len());
-        let step = format!("{}      acc = oxr(acc, (double){operand});", lanes.lane);
+        let step = format!("{}      acc = oxr(acc, (double){operand});", column_invariant(&lanes.lane, e.inner as i64));
         cols4_kernel(&params.join(", "), "double", ident, &lanes.loads, &step, &lanes.stores, &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");

@@ -290,7 +290,8 @@ fn row_kernels_match_the_interpreter() {
 
 /// Column reductions of the vectorized shape (`reduce::Shape::Cols4`: a multiple of 4 columns, in one
 /// group of up to 1024 or several, whole rows to a tile or not) and of the plain one, alone and fused with the ops computing their operand, split into parts
-/// or not, against sums in f64 of the same f32 operands (the interpreter's f32 running sums are less
+/// or not, a batch-norm-like sum of an operand broadcast along the reduced dims among them (the
+/// vectorized kernel reads it once per column), against sums in f64 of the same f32 operands (the interpreter's f32 running sums are less
 /// exact than the kernels' f64 accumulation over rows of thousands).
 #[test]
 fn column_reductions_match_f64_sums() {
@@ -304,7 +305,7 @@ fn column_reductions_match_f64_sums() {
         let (outer, red, inner): (usize, usize, usize) = (full[..lo].iter().product::<i64>() as usize, full[lo..hi].iter().product::<i64>() as usize, full[hi..].iter().product::<i64>() as usize);
         assert_eq!(oxhlo_cuda::reduce::cols4_fits(inner as i64), fits, "{shape}");
         let src = format!(
-            "func.func @main(%x: tensor<{shape}xf32>, %y: tensor<{shape}xf32>) -> (tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>) {{
+            "func.func @main(%x: tensor<{shape}xf32>, %y: tensor<{shape}xf32>, %c: tensor<{last}xf32>) -> (tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>, tensor<{rshape}xf32>) {{
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %m = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
@@ -312,21 +313,31 @@ fn column_reductions_match_f64_sums() {
   %q = stablehlo.add %p, %y : tensor<{shape}xf32>
   %t = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
   %u = stablehlo.reduce(%x init: %m) applies stablehlo.maximum across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
-  return %s, %t, %u, %q : tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>
-}}"
+  %cb = stablehlo.broadcast_in_dim %c, dims = [{lastdim}] : (tensor<{last}xf32>) -> tensor<{shape}xf32>
+  %d = stablehlo.subtract %x, %cb : tensor<{shape}xf32>
+  %w = stablehlo.multiply %d, %cb : tensor<{shape}xf32>
+  %v = stablehlo.reduce(%w init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xf32>, tensor<f32>) -> tensor<{rshape}xf32>
+  return %s, %t, %u, %q, %v : tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{rshape}xf32>, tensor<{shape}xf32>, tensor<{rshape}xf32>
+}}",
+            last = full[full.len() - 1],
+            lastdim = full.len() - 1
         );
         let module = oxhlo_text::parse_module(&src, "cols.mlir").expect("parses");
         oxhlo_ir::verify_module(&module).expect("verifies");
         let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
         let n = outer * red * inner;
         let (x, y) = (rand(n, 500), rand(n, 501));
-        let inputs: Vec<Val> = [&x, &y].iter().map(|v| Val::Native(NTensor::new(f32_ty(&full), Buf::F32(v.to_vec())))).collect();
+        let last = full[full.len() - 1] as usize;
+        let cv = rand(last, 502);
+        let mut inputs: Vec<Val> = [&x, &y].iter().map(|v| Val::Native(NTensor::new(f32_ty(&full), Buf::F32(v.to_vec())))).collect();
+        inputs.push(Val::Native(NTensor::new(f32_ty(&[last as i64]), Buf::F32(cv.clone()))));
         let got = prog.run(inputs).expect("runs on the GPU");
         assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{shape}: everything on the device");
         // References: f32 elementwise results, summed in f64 (with the sum of magnitudes for the bound).
         let q: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a * b + b).collect();
         let m = outer * inner;
         let (mut s, mut t, mut u, mut mag) = (vec![0f64; m], vec![0f64; m], vec![f64::NEG_INFINITY; m], vec![0f64; m]);
+        let (mut v, mut vmag) = (vec![0f64; m], vec![0f64; m]);
         for o in 0..outer {
             for r in 0..red {
                 for c in 0..inner {
@@ -335,15 +346,23 @@ fn column_reductions_match_f64_sums() {
                     t[k] += q[e] as f64;
                     u[k] = u[k].max(x[e] as f64);
                     mag[k] += (x[e].abs() + q[e].abs()) as f64;
+                    let cc = cv[e % last];
+                    let we = (x[e] - cc) * cc;
+                    v[k] += we as f64;
+                    vmag[k] += we.abs() as f64;
                 }
             }
         }
         let q64: Vec<f64> = q.iter().map(|&v| v as f64).collect();
-        for (k, want) in [s, t, u, q64].iter().enumerate() {
+        for (k, want) in [s, t, u, q64, v].iter().enumerate() {
             let g = as_f64(&got[k].to_rt());
             assert_eq!(g.len(), want.len());
             for (e, (a, b)) in g.iter().zip(want).enumerate() {
-                let bound = if k == 3 { 0.0 } else if k == 2 { 0.0 } else { 1e-6 * mag[e] + 1e-6 * b.abs() };
+                let bound = match k {
+                    2 | 3 => 0.0,
+                    4 => 1e-6 * vmag[e] + 1e-6 * b.abs(),
+                    _ => 1e-6 * mag[e] + 1e-6 * b.abs(),
+                };
                 assert!((a - b).abs() <= bound, "{shape} over [{dims}] output {k} element {e}: {a} vs {b}");
             }
         }
