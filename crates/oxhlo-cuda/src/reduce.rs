@@ -150,6 +150,33 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
         cols4_kernel(&params, acc, ident, &loads, &step, "", &result)
+    } else if pass.shape == Shape::Rows && !pass.from_partials {
+        // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators.
+        let lane = |e: usize| format!("acc{e} = oxr(acc{e}, {});", load_elem("a0", &e.to_string()));
+        let fold = format!(
+            "    if ((red & 3) == 0) {{
+      {acc} acc0 = acc, acc1 = acc, acc2 = acc, acc3 = acc;
+      const long long end = row * red + hi;
+      #pragma unroll 4
+      for (long long i0 = row * red + lo + 4 * threadIdx.x; i0 < end; i0 += 4 * blockDim.x) {{
+        __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);
+        {} {} {} {}
+      }}
+      acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));
+    }} else {{
+      for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
+        const long long i = row * red + c;
+        acc = oxr(acc, {});
+      }}
+    }}
+",
+            lane(0),
+            lane(1),
+            lane(2),
+            lane(3),
+            load_in("i")
+        );
+        rows_kernel(&params, acc, ident, &fold, &result)
     } else {
         let step = format!("acc = oxr(acc, {});", load_in("i"));
         reduction_kernel(pass.shape, &params, acc, ident, &step, &result)
@@ -170,31 +197,18 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
         Shape::Cols4 => cols4_kernel(params, acc, ident, "", step, "", result),
-        Shape::Rows => format!(
-            "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
-  __shared__ {acc} sh[32];
-  const long long chunk = (red + parts - 1) / parts;
-  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
-    const long long row = b / parts, part = b - row * parts;
-    const long long lo = part * chunk, hi = min(red, lo + chunk);
-    {acc} acc = ({acc})({ident});
-    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
+        Shape::Rows => rows_kernel(
+            params,
+            acc,
+            ident,
+            &format!(
+                "    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
       const long long i = row * red + c;
       {step}
     }}
-    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
-    __syncthreads();
-    if (threadIdx.x < 32) {{
-      acc = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : ({acc})({ident});
-      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
-      if (threadIdx.x == 0) {res}
-    }}
-    __syncthreads();
-  }}
-}}
-",
-            res = result("acc", "b"),
+"
+            ),
+            result,
         ),
         Shape::WarpRows => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
@@ -246,6 +260,37 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
             col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", &format!("{COL_GROUPS}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
         ),
     }
+}
+
+/// The `Rows` pass (entry [`crate::render::ENTRY`], `(outer, red, parts)`, then `params`): a block per
+/// (row, part) runs `fold` (C folding the part's elements `lo..hi` of row `row` into `acc`, declared
+/// before it), then combines its threads' values by warp shuffles and shared memory; `result(acc, at)`
+/// stores it. Parts are `chunk` elements long, a multiple of 4 (so that a part of a row of a multiple
+/// of 4 elements starts on a vector boundary).
+fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn(&str, &str) -> String) -> String {
+    let entry = crate::render::ENTRY;
+    format!(
+        "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
+  __shared__ {acc} sh[32];
+  const long long chunk = (((red + parts - 1) / parts) + 3) & ~3LL;
+  for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
+    const long long row = b / parts, part = b - row * parts;
+    const long long lo = min(red, part * chunk), hi = min(red, lo + chunk);
+    {acc} acc = ({acc})({ident});
+{fold}    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x < 32) {{
+      acc = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : ({acc})({ident});
+      for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
+      if (threadIdx.x == 0) {res}
+    }}
+    __syncthreads();
+  }}
+}}
+",
+        res = result("acc", "b"),
+    )
 }
 
 /// The `Cols4` pass (entry [`crate::render::ENTRY`], the parameters of `Cols`, then `params`): a block
