@@ -356,12 +356,12 @@ fn column_invariant(lane: &str, inner: i64) -> String {
     lane.replace(&format!("(((unsigned int)i) % {inner}u)"), "((unsigned int)(col0 + e))").replace(&format!("(i % {inner}LL)"), "(col0 + e)")
 }
 
-/// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: a batch-norm
-/// kernel took 56 registers unrolled by 4, 40 not unrolled): 4 unless `OXHLO_CUDA_COLS4_UNROLL` says
-/// otherwise (read once; a knob for measuring).
+/// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: resnet18's batch-norm
+/// kernels took 66-78 registers unrolled by 4, 40-56 by 1; its profiled step 12.18 ms by 4, 11.68 by 2,
+/// 11.64 by 1): 2 unless `OXHLO_CUDA_COLS4_UNROLL` says otherwise (read once; a knob for measuring).
 fn cols4_unroll() -> u32 {
     static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *U.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_UNROLL").ok().and_then(|v| v.trim().parse().ok()).filter(|&u| (1..=16).contains(&u)).unwrap_or(4))
+    *U.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_UNROLL").ok().and_then(|v| v.trim().parse().ok()).filter(|&u| (1..=16).contains(&u)).unwrap_or(2))
 }
 
 /// C for folding the elements `start, start + stride, ...` (below `end`) into a fresh `acc` of type
