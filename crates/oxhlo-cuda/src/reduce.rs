@@ -22,11 +22,12 @@ use oxhlo_ir::{Func, Op, TensorType};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
 
 
-/// The two kernel shapes of a reduction.
+/// The kernel shapes of a reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// `(long long outer, long long red, long long parts, const S* in0, const T* init, D* out0)`: a block
-    /// per (row, part); `out0[row * parts + part]`.
+    /// per (row, part); `out0[row * parts + part]`. An unfused pass over elements reads rows of a multiple of 4
+    /// elements 4 at a time.
     Rows,
     /// As `Rows`, a warp per (row, part): for parts of at most [`WARP_ROW_MAX`] elements
     /// ([`rows_shape`]). A kernel of its own, so that neither form's registers limit the other's
