@@ -467,19 +467,22 @@ impl Gpu {
     }
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
-    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of 256 threads per (part, row, 32 columns).
+    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of `threads` (32 per row group, a
+    /// multiple of 32 up to 1024) per (part, row, 32 columns).
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, threads: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let total = outer * ((inner + 31) / 32) * parts;
+        if threads == 0 || threads % 32 != 0 || threads > 1024 {
+            return Err(format!("a column reduction block of {threads} threads (a multiple of 32 up to 1024 expected)"));
+        }
         if total <= 0 || inner <= 0 {
             return Ok(());
         }
-        // A block of 8 row groups x 32 columns per (part, row, column group).
         let blocks = total.min(1 << 20) as u32;
         // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts,
         // inputs..., outputs...) as `reduce` renders it; the input covers outer*red*inner values, the output
         // parts*outer*inner.
-        unsafe { self.launch_with(src, (blocks, 256), &[outer, red, inner, parts], inputs, outputs) }
+        unsafe { self.launch_with(src, (blocks, threads), &[outer, red, inner, parts], inputs, outputs) }
     }
 
     /// Launches a vectorized column reduction pass (`reduce::Shape::Cols4`, the parameters of

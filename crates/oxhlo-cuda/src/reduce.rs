@@ -231,9 +231,11 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
         ),
         Shape::Cols => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
-  // A block of {COL_GROUPS} row groups x 32 columns per (row, 32-column group, part): thread (ty, tx) folds
-  // rows lo + ty, lo + ty + {COL_GROUPS}, ... of its column, then the groups are combined in shared memory.
-  __shared__ {acc} sh[{COL_GROUPS}][33];
+  // A block of ng row groups (a warp each, up to 32) x 32 columns per (row, 32-column group, part): thread
+  // (ty, tx) folds rows lo + ty, lo + ty + ng, ... of its column, then the groups are combined in shared
+  // memory.
+  __shared__ {acc} sh[32][33];
+  const int ng = blockDim.x >> 5;
   const long long chunk = (red + parts - 1) / parts;
   const long long groups = (inner + 31) / 32;
   const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
@@ -249,7 +251,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     __syncthreads();
     if (ty == 0 && col < inner) {{
       {acc} acc = sh[0][tx];
-      for (int k = 1; k < {COL_GROUPS}; ++k) acc = oxr(acc, sh[k][tx]);
+      for (int k = 1; k < ng; ++k) acc = oxr(acc, sh[k][tx]);
       const long long t = (part * outer + row) * inner + col;
       {res}
     }}
@@ -258,7 +260,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
 }}
 ",
             res = result("acc", "t"),
-            col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", &format!("{COL_GROUPS}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
+            col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", "(long long)ng", &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
         ),
     }
 }
@@ -416,8 +418,11 @@ pub fn rows_shape(red: i64, parts: i64) -> Shape {
     }
 }
 
-/// Row groups of a column-reduction block (with 32 columns: 256 threads).
+/// Row groups of a column-reduction block over elements (with 32 columns: 256 threads).
 pub const COL_GROUPS: i64 = 8;
+/// Row groups of a column-reduction block over partial results (512 threads): a pass over the few hundred
+/// parts of a batch-norm sum is a handful of blocks whose threads' chains of dependent loads are its time.
+pub const FINISH_COL_GROUPS: i64 = 16;
 /// Blocks of 256 threads that keep the device busy.
 const FILL_BLOCKS: i64 = 1024;
 
@@ -478,7 +483,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
 }
 
 /// Column partials of at most this many parts are combined by one pass (each thread folding up to
-/// `FINISH_PARTS / COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step (512 parts
+/// `FINISH_PARTS / FINISH_COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step (512 parts
 /// of 64 columns) took two small launches after the main pass.
 pub const FINISH_PARTS: i64 = 512;
 
@@ -542,7 +547,10 @@ fn pass_tag(p: Pass) -> u32 {
 pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     match l.pass.shape {
         Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, inputs, outputs),
-        Shape::Cols => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
+        Shape::Cols => {
+            let groups = if l.pass.from_partials { FINISH_COL_GROUPS } else { COL_GROUPS };
+            gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * groups) as u32, inputs, outputs)
+        }
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
     }
 }
