@@ -472,7 +472,7 @@ impl Gpu {
     #[allow(clippy::too_many_arguments)]
     pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, threads: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let total = outer * ((inner + 31) / 32) * parts;
-        if threads == 0 || threads % 32 != 0 || threads > 1024 {
+        if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 {
             return Err(format!("a column reduction block of {threads} threads (a multiple of 32 up to 1024 expected)"));
         }
         if total <= 0 || inner <= 0 {

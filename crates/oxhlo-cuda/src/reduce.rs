@@ -483,8 +483,8 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
 }
 
 /// Column partials of at most this many parts are combined by one pass (each thread folding up to
-/// `FINISH_PARTS / FINISH_COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step (512 parts
-/// of 64 columns) took two small launches after the main pass.
+/// `FINISH_PARTS / FINISH_COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step
+/// (512 parts of 64 columns) took two small launches after the main pass.
 pub const FINISH_PARTS: i64 = 512;
 
 /// One launch of a reduction: its kernel variant and the `[outer, red, inner]` view and parts it runs
