@@ -56,7 +56,13 @@ pub fn cols4_fits(inner: i64) -> bool {
 /// says otherwise (read once; a knob for measuring).
 fn cols4_target_blocks() -> i64 {
     static B: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    *B.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_BLOCKS").ok().and_then(|v| v.trim().parse().ok()).filter(|&b| b > 0).unwrap_or(512))
+    knob(&B, "OXHLO_CUDA_COLS4_BLOCKS", |b| b > 0, 512)
+}
+
+/// A kernel-shape setting read once from the environment variable `name` (a number `valid` accepts),
+/// else `default`.
+fn knob<T: std::str::FromStr + Copy + Send + Sync>(cell: &'static std::sync::OnceLock<T>, name: &str, valid: impl Fn(T) -> bool, default: T) -> T {
+    *cell.get_or_init(|| std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).filter(|&v| valid(v)).unwrap_or(default))
 }
 
 /// `(column groups, rows per tile)` of a `Cols4` pass over `inner` columns.
@@ -355,8 +361,8 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
 /// along the reduced dims, as a batch norm's per-channel mean and scale) written as `col0 + e`, the
 /// thread's own column: the same on every row, so those loads leave the loop (a column's index is `(row *
 /// red + r) * inner + col`, and `col < inner`).
-fn column_invariant(lane: &str, inner: i64) -> String {
-    lane.replace(&format!("(((unsigned int)i) % {inner}u)"), "((unsigned int)(col0 + e))").replace(&format!("(i % {inner}LL)"), "(col0 + e)")
+fn column_invariant(lane: &str, inner: i64, numel: i64) -> String {
+    lane.replace(&crate::render::index_modulo(inner, numel), "(col0 + e)")
 }
 
 /// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: resnet18's batch-norm
@@ -364,7 +370,7 @@ fn column_invariant(lane: &str, inner: i64) -> String {
 /// 11.64 by 1): 2 unless `OXHLO_CUDA_COLS4_UNROLL` says otherwise (read once; a knob for measuring).
 fn cols4_unroll() -> u32 {
     static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *U.get_or_init(|| std::env::var("OXHLO_CUDA_COLS4_UNROLL").ok().and_then(|v| v.trim().parse().ok()).filter(|&u| (1..=16).contains(&u)).unwrap_or(2))
+    knob(&U, "OXHLO_CUDA_COLS4_UNROLL", |u| (1..=16).contains(&u), 2)
 }
 
 /// C for folding the elements `start, start + stride, ...` (below `end`) into a fresh `acc` of type
@@ -627,7 +633,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
     let shape = first.pass.shape;
     let src = if shape == Shape::Cols4 {
         let lanes = b.lanes(full_outputs.len());
-        let step = format!("{}      acc = oxr(acc, (double){operand});", column_invariant(&lanes.lane, e.inner as i64));
+        let step = format!("{}      acc = oxr(acc, (double){operand});", column_invariant(&lanes.lane, e.inner as i64, k.shape.iter().product()));
         cols4_kernel(&params.join(", "), "double", ident, &lanes.loads, &step, &lanes.stores, &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");

@@ -429,17 +429,34 @@ fn convert(from: Kind, to: Kind, a: &str) -> Option<String> {
     }
 }
 
+/// The output index `i` as index terms read it, and their literals' suffix: 32-bit unsigned when every
+/// index of an iteration space of `numel` elements fits.
+fn index_form(numel: i64) -> (&'static str, &'static str) {
+    if numel <= u32::MAX as i64 {
+        ("((unsigned int)i)", "u")
+    } else {
+        ("i", "LL")
+    }
+}
+
+/// `i % size` exactly as index terms render it (`reduce` finds it in a column reduction's body: there it
+/// is the thread's own column when `size` is the column count).
+pub fn index_modulo(size: i64, numel: i64) -> String {
+    let (x, suf) = index_form(numel);
+    format!("({x} % {size}{suf})")
+}
+
 /// The operand offset contributed by output dim `d` (`(i / step) % size * stride`): no division for a
 /// unit step, no modulo for the outermost dim, and 32-bit unsigned arithmetic when every index fits
 /// (64-bit division is a long instruction sequence on the GPU).
 fn index_term(step: i64, size: i64, outermost: bool, stride: i64, numel: i64) -> String {
-    let (x, suf) = if numel <= u32::MAX as i64 { ("((unsigned int)i)", "u") } else { ("i", "LL") };
+    let (x, suf) = index_form(numel);
     let mut t = x.to_string();
     if step != 1 {
         t = format!("({t} / {step}{suf})");
     }
     if !outermost {
-        t = format!("({t} % {size}{suf})");
+        t = if step == 1 { index_modulo(size, numel) } else { format!("({t} % {size}{suf})") };
     }
     if stride == 1 {
         format!("(long long){t}")
