@@ -27,7 +27,7 @@ pub struct CpuOptions {
 
 impl Default for CpuOptions {
     fn default() -> CpuOptions {
-        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false), max_params: 0 }, threads: 0, interpreter_only: false }
+        CpuOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(false), max_params: 0, sibling_reductions: 0 }, threads: 0, interpreter_only: false }
     }
 }
 
@@ -293,6 +293,10 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
         }
         if fusion.recompute {
             steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
+        }
+        if fusion.sibling_reductions > 1 {
+            // The CPU evaluates each merged reduction as a pass of its own (no gain here: off by default).
+            steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, |_| true);
         }
     }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();

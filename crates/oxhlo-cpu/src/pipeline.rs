@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// CPU options at an optimization level.
 pub fn options_at(level: OptLevel) -> CpuOptions {
     CpuOptions {
-        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3, recompute: level >= OptLevel::O2 && oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: level >= OptLevel::O2 && oxhlo_plan::row_fusion::env_setting().unwrap_or(false), max_params: 0 },
+        fusion: FusionOptions { enabled: level >= OptLevel::O2, aggressive: level >= OptLevel::O3, recompute: level >= OptLevel::O2 && oxhlo_plan::recompute::env_setting().unwrap_or(true), recompute_costly: false, rows: level >= OptLevel::O2 && oxhlo_plan::row_fusion::env_setting().unwrap_or(false), max_params: 0, sibling_reductions: 0 },
         ..CpuOptions::default()
     }
 }

@@ -39,11 +39,12 @@ fn recompute_costly(f: &mut oxhlo_plan::fusion::FusionOptions) {
     f.recompute_costly = true;
 }
 
-/// Row kernels on too (run by the CPU's row executor, off by default there), so the plan's row groups
-/// are checked on every case.
+/// Row kernels and sibling reductions on too (run by the CPU's executors, off by default there), so the
+/// plan's row groups and merged reductions are checked on every case.
 fn rows_and_recompute_costly(f: &mut oxhlo_plan::fusion::FusionOptions) {
     recompute_costly(f);
     f.rows = true;
+    f.sibling_reductions = 4;
 }
 
 fn run_suite(level: OptLevel) {

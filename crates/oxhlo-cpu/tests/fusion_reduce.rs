@@ -44,7 +44,7 @@ fn chain_fuses_into_one_kernel_with_its_used_values_as_outputs() {
     let m = oxhlo_text::parse_module(CHAIN, "chain.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
     let kernels = kernels_of(&steps);
     assert_eq!(kernels.len(), 1, "{steps:?}");
     let k = &kernels[0];
@@ -75,7 +75,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
     let m = oxhlo_text::parse_module(src, "s.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: true, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
     let ks: Vec<Vec<usize>> = steps
         .iter()
         .filter_map(|s| if let Step::Kernel(k) = s { Some(k.ops.clone()) } else { None })
@@ -245,11 +245,11 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let m = oxhlo_text::parse_module(REDUCTIONS, "r.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let folded: Vec<_> = steps
         .iter()
-        .filter_map(|s| if let Step::Kernel(k) = s { k.reduce.clone() } else { None })
+        .flat_map(|s| if let Step::Kernel(k) = s { k.reduce.clone() } else { Vec::new() })
         .collect();
     // var (its operand's producer `d` stays an output), cols, all, mx and mn (single elementwise ops
     // become kernels of one); m reads a parameter and stays a plain reduce.
@@ -337,7 +337,7 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let m = oxhlo_text::parse_module(SOFTMAX, "softmax.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 0 };
     let steps = fuse_block(f, block, &opts);
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
     let before = kernels_of(&steps);
@@ -347,12 +347,12 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let e = block.ops[5].results[0];
     let exp_op = 5;
     // Before: the summing kernel stores `e`, the division reads it.
-    let summing = before.iter().find(|k| k.reduce.is_some()).expect("a reduce-fused kernel");
+    let summing = before.iter().find(|k| !k.reduce.is_empty()).expect("a reduce-fused kernel");
     assert!(summing.outputs.contains(&e), "{before:#?}");
     // After: only the sum is stored; the division computes `exp(x - max)` itself from `x` and the max.
-    let summing = kernels.iter().find(|k| k.reduce.is_some()).expect("a reduce-fused kernel");
+    let summing = kernels.iter().find(|k| !k.reduce.is_empty()).expect("a reduce-fused kernel");
     assert!(!summing.outputs.contains(&e), "{kernels:#?}");
-    let division = kernels.iter().find(|k| k.reduce.is_none() && k.ops.contains(&8)).expect("the division kernel");
+    let division = kernels.iter().find(|k| k.reduce.is_empty() && k.ops.contains(&8)).expect("the division kernel");
     assert!(division.ops.contains(&exp_op) && !division.inputs.contains(&e), "{division:#?}");
     assert!(division.inputs.contains(&block.args[0]), "{division:#?}");
 
@@ -395,7 +395,7 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let m = oxhlo_text::parse_module(NORM_AND_GRAD, "norm.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0 };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 0 };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
     let before = kernels_of(&steps);
     let (c, y, zero, r) = (block.ops[5].results[0], block.ops[7].results[0], block.ops[8].results[0], block.ops[9].results[0]);
@@ -439,7 +439,7 @@ fn row_kernels_match_the_interpreter() {
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("rows dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     assert!(files.len() >= 5);
-    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true, max_params: 0 };
+    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true, max_params: 0, sibling_reductions: 0 };
     for (n, path) in files.iter().enumerate() {
         let src = std::fs::read_to_string(path).expect("readable");
         let m = oxhlo_text::parse_module(&src, "rows.mlir").expect("parses");
@@ -514,7 +514,7 @@ fn row_kernels_recompute_broadcasts_instead_of_reading_them() {
     let m = oxhlo_text::parse_module(MASKED_SCORES_AND_GRAD, "masked.mlir").expect("parses");
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
-    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0 };
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: 0 };
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
     let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
     let full = |v: oxhlo_ir::Value| f.try_ty(v).and_then(|t| t.as_tensor()).is_some_and(|t| t.shape == [2, 3, 8, 8]);
@@ -568,7 +568,7 @@ fn kernels_of_too_many_buffers_split_into_their_independent_parts() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let plan = |max_params| {
-        let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params });
+        let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params, sibling_reductions: 0 });
         let kernels = kernels_of(&steps);
         (steps.len() - kernels.len(), kernels)
     };
@@ -588,9 +588,64 @@ fn kernels_of_too_many_buffers_split_into_their_independent_parts() {
     let inputs: Vec<_> = std::iter::once(tensor("f32", &[], oxhlo_cpu::Buf::F32(vec![0.125]))).chain((0..8).map(|i| f32_input(&[64, 32], 40 + i))).collect();
     let want = run_interp(UPDATES, &inputs).expect("interp");
     for max_params in [0, 6, 8] {
-        let got = run_cpu_with(UPDATES, &inputs, FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params }, 2).expect("cpu");
+        let got = run_cpu_with(UPDATES, &inputs, FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params, sibling_reductions: 0 }, 2).expect("cpu");
         for (g, w) in got.iter().zip(&want) {
             compare(g, w, 0, 0.0).unwrap_or_else(|e| panic!("max_params {max_params}: {e}"));
         }
+    }
+}
+
+/// A batch norm's backward in miniature: four reductions over one view of independent values (one a
+/// maximum), then one that needs a result of theirs.
+const SIBLINGS: &str = r#"
+func.func @main(%x: tensor<512x64xf32>, %dy: tensor<512x64xf32>, %mean: tensor<64xf32>, %g: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<512x64xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %mb = stablehlo.broadcast_in_dim %mean, dims = [1] : (tensor<64xf32>) -> tensor<512x64xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<64xf32>) -> tensor<512x64xf32>
+  %c = stablehlo.subtract %x, %mb : tensor<512x64xf32>
+  %d = stablehlo.multiply %dy, %gb : tensor<512x64xf32>
+  %s1 = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %e = stablehlo.multiply %d, %c : tensor<512x64xf32>
+  %s2 = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %f = stablehlo.multiply %c, %c : tensor<512x64xf32>
+  %s3 = stablehlo.reduce(%f init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %ne = stablehlo.negate %e : tensor<512x64xf32>
+  %mx = stablehlo.reduce(%ne init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<512x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %s3b = stablehlo.broadcast_in_dim %s3, dims = [1] : (tensor<64xf32>) -> tensor<512x64xf32>
+  %h = stablehlo.multiply %c, %s3b : tensor<512x64xf32>
+  %s4 = stablehlo.reduce(%h init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x64xf32>, tensor<f32>) -> tensor<64xf32>
+  return %s1, %s2, %s3, %mx, %s4, %d : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<512x64xf32>
+}"#;
+
+#[test]
+fn sibling_reductions_merge_into_one_kernel_and_match_the_interpreter() {
+    let m = oxhlo_text::parse_module(SIBLINGS, "siblings.mlir").expect("parses");
+    let f = &m.funcs[0];
+    let block = f.body.entry().expect("body");
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 4 };
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
+    assert_eq!(kernels_of(&steps).iter().filter(|k| !k.reduce.is_empty()).count(), 5, "{steps:#?}");
+    let merged = kernels_of(&oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps.clone(), 4, |_| true));
+    let ret = block.ops.last().expect("return");
+    let (s1, s2, s3, mx, s4, d) = (ret.operands[0], ret.operands[1], ret.operands[2], ret.operands[3], ret.operands[4], ret.operands[5]);
+    let with_red: Vec<_> = merged.iter().filter(|k| !k.reduce.is_empty()).collect();
+    assert_eq!(with_red.len(), 2, "{merged:#?}");
+    let first: Vec<_> = with_red[0].reduce.iter().map(|e| e.result).collect();
+    assert_eq!(first, vec![s1, s2, s3, mx], "{merged:#?}");
+    // Stored values first, then the results in the reductions' order; %d is computed once, inside.
+    assert_eq!(with_red[0].outputs, vec![d, s1, s2, s3, mx]);
+    assert!(!with_red[0].inputs.contains(&d));
+    assert_eq!(with_red[1].reduce.iter().map(|e| e.result).collect::<Vec<_>>(), vec![s4]);
+    // At most two a kernel: two kernels of two.
+    let pairs = kernels_of(&oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, 2, |_| true));
+    assert_eq!(pairs.iter().map(|k| k.reduce.len()).filter(|&n| n > 0).collect::<Vec<_>>(), vec![2, 2, 1]);
+
+    let inputs = [f32_input(&[512, 64], 41), f32_input(&[512, 64], 42), f32_input(&[64], 43), f32_input(&[64], 44)];
+    let got = run_cpu_with(SIBLINGS, &inputs, opts, 2).expect("cpu with merged reductions");
+    let want = run_interp(SIBLINGS, &inputs).expect("interp");
+    for (a, b) in got.iter().zip(&want) {
+        compare(a, b, 64, 1e-4).expect("against the interpreter");
     }
 }

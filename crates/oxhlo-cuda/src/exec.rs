@@ -36,7 +36,7 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> CudaOptions {
-        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(true), max_params: crate::MAX_KERNEL_PARAMS }, allow_tf32: true }
+        CudaOptions { fusion: FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: oxhlo_plan::row_fusion::env_setting().unwrap_or(true), max_params: crate::MAX_KERNEL_PARAMS, sibling_reductions: crate::sibling_reductions() }, allow_tf32: true }
     }
 }
 
@@ -184,7 +184,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 .map(|v| owned.contains(v) && last.get(v) == Some(&i) && !nested.contains(v) && direct.iter().filter(|w| *w == v).count() == 1)
                 .collect();
             let fused_reduce = match &step {
-                Step::Kernel(k) if k.reduce.is_some() => reduce::render_fused_pass(func, block, k).map(|s| Arc::new(Kernel::new(s))),
+                Step::Kernel(k) if !k.reduce.is_empty() => reduce::render_fused_pass(func, block, k).map(|s| Arc::new(Kernel::new(s))),
                 _ => None,
             };
             let row_kernel = match &step {
@@ -779,40 +779,46 @@ impl<'p> Run<'p> {
         Ok(outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect())
     }
 
-    /// A fused kernel with a reduction epilogue on the device: one pass computing the elementwise ops
-    /// and reducing as it goes, plus a pass over partial results when the reduction is split.
+    /// A fused kernel with reduction epilogues on the device: one pass computing the elementwise ops and
+    /// reducing as it goes, plus passes over partial results (one series per reduction) when the
+    /// reductions are split.
     fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
-        let (Some(first_pass), Some(e)) = (&ps.fused_reduce, &k.reduce) else { return Ok(None) };
+        let (Some(first_pass), Some(e0)) = (&ps.fused_reduce, k.reduce.first()) else { return Ok(None) };
         let Some(devs) = self.devs(frame, &k.inputs)? else { return Ok(None) };
         let gpu = &self.prog.gpu;
         let n: usize = k.shape.iter().product::<i64>().max(0) as usize;
+        let m = k.reduce.len();
         let mut outs = Vec::new();
         let mut meta = Vec::new();
-        for &v in &k.outputs[..k.outputs.len() - 1] {
+        for &v in &k.outputs[..k.outputs.len() - m] {
             let Some(Type::Tensor(t)) = frame.func.try_ty(v) else { return Ok(None) };
             let Some((kind, _)) = render::kind_of(frame.func, v) else { return Ok(None) };
             outs.push(gpu.alloc_raw(kind, n)?);
             meta.push((t.clone(), kind, n));
         }
-        let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Ok(None) };
-        let (outer, red, inner) = (e.outer as i64, e.n as i64, e.inner as i64);
-        let n_res = e.outer * e.inner;
+        let (outer, red, inner) = (e0.outer as i64, e0.n as i64, e0.inner as i64);
+        let n_res = e0.outer * e0.inner;
         let launches = reduce::launches(outer, red, inner);
         let first = launches[0];
         let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
-        let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
-        outs.push(if first.pass.to_partials { gpu.alloc_bytes(n_res * first.parts as usize * 8)? } else { gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)? });
+        for _ in 0..m {
+            outs.push(if first.pass.to_partials { gpu.alloc_bytes(n_res * first.parts as usize * 8)? } else { gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)? });
+        }
         reduce::launch(gpu, first_pass, &first, &ins, &mut outs)?;
-        let mut result = outs.pop().ok_or("internal error: no reduction result")?;
-        if first.pass.to_partials {
-            let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
-            reduce::run_launches(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, &launches[1..], &result, &init, &mut r)?;
-            let [r] = r;
-            result = r;
+        let firsts = outs.split_off(outs.len() - m);
+        let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
+        for (e, mut result) in k.reduce.iter().zip(firsts) {
+            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
+            if first.pass.to_partials {
+                let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
+                let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
+                reduce::run_launches(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, &launches[1..], &result, &init, &mut r)?;
+                let [r] = r;
+                result = r;
+            }
+            slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
         }
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
-        let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
-        slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
         Ok(Some(slots))
     }
 

@@ -21,7 +21,8 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
 /// The steps the executor runs for `block`: loop fusion, then (when fusing) reductions folded into
 /// the kernels computing their operands, then (with `fusion.rows`) row groups merged into row kernels
 /// (those that do not render are split back into their steps), then (with `fusion.recompute`) values
-/// such a kernel would store for one consumer recomputed there.
+/// such a kernel would store for one consumer recomputed there, then (with `fusion.sibling_reductions`)
+/// independent column reductions over one view merged into one kernel (rendered as one `Cols4` pass).
 pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
     let steps = fuse_block(func, block, fusion);
     if !fusion.enabled {
@@ -40,10 +41,18 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
             .collect();
     }
     if fusion.recompute {
-        oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly)
-    } else {
-        steps
+        steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
     }
+    if fusion.sibling_reductions > 1 {
+        let fits = |k: &oxhlo_plan::fusion::FusedKernel| {
+            let first = k.reduce.first().map(|e| crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[0].pass.shape);
+            first == Some(crate::reduce::Shape::Cols4)
+                && (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params)
+                && crate::reduce::render_fused_pass(func, block, k).is_some()
+        };
+        steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, fits);
+    }
+    steps
 }
 
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
@@ -62,9 +71,9 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
     for step in steps {
         match step {
             Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, k).map(|r| r.src)),
-            Step::Kernel(k) if k.reduce.is_some() => {
+            Step::Kernel(k) if !k.reduce.is_empty() => {
                 out.extend(crate::reduce::render_fused_pass(func, block, k));
-                if let Some(e) = &k.reduce {
+                for e in &k.reduce {
                     for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
                         out.extend(crate::reduce::render_pass(Kind::F32, e.kind, l.pass));
                     }

@@ -53,6 +53,13 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
     o
 }
 
+/// Reductions over one view merged into one kernel at most (`FusionOptions::sibling_reductions`): 4
+/// unless `OXHLO_CUDA_SIBLINGS` says otherwise (read once; 1 turns merging off, for measuring).
+pub fn sibling_reductions() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("OXHLO_CUDA_SIBLINGS").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(4))
+}
+
 /// Whether DEFAULT-precision f32 products may use TF32 tensor cores (as XLA:GPU does): yes unless
 /// `OXHLO_CUDA_TF32=0` (for comparing GPU results with exact f32 references).
 pub fn tf32_from_env() -> bool {

@@ -46,7 +46,7 @@ pub fn kernel_label(block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel
         ops.truncate(90);
         ops.push_str("...");
     }
-    let red = k.reduce.as_ref().map(|e| format!(" reduce[{}x{}x{}]", e.outer, e.n, e.inner)).unwrap_or_default();
+    let red = k.reduce.first().map(|e| format!(" reduce{}[{}x{}x{}]", if k.reduce.len() > 1 { format!("x{}", k.reduce.len()) } else { String::new() }, e.outer, e.n, e.inner)).unwrap_or_default();
     let rows = k.rows.as_ref().map(|r| format!(" rows[{}x{}]", r.rows, r.cols)).unwrap_or_default();
     format!("{}fused[{}] {:?}{red}{rows}", if on_host { "host " } else { "" }, ops, k.shape)
 }

@@ -156,7 +156,7 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        cols4_kernel(&params, acc, ident, &loads, &step, "", &result)
+        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators.
         let lane = |e: usize| format!("acc{e} = oxr(acc{e}, {});", load_elem("a0", &e.to_string()));
@@ -203,7 +203,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     let entry = crate::render::ENTRY;
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
-        Shape::Cols4 => cols4_kernel(params, acc, ident, "", step, "", result),
+        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", &|x, at, _| result(x, at)),
         Shape::Rows => rows_kernel(
             params,
             acc,
@@ -306,15 +306,30 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn
 /// takes a group of `w = min(inner, 1024)` columns of one row of a part; thread t reads columns `4 * (t %
 /// q) ..` (q = w / 4 threads to a row) of the group, rows `t / q`, `t / q + 256 / q`, ... of its part.
 /// Per tile, `loads` runs with `i0` (the first of the thread's 4 elements), then `step` for each lane
-/// `e` (with `i = i0 + e`, `acc` its lane's accumulator), then `stores`. The lanes of threads sharing a
-/// column are combined in shared memory (thread t combining columns t, t + 256, ... of the group);
-/// `result(acc, at)` stores a column.
+/// `e` (with `i = i0 + e`, `acc` its lane's accumulator; with `m > 1` reductions at once, `acc0` ..
+/// `acc{m-1}`), then `stores`. The lanes of threads sharing a column are combined in shared memory
+/// (thread t combining columns t, t + 256, ... of the group); `result(acc, at, j)` stores reduction j's
+/// column.
 #[allow(clippy::too_many_arguments)]
-fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str) -> String) -> String {
+fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
     let entry = crate::render::ENTRY;
+    let bind: String = if m == 1 { format!("{acc}& acc = acc_[0][e];") } else { (0..m).map(|j| format!(" {acc}& acc{j} = acc_[{j}][e];")).collect() };
+    let combine: String = (0..m)
+        .map(|j| {
+            format!(
+                "      {{
+        {acc} acc = sh[{j}][c >> 2][c & 3];
+        for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[{j}][k * q + (c >> 2)][c & 3]);
+        {}
+      }}
+",
+                result("acc", "at", j)
+            )
+        })
+        .collect();
     format!(
         "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
-  __shared__ {acc} sh[256][4];
+  __shared__ {acc} sh[{m}][256][4];
   const long long chunk = (red + parts - 1) / parts;
   const int w = (int)min(inner, {COLS4_TILE}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
   const long long groups = (inner + w - 1) / w;
@@ -322,9 +337,12 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
     const long long row = b % outer, rest = b / outer, g = rest % groups, part = rest / groups;
     const long long col0 = g * w + 4 * cg;
     const long long lo = part * chunk, hi = min(red, lo + chunk);
-    {acc} acc_[4];
+    {acc} acc_[{m}][4];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) acc_[e] = ({acc})({ident});
+    for (int e = 0; e < 4; ++e) {{
+      #pragma unroll
+      for (int j = 0; j < {m}; ++j) acc_[j][e] = ({acc})({ident});
+    }}
     if (t / q < tile_rows && col0 < inner) {{
       long long i0 = (row * red + lo + t / q) * inner + col0;
       const long long di = tile_rows * inner;
@@ -332,7 +350,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
       for (long long r = lo + t / q; r < hi; r += tile_rows, i0 += di) {{
 {loads}        #pragma unroll
         for (int e = 0; e < 4; ++e) {{
-          const long long i = i0 + e; {acc}& acc = acc_[e];
+          const long long i = i0 + e; {bind}
           {{
 {step}
           }}
@@ -340,19 +358,20 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, loads: &str, step: &str, s
 {stores}      }}
     }}
     #pragma unroll
-    for (int e = 0; e < 4; ++e) sh[t][e] = acc_[e];
+    for (int e = 0; e < 4; ++e) {{
+      #pragma unroll
+      for (int j = 0; j < {m}; ++j) sh[j][t][e] = acc_[j][e];
+    }}
     __syncthreads();
     for (int c = t; c < w && g * w + c < inner; c += 256) {{
-      {acc} acc = sh[c >> 2][c & 3];
-      for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[k * q + (c >> 2)][c & 3]);
       const long long at = (part * outer + row) * inner + g * w + c;
-      {res}
-    }}
+{combine}    }}
     __syncthreads();
   }}
 }}
 ",
-        res = result("acc", "at"),
+        bind = bind,
+        combine = combine,
         unroll = cols4_unroll(),
     )
 }
@@ -592,52 +611,71 @@ pub fn run_launches(
     Ok(())
 }
 
-/// The first (or only) pass of a fused kernel with a reduction epilogue (`oxhlo_plan::reduce_fusion`):
+/// The first (or only) pass of a fused kernel with reduction epilogues (`oxhlo_plan::reduce_fusion`):
 /// the kernel's elementwise ops are computed per element inside the reduction loop (their full-shape
-/// outputs stored as they are computed), and the reduced value is accumulated without being stored.
+/// outputs stored as they are computed), and each reduced value is accumulated without being stored.
 /// Parameters: `(outer, red, parts)` (rows) or `(outer, red, inner, parts)` (columns), then the kernel's
-/// inputs, its full-shape outputs, and the reduction's result (final, with the init value, or partials
-/// in double when `to_partials`). f32 only, as the plan folds.
+/// inputs, its full-shape outputs, and each reduction's result `red<j>` (final, with its init value, or
+/// partials in double when `to_partials`). f32 only, as the plan folds; several reductions (merged
+/// siblings) only in the `Cols4` shape.
 pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel) -> Option<String> {
-    let e = k.reduce.as_ref()?;
-    let first = launches(e.outer as i64, e.n as i64, e.inner as i64)[0];
+    let e0 = k.reduce.first()?;
+    let m = k.reduce.len();
+    let first = launches(e0.outer as i64, e0.n as i64, e0.inner as i64)[0];
     let to_partials = first.pass.to_partials;
-    if k.outputs.last() != Some(&e.result) {
+    let shape = first.pass.shape;
+    if k.outputs.len() < m || k.outputs[k.outputs.len() - m..].iter().zip(&k.reduce).any(|(&v, e)| v != e.result) || (m > 1 && shape != Shape::Cols4) {
         return None;
     }
-    let ops: Vec<usize> = k.ops.iter().copied().filter(|&i| i != e.op).collect();
-    let full_outputs = &k.outputs[..k.outputs.len() - 1];
-    let b = crate::render::render_body(func, block, &ops, &k.inputs, full_outputs, &k.shape)?;
-    let (operand, ok) = b.regs.get(&e.operand)?.clone();
-    let init_j = k.inputs.iter().position(|&v| v == e.init)?;
-    if ok != Kind::F32 {
-        return None;
-    }
-    let (ident, combine) = match e.kind {
+    let (ident, combine) = match e0.kind {
         ReduceKind::Add => ("0.0", "(a + b)"),
         ReduceKind::Max => ("-OXH_INF", "oxh_max(a, b)"),
         ReduceKind::Min => ("OXH_INF", "oxh_min(a, b)"),
         _ => return None,
     };
+    if k.reduce.iter().any(|e| e.kind != e0.kind) {
+        return None;
+    }
+    let red_ops: Vec<usize> = k.reduce.iter().map(|e| e.op).collect();
+    let ops: Vec<usize> = k.ops.iter().copied().filter(|i| !red_ops.contains(i)).collect();
+    let full_outputs = &k.outputs[..k.outputs.len() - m];
+    let b = crate::render::render_body(func, block, &ops, &k.inputs, full_outputs, &k.shape)?;
+    // Each reduction's operand register and init input.
+    let mut operands = Vec::new();
+    let mut inits = Vec::new();
+    for e in &k.reduce {
+        let (operand, ok) = b.regs.get(&e.operand)?.clone();
+        if ok != Kind::F32 {
+            return None;
+        }
+        operands.push(operand);
+        inits.push(k.inputs.iter().position(|&v| v == e.init)?);
+    }
     let mut params: Vec<String> = b.params[1..].to_vec();
-    params.push(if to_partials { "double* __restrict__ red0".into() } else { "float* __restrict__ red0".into() });
+    for j in 0..m {
+        params.push(if to_partials { format!("double* __restrict__ red{j}") } else { format!("float* __restrict__ red{j}") });
+    }
     let body: String = b.body.lines().map(|l| format!("    {l}\n")).collect();
-    let result = |x: &str, at: &str| {
+    let result = |x: &str, at: &str, j: usize| {
         if to_partials {
-            format!("red0[{at}] = {x};")
+            format!("red{j}[{at}] = {x};")
         } else {
-            format!("red0[{at}] = (float)oxr((double)in{init_j}[0], {x});")
+            format!("red{j}[{at}] = (float)oxr((double)in{}[0], {x});", inits[j])
         }
     };
     // The first of the reduction's launches: to partial results when it is split.
-    let shape = first.pass.shape;
     let src = if shape == Shape::Cols4 {
         let lanes = b.lanes(full_outputs.len());
-        let step = format!("{}      acc = oxr(acc, (double){operand});", column_invariant(&lanes.lane, e.inner as i64, k.shape.iter().product()));
-        cols4_kernel(&params.join(", "), "double", ident, &lanes.loads, &step, &lanes.stores, &result)
+        let folds: String = if m == 1 {
+            format!("      acc = oxr(acc, (double){});", operands[0])
+        } else {
+            operands.iter().enumerate().map(|(j, o)| format!("      acc{j} = oxr(acc{j}, (double){o});\n")).collect()
+        };
+        let step = format!("{}{folds}", column_invariant(&lanes.lane, e0.inner as i64, k.shape.iter().product()));
+        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, &result)
     } else {
-        let step = format!("{{\n{body}      acc = oxr(acc, (double){operand});\n      }}");
-        reduction_kernel(shape, &params.join(", "), "double", ident, &step, &result)
+        let step = format!("{{\n{body}      acc = oxr(acc, (double){});\n      }}", operands[0]);
+        reduction_kernel(shape, &params.join(", "), "double", ident, &step, &|x, at| result(x, at, 0))
     };
     Some(format!("{}\n__device__ __forceinline__ double oxr(double a, double b) {{ return {combine}; }}\n{src}", crate::render::PRELUDE))
 }

@@ -25,7 +25,7 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     let m = module(CHAIN);
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
-    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
     let k = steps
         .iter()
         .find_map(|s| match s {
@@ -265,11 +265,11 @@ func.func @main(%x: tensor<64x128xf32>, %mx: tensor<64xf32>) -> (tensor<64x128xf
     );
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
-    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 });
+    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
     let fused: Vec<_> = steps
         .iter()
         .filter_map(|s| match s {
-            Step::Kernel(k) if k.reduce.is_some() => Some(k.clone()),
+            Step::Kernel(k) if !k.reduce.is_empty() => Some(k.clone()),
             _ => None,
         })
         .collect();
@@ -337,7 +337,7 @@ fn row_program(name: &str) -> oxhlo_ir::Module {
 fn row_kernels(m: &oxhlo_ir::Module) -> Vec<std::sync::Arc<oxhlo_plan::fusion::FusedKernel>> {
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
-    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0 });
+    let steps = oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: 0 });
     steps.into_iter().filter_map(|s| if let Step::Kernel(k) = s { k.rows.is_some().then_some(k) } else { None }).collect()
 }
 

@@ -35,10 +35,12 @@ pub struct FusedKernel {
     /// The shape every value the kernel defines has (loop fusion: one iteration space), the reduction's
     /// result excepted.
     pub shape: Vec<i64>,
-    /// A reduction of one of the kernel's values, folded in as the elements are computed (its operand is
-    /// never stored unless it is also an output). Set only by [`crate::reduce_fusion::fuse_reductions`]:
-    /// a backend that does not call it never sees one.
-    pub reduce: Option<ReduceEpilogue>,
+    /// Reductions of the kernel's values, folded in as the elements are computed (an operand is never
+    /// stored unless it is also an output), all over one (outer, n, inner) view of `shape`; their results
+    /// are the last outputs, in this order. Set only by [`crate::reduce_fusion::fuse_reductions`] (one)
+    /// and [`crate::reduce_fusion::merge_sibling_reductions`] (several): a backend that calls neither
+    /// never sees one.
+    pub reduce: Vec<ReduceEpilogue>,
     /// A row group ([`crate::row_fusion`]): reductions over the trailing dims of `shape`, the per-row
     /// arithmetic between them and the full-shape ops reading their results, run a row at a time. Set
     /// only by [`crate::row_fusion::fuse_rows`] (backends that set `FusionOptions::rows`).
@@ -82,6 +84,9 @@ pub struct FusionOptions {
     /// ([`crate::row_fusion::fuse_rows`]): on for the GPU; the CPU runs them too but leaves them off by
     /// default (its phases recompute their ops, which costs more there than the traffic saved).
     pub rows: bool,
+    /// Kernels with reductions over one view that do not depend on each other merge into one kernel of
+    /// up to this many reductions ([`crate::reduce_fusion::merge_sibling_reductions`]); 0 or 1: none.
+    pub sibling_reductions: usize,
     /// Kernels of more inputs + outputs than this are split into their independent parts
     /// ([`crate::kernel_split`]); 0: no limit.
     pub max_params: usize,
@@ -370,5 +375,5 @@ pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKe
         .and_then(|&v| native_shape(func, v))
         .map(<[i64]>::to_vec)
         .unwrap_or_default();
-    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape, reduce: None, rows: None }
+    FusedKernel { ops: ops.to_vec(), inputs, outputs, shape, reduce: Vec::new(), rows: None }
 }

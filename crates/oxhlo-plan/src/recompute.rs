@@ -53,14 +53,14 @@ fn numel(func: &Func, v: Value) -> Option<i64> {
 /// values `k` stores (`stored`: read back instead); None when one is not a single-result op without
 /// regions (a row kernel's reductions).
 fn chain_of(block: &Block, k: &FusedKernel, v: Value, stored: &[Value]) -> Option<Vec<usize>> {
-    let skip = k.reduce.as_ref().map(|e| e.op);
+    let skip: Vec<usize> = k.reduce.iter().map(|e| e.op).collect();
     let mut chain: Vec<usize> = Vec::new();
     let mut todo = vec![v];
     while let Some(x) = todo.pop() {
         if x != v && stored.contains(&x) {
             continue;
         }
-        let Some(j) = k.ops.iter().copied().find(|&j| Some(j) != skip && block.ops[j].results.contains(&x)) else { continue };
+        let Some(j) = k.ops.iter().copied().find(|&j| !skip.contains(&j) && block.ops[j].results.contains(&x)) else { continue };
         if chain.contains(&j) {
             continue;
         }
@@ -100,7 +100,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
         let mut producer = (**k).clone();
         let full = producer.shape.iter().product::<i64>();
         for v in producer.outputs.clone() {
-            if producer.reduce.as_ref().is_some_and(|e| e.result == v) {
+            if producer.reduce.iter().any(|e| e.result == v) {
                 continue;
             }
             let readers: Vec<usize> = (ki + 1..steps.len()).filter(|&j| step_reads(block, &steps[j]).contains(&v)).collect();
@@ -170,7 +170,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
             }
             producer.outputs.retain(|&x| x != v);
         }
-        if producer.outputs.is_empty() && producer.reduce.is_none() {
+        if producer.outputs.is_empty() && producer.reduce.is_empty() {
             steps.remove(ki);
             continue;
         }
@@ -187,8 +187,8 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
 /// they read (unchanged when a chain cannot be followed).
 fn prune(block: &Block, k: &mut FusedKernel) {
     let mut live: Vec<usize> = Vec::new();
-    let mut targets: Vec<Value> = k.outputs.iter().copied().filter(|&v| k.reduce.as_ref().is_none_or(|e| e.result != v)).collect();
-    if let Some(e) = &k.reduce {
+    let mut targets: Vec<Value> = k.outputs.iter().copied().filter(|&v| k.reduce.iter().all(|e| e.result != v)).collect();
+    for e in &k.reduce {
         targets.push(e.operand);
         live.push(e.op);
     }

@@ -3,6 +3,10 @@
 //! as it is computed instead of being written to memory and read back (layernorm's variance, softmax's
 //! denominator, bias gradients). Only f32 sums, maxima and minima over one contiguous block of dimensions
 //! are folded; the backend that calls this pass must evaluate [`ReduceEpilogue`]s (the CPU backend does).
+//!
+//! [`merge_sibling_reductions`] then merges such kernels that reduce over one view of one shape and do
+//! not depend on each other into one kernel of several epilogues: a batch norm's backward takes four sums
+//! over the same activations (of dy, dy * x, ...), each a pass reading them again.
 
 use crate::fusion::{build_kernel, fusable_shape, region_uses, FusedKernel, ReduceEpilogue, Step};
 use crate::reducer::{reducer_kind, ReduceKind};
@@ -89,7 +93,7 @@ fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: us
             Arc::new(build_kernel(func, block, &[*j]))
         }
     };
-    if k.reduce.is_some() {
+    if !k.reduce.is_empty() {
         return None;
     }
     let shape = match func.try_ty(operand)? {
@@ -127,7 +131,7 @@ fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: us
         merged.outputs.retain(|&v| v != operand);
     }
     merged.outputs.push(result);
-    merged.reduce = Some(ReduceEpilogue { op: r, operand, init, result, kind, outer, n, inner });
+    merged.reduce = vec![ReduceEpilogue { op: r, operand, init, result, kind, outer, n, inner }];
     Some((ki, at_reduce, merged))
 }
 
@@ -141,4 +145,99 @@ fn defined_before(block: &Block, steps: &[Step], ki: usize, v: Value) -> bool {
             Step::Kernel(k) => k.ops.contains(&j),
         }),
     }
+}
+
+/// `steps` (after [`fuse_reductions`] and any pass that edits kernels) with kernels whose reductions
+/// share one shape and (outer, n, inner) view merged, at most `max_reductions` a kernel: a kernel
+/// joins the last such kernel before it when it reads none of that kernel's reduction results (its
+/// full-shape values it takes from the merged body instead of memory) and no step between them reads
+/// anything of it (the merged kernel runs in the later one's place), and `accept` takes the merged kernel (the
+/// backend renders it: its reduction shape, its parameter count). Ops the kernels share (values both
+/// recompute) are computed once.
+pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::with_capacity(steps.len());
+    // The step of `out` that the next reduction kernel may join.
+    let mut open: Option<usize> = None;
+    for step in steps {
+        if let Some(a) = open {
+            let Step::Kernel(ka) = &out[a] else { unreachable!("open steps are kernels") };
+            let merged = match &step {
+                Step::Kernel(kb) if siblings(ka, kb, max_reductions) => Some(merge_two(block, ka, kb)).filter(&accept),
+                _ => None,
+            };
+            if let Some(merged) = merged {
+                out.remove(a);
+                out.push(Step::Kernel(Arc::new(merged)));
+                open = Some(out.len() - 1);
+                continue;
+            }
+            let reads_a = match &step {
+                Step::Op(j) => reads(&block.ops[*j]).iter().any(|v| ka.outputs.contains(v)),
+                Step::Kernel(k) => k.inputs.iter().any(|v| ka.outputs.contains(v)),
+            };
+            if reads_a {
+                open = None;
+            }
+        }
+        if matches!(&step, Step::Kernel(k) if !k.reduce.is_empty() && k.rows.is_none()) {
+            open = Some(out.len());
+        }
+        out.push(step);
+    }
+    // A value one merged kernel passed to the other is stored only when a later step reads it.
+    for i in 0..out.len() {
+        let Step::Kernel(k) = &out[i] else { continue };
+        if k.reduce.len() < 2 {
+            continue;
+        }
+        let read_later = |v: &Value| {
+            out[i + 1..].iter().any(|s| match s {
+                Step::Op(j) => reads(&block.ops[*j]).contains(v),
+                Step::Kernel(c) => c.inputs.contains(v),
+            })
+        };
+        let kept: Vec<Value> = k.outputs.iter().copied().filter(|v| k.reduce.iter().any(|e| e.result == *v) || read_later(v)).collect();
+        if kept.len() < k.outputs.len() {
+            let mut k2 = (**k).clone();
+            k2.outputs = kept;
+            out[i] = Step::Kernel(Arc::new(k2));
+        }
+    }
+    out
+}
+
+/// Whether `b` (a later step) can merge with `a`: both plain kernels with reductions over one view of one
+/// shape, `b` reading none of `a`'s reduction results, together within `max` reductions.
+fn siblings(a: &FusedKernel, b: &FusedKernel, max: usize) -> bool {
+    let view = |k: &FusedKernel| k.reduce.first().map(|e| (e.outer, e.n, e.inner));
+    a.rows.is_none()
+        && b.rows.is_none()
+        && !b.reduce.is_empty()
+        && a.shape == b.shape
+        && view(a) == view(b)
+        && a.reduce.iter().chain(&b.reduce).all(|e| Some((e.outer, e.n, e.inner)) == view(a))
+        && a.reduce.len() + b.reduce.len() <= max
+        && !b.inputs.iter().any(|v| a.reduce.iter().any(|e| e.result == *v))
+}
+
+/// One kernel computing what `a` and `b` compute: their ops and inputs united, full-shape outputs first
+/// (`a`'s, then `b`'s), then the reductions' results in order; what `b` read of `a`'s values is
+/// computed inside.
+fn merge_two(block: &Block, a: &FusedKernel, b: &FusedKernel) -> FusedKernel {
+    let mut ops = a.ops.clone();
+    ops.extend(b.ops.iter().copied().filter(|j| !a.ops.contains(j)));
+    ops.sort_unstable();
+    let mut inputs = a.inputs.clone();
+    let a_defines = |v: &Value| a.ops.iter().any(|&j| block.ops[j].results.contains(v));
+    inputs.extend(b.inputs.iter().copied().filter(|v| !a.inputs.contains(v) && !a_defines(v)));
+    let reduce: Vec<ReduceEpilogue> = a.reduce.iter().chain(&b.reduce).cloned().collect();
+    let is_result = |v: &Value| reduce.iter().any(|e| e.result == *v);
+    let mut outputs: Vec<Value> = Vec::new();
+    for &v in a.outputs.iter().chain(&b.outputs) {
+        if !is_result(&v) && !outputs.contains(&v) {
+            outputs.push(v);
+        }
+    }
+    outputs.extend(reduce.iter().map(|e| e.result));
+    FusedKernel { ops, inputs, outputs, shape: a.shape.clone(), reduce, rows: None }
 }

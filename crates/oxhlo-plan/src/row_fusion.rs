@@ -220,7 +220,7 @@ fn starts_group(func: &Func, block: &Block, step: &Step) -> Option<(Vec<i64>, us
     match step {
         Step::Op(i) => reduce_view(func, &block.ops[*i]),
         Step::Kernel(k) if k.rows.is_none() => {
-            let e = k.reduce.as_ref()?;
+            let [e] = k.reduce.as_slice() else { return None };
             reduce_view(func, &block.ops[e.op]).filter(|(s, _)| *s == k.shape)
         }
         Step::Kernel(_) => None,

@@ -49,41 +49,53 @@ pub fn run_kernel(
     if kernel.rows.is_some() {
         return super::rows::run_rows(kernel, func, block, inputs, threads);
     }
-    let red_op = kernel.reduce.as_ref().map(|r| r.op);
-    let ops: Vec<&Op> = kernel.ops.iter().filter(|&&i| Some(i) != red_op).filter_map(|&i| block.ops.get(i)).collect();
-    if ops.len() + usize::from(red_op.is_some()) != kernel.ops.len() {
+    let red_ops: Vec<usize> = kernel.reduce.iter().map(|r| r.op).collect();
+    let ops: Vec<&Op> = kernel.ops.iter().filter(|i| !red_ops.contains(i)).filter_map(|&i| block.ops.get(i)).collect();
+    if ops.len() + red_ops.len() != kernel.ops.len() {
         return Err("fused kernel names ops outside its block".into());
     }
     let splat: Vec<bool> = kernel.inputs.iter().map(|&v| is_splat_constant(block, v)).collect();
     let unsupported = || format!("fused kernel of {} ops has an op or element type without a native form", ops.len());
-    let Some(red) = &kernel.reduce else {
+    if kernel.reduce.is_empty() {
         let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &kernel.outputs)
             .ok_or_else(unsupported)?;
         return prog.run(inputs, threads);
-    };
-    // Stored outputs, then the reduced value (folded, not stored).
-    let mut outs: Vec<Value> = kernel.outputs.iter().copied().filter(|&v| v != red.result).collect();
-    outs.push(red.operand);
-    let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &outs).ok_or_else(unsupported)?;
-    let init = kernel
-        .inputs
-        .iter()
-        .position(|&v| v == red.init)
-        .and_then(|k| inputs[k].f32s())
-        .and_then(|v| v.first().copied())
-        .ok_or("fused reduction: the init value is not one f32")?;
-    let view = RedView { kind: red.kind, outer: red.outer, n: red.n, inner: red.inner };
-    let (mut stored, reduced) = prog.run_reduce(inputs, threads, view, init)?;
-    let rty = match func.try_ty(red.result) {
-        Some(Type::Tensor(t)) => TensorType { encoding: None, ..t.clone() },
-        _ => return Err("fused reduction: the result is not a tensor".into()),
-    };
-    let mut result = Some(NTensor::new(rty, Buf::F32(reduced)));
+    }
+    // Stored outputs with the first reduced value (folded, not stored); each further reduction (sibling
+    // reductions merged by the plan) is one more pass computing only its operand.
+    let stored_outs: Vec<Value> = kernel.outputs.iter().copied().filter(|&v| kernel.reduce.iter().all(|r| r.result != v)).collect();
+    let mut stored: Vec<NTensor> = Vec::new();
+    let mut results: Vec<Option<NTensor>> = Vec::new();
+    for (j, red) in kernel.reduce.iter().enumerate() {
+        let mut outs: Vec<Value> = if j == 0 { stored_outs.clone() } else { Vec::new() };
+        outs.push(red.operand);
+        let prog = Program::compile(func, &ops, &kernel.shape, &kernel.inputs, inputs, &splat, &outs).ok_or_else(unsupported)?;
+        let init = kernel
+            .inputs
+            .iter()
+            .position(|&v| v == red.init)
+            .and_then(|k| inputs[k].f32s())
+            .and_then(|v| v.first().copied())
+            .ok_or("fused reduction: the init value is not one f32")?;
+        let view = RedView { kind: red.kind, outer: red.outer, n: red.n, inner: red.inner };
+        let (full, reduced) = prog.run_reduce(inputs, threads, view, init)?;
+        if j == 0 {
+            stored = full;
+        }
+        let rty = match func.try_ty(red.result) {
+            Some(Type::Tensor(t)) => TensorType { encoding: None, ..t.clone() },
+            _ => return Err("fused reduction: the result is not a tensor".into()),
+        };
+        results.push(Some(NTensor::new(rty, Buf::F32(reduced))));
+    }
     let mut stored = stored.drain(..);
     kernel
         .outputs
         .iter()
-        .map(|&v| if v == red.result { result.take() } else { stored.next() })
+        .map(|&v| match kernel.reduce.iter().position(|r| r.result == v) {
+            Some(j) => results[j].take(),
+            None => stored.next(),
+        })
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| "fused reduction: outputs do not match".to_string())
 }

@@ -161,7 +161,7 @@ pub fn run_interp(src: &str, inputs: &[NTensor]) -> Result<Vec<Tensor>, String> 
 
 /// Runs `src`'s @main on the CPU backend (verified first) with fusion on or off.
 pub fn run_cpu(src: &str, inputs: &[NTensor], fusion: bool, threads: usize) -> Result<Vec<Tensor>, String> {
-    run_cpu_with(src, inputs, FusionOptions { enabled: fusion, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0 }, threads)
+    run_cpu_with(src, inputs, FusionOptions { enabled: fusion, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 }, threads)
 }
 
 /// [`run_cpu`] with these fusion options.
