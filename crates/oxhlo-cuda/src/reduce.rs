@@ -327,8 +327,13 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
             )
         })
         .collect();
+    // Several reductions hold 4 accumulators each: bound the registers so that 3 blocks fit an SM.
+    let bounds = match multi_min_blocks() {
+        b if m > 1 && b > 0 => format!("__launch_bounds__(256, {b}) "),
+        _ => String::new(),
+    };
     format!(
-        "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
+        "extern \"C\" __global__ void {bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
   __shared__ {acc} sh[{m}][256][4];
   const long long chunk = (red + parts - 1) / parts;
   const int w = (int)min(inner, {COLS4_TILE}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
@@ -382,6 +387,14 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
 /// red + r) * inner + col`, and `col < inner`).
 fn column_invariant(lane: &str, inner: i64, numel: i64) -> String {
     lane.replace(&crate::render::index_modulo(inner, numel), "(col0 + e)")
+}
+
+/// Blocks of a `Cols4` pass with several reductions that must fit an SM at once (`__launch_bounds__`;
+/// resnet18's batch-norm sums of 4 reductions took 96-128 registers unbounded, 2 blocks an SM): 3 unless
+/// `OXHLO_CUDA_MULTI_BLOCKS` says otherwise (0: unbounded; read once; a knob for measuring).
+fn multi_min_blocks() -> u32 {
+    static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&B, "OXHLO_CUDA_MULTI_BLOCKS", |b| b <= 8, 3)
 }
 
 /// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: resnet18's batch-norm
