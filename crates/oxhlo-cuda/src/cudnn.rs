@@ -30,7 +30,34 @@ const WORKSPACE_CAP: usize = 1 << 30;
 struct Cudnn {
     handle: Mutex<Handle>,
     choices: Mutex<HashMap<Key, State>>,
-    find: bool,
+    /// Which forms time their candidates (`OXHLO_CUDNN_FIND`) instead of taking the heuristic's first.
+    find: FindForms,
+}
+
+/// The forms whose algorithm is chosen by timing: `OXHLO_CUDNN_FIND=1` (all), or a comma list of `fwd`,
+/// `data`, `filter`.
+#[derive(Clone, Copy, Debug, Default)]
+struct FindForms {
+    forward: bool,
+    data: bool,
+    filter: bool,
+}
+
+impl FindForms {
+    fn from_env() -> FindForms {
+        let v = std::env::var("OXHLO_CUDNN_FIND").unwrap_or_default();
+        let all = matches!(v.trim(), "1" | "all");
+        let has = |name: &str| all || v.split(',').any(|p| p.trim() == name);
+        FindForms { forward: has("fwd"), data: has("data"), filter: has("filter") }
+    }
+
+    fn of(&self, form: Form) -> bool {
+        match form {
+            Form::Forward => self.forward,
+            Form::BackwardData => self.data,
+            Form::BackwardFilter => self.filter,
+        }
+    }
 }
 
 struct Handle(sys::cudnnHandle_t);
@@ -144,7 +171,7 @@ fn load() -> Result<Cudnn, String> {
             let mut h: sys::cudnnHandle_t = std::ptr::null_mut();
             check("create", sys::cudnnCreate(&mut h))?;
             check("set stream", sys::cudnnSetStream(h, gpu.stream.cu_stream() as sys::cudaStream_t))?;
-            Ok(Cudnn { handle: Mutex::new(Handle(h)), choices: Mutex::new(HashMap::new()), find: std::env::var("OXHLO_CUDNN_FIND").is_ok_and(|v| v.trim() == "1") })
+            Ok(Cudnn { handle: Mutex::new(Handle(h)), choices: Mutex::new(HashMap::new()), find: FindForms::from_env() })
         }
     })
 }
@@ -396,7 +423,7 @@ fn call(gpu: &Gpu, c: &Cudnn, key: &Key, state: &State, p: &Ptrs) -> Result<(), 
         State::Chosen(ch) => *ch,
         State::Unsupported => return Err("internal error: a cuDNN call for an unsupported shape".into()),
         State::Ranked(ranked) => {
-            let ch = if c.find { guarded("cuDNN algorithm search", || measure(gpu, h, plan.form, &d, math_for(kind, key.2), ranked, p))? } else { pick(&ranked[0]) };
+            let ch = if c.find.of(plan.form) { guarded("cuDNN algorithm search", || measure(gpu, h, plan.form, &d, math_for(kind, key.2), ranked, p))? } else { pick(&ranked[0]) };
             log(plan, &format!("{ch:?} (of {} ranked)", ranked.len()));
             if let Ok(mut m) = c.choices.lock() {
                 m.insert(key.clone(), State::Chosen(ch));
