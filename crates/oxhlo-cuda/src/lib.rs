@@ -57,7 +57,7 @@ pub fn options_at(level: OptLevel) -> CudaOptions {
 /// unless `OXHLO_CUDA_SIBLINGS` says otherwise (read once; 1 turns merging off, for measuring).
 pub fn sibling_reductions() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *N.get_or_init(|| std::env::var("OXHLO_CUDA_SIBLINGS").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(4))
+    reduce::knob(&N, "OXHLO_CUDA_SIBLINGS", |_| true, 4)
 }
 
 /// Whether DEFAULT-precision f32 products may use TF32 tensor cores (as XLA:GPU does): yes unless

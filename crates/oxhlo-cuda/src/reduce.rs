@@ -61,7 +61,7 @@ fn cols4_target_blocks() -> i64 {
 
 /// A kernel-shape setting read once from the environment variable `name` (a number `valid` accepts),
 /// else `default`.
-fn knob<T: std::str::FromStr + Copy + Send + Sync>(cell: &'static std::sync::OnceLock<T>, name: &str, valid: impl Fn(T) -> bool, default: T) -> T {
+pub(crate) fn knob<T: std::str::FromStr + Copy + Send + Sync>(cell: &'static std::sync::OnceLock<T>, name: &str, valid: impl Fn(T) -> bool, default: T) -> T {
     *cell.get_or_init(|| std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).filter(|&v| valid(v)).unwrap_or(default))
 }
 
