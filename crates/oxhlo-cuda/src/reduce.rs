@@ -156,7 +156,7 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        cols4_kernel(&params, acc, ident, 1, plain_cols4_unroll(), &loads, &step, "", &|x, at, _| result(x, at))
+        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators.
         let lane = |e: usize| format!("acc{e} = oxr(acc{e}, {});", load_elem("a0", &e.to_string()));
@@ -203,7 +203,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     let entry = crate::render::ENTRY;
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
-        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, cols4_unroll(), "", step, "", &|x, at, _| result(x, at)),
+        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", &|x, at, _| result(x, at)),
         Shape::Rows => rows_kernel(
             params,
             acc,
@@ -311,7 +311,7 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn
 /// (thread t combining columns t, t + 256, ... of the group); `result(acc, at, j)` stores reduction j's
 /// column.
 #[allow(clippy::too_many_arguments)]
-fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, unroll: u32, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
+fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
     let entry = crate::render::ENTRY;
     let bind: String = if m == 1 { format!("{acc}& acc = acc_[0][e];") } else { (0..m).map(|j| format!(" {acc}& acc{j} = acc_[{j}][e];")).collect() };
     let combine: String = (0..m)
@@ -377,6 +377,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, unroll: u32, loa
 ",
         bind = bind,
         combine = combine,
+        unroll = cols4_unroll(),
     )
 }
 
@@ -396,15 +397,7 @@ fn multi_min_blocks() -> u32 {
     knob(&B, "OXHLO_CUDA_MULTI_BLOCKS", |b| b <= 8, 3)
 }
 
-/// Tiles a plain (unfused) `Cols4` pass's loop is unrolled by (a thread holds only its 4 accumulators
-/// and one vector load per tile): 2 unless `OXHLO_CUDA_COLS4_PLAIN_UNROLL` says otherwise (read once; a
-/// knob for measuring).
-fn plain_cols4_unroll() -> u32 {
-    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    knob(&U, "OXHLO_CUDA_COLS4_PLAIN_UNROLL", |u| (1..=16).contains(&u), 2)
-}
-
-/// Tiles a fused `Cols4` thread's loop is unrolled by (loads in flight against registers: resnet18's batch-norm
+/// Tiles a `Cols4` thread's loop is unrolled by (loads in flight against registers: resnet18's batch-norm
 /// kernels took 66-78 registers unrolled by 4, 40-56 by 1; its profiled step 12.18 ms by 4, 11.68 by 2,
 /// 11.64 by 1): 2 unless `OXHLO_CUDA_COLS4_UNROLL` says otherwise (read once; a knob for measuring).
 fn cols4_unroll() -> u32 {
@@ -692,7 +685,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             operands.iter().enumerate().map(|(j, o)| format!("      acc{j} = oxr(acc{j}, (double){o});\n")).collect()
         };
         let step = format!("{}{folds}", column_invariant(&lanes.lane, e0.inner as i64, k.shape.iter().product()));
-        cols4_kernel(&params.join(", "), "double", ident, m, cols4_unroll(), &lanes.loads, &step, &lanes.stores, &result)
+        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){});\n      }}", operands[0]);
         reduction_kernel(shape, &params.join(", "), "double", ident, &step, &|x, at| result(x, at, 0))
