@@ -18,6 +18,8 @@ pub struct DeviceInfo {
     /// Compute capability (major, minor).
     pub compute_capability: (i32, i32),
     pub total_memory: usize,
+    /// Streaming multiprocessors (0 when the driver does not say).
+    pub sm_count: i64,
 }
 
 /// The process-wide GPU state.
@@ -84,6 +86,7 @@ fn create() -> Result<Arc<Gpu>, String> {
         let name = ctx.name().map_err(|e| e.to_string())?;
         let cc = ctx.compute_capability().map_err(|e| e.to_string())?;
         let total_memory = cudarc::driver::result::mem_get_info().map(|(_, t)| t).unwrap_or(0);
+        let sm_count = ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_or(0, i64::from);
         // One stream only: cudarc's per-buffer events (cross-stream tracking) would only add two event
         // creations per allocation.
         // SAFETY: the backend uses the one stream created below, nothing else.
@@ -93,7 +96,7 @@ fn create() -> Result<Arc<Gpu>, String> {
         let stream = ctx.new_stream().map_err(|e| format!("CUDA stream: {e}"))?;
         let blas = CudaBlas::new(stream.clone()).map_err(|e| format!("cuBLAS: {e}"))?;
         Ok(Arc::new(Gpu {
-            info: DeviceInfo { name, compute_capability: cc, total_memory },
+            info: DeviceInfo { name, compute_capability: cc, total_memory, sm_count },
             ctx,
             stream,
             blas: Mutex::new(blas),

@@ -71,11 +71,37 @@ pub fn cols4_layout(inner: i64) -> (i64, i64) {
     ((inner + w - 1) / w, 256 / (w / 4))
 }
 
-/// Parts of a `Cols4` pass: about [`cols4_target_blocks`] blocks, each part at least 4 tiles long.
-fn cols4_parts(outer: i64, red: i64, inner: i64) -> i64 {
+/// Parts of a `Cols4` pass: about `target` blocks, each part at least 4 tiles long.
+fn cols4_parts(outer: i64, red: i64, inner: i64, target: i64) -> i64 {
     let (groups, tile_rows) = cols4_layout(inner);
     let per_part = outer.max(1).saturating_mul(groups);
-    ((cols4_target_blocks() + per_part - 1) / per_part).min(red / (4 * tile_rows)).max(1)
+    ((target + per_part - 1) / per_part).min(red / (4 * tile_rows)).max(1)
+}
+
+/// The launches of a fused pass of `m` reductions over `[outer, red, inner]` on a device of `sm_count`
+/// SMs: those of [`launches`], except that a `Cols4` pass of several reductions (bounded to
+/// [`multi_min_blocks`] blocks an SM) gets as many blocks as fit the device at once when that keeps the
+/// same passes (512 blocks were 1.3 waves of 396 on the H200: the second wave ran with most SMs idle).
+pub fn fused_launches(outer: i64, red: i64, inner: i64, m: usize, sm_count: i64) -> Vec<Launch> {
+    let listed = launches(outer, red, inner);
+    let wave = sm_count * i64::from(multi_min_blocks());
+    if m < 2 || wave <= 0 || listed[0].pass.shape != Shape::Cols4 || !multi_full_waves() {
+        return listed;
+    }
+    let sized = launches_with(outer, red, inner, wave.min(FINISH_PARTS));
+    let passes = |ls: &[Launch]| ls.iter().map(|l| l.pass).collect::<Vec<_>>();
+    if passes(&sized) == passes(&listed) {
+        sized
+    } else {
+        listed
+    }
+}
+
+/// Whether passes of several reductions are sized to whole waves ([`fused_launches`]): yes unless
+/// `OXHLO_CUDA_MULTI_WAVES=0` (read once; a knob for measuring).
+fn multi_full_waves() -> bool {
+    static W: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&W, "OXHLO_CUDA_MULTI_WAVES", |w| w <= 1, 1) == 1
 }
 
 /// What a rendered reduction pass reads and writes.
@@ -541,11 +567,16 @@ pub struct Launch {
 /// results when `red` is split ([`parts_for`]); then rows take one pass over the parts, columns one
 /// pass over up to [`FINISH_PARTS`] parts (more are split again first).
 pub fn launches(outer: i64, red: i64, inner: i64) -> Vec<Launch> {
+    launches_with(outer, red, inner, cols4_target_blocks())
+}
+
+/// [`launches`] with a `Cols4` first pass aiming at `cols4_target` blocks.
+fn launches_with(outer: i64, red: i64, inner: i64, cols4_target: i64) -> Vec<Launch> {
     let (first_shape, parts) = if inner == 1 {
         let parts = parts_for(outer, red, inner);
         (rows_shape(red, parts), parts)
     } else if cols4_fits(inner) {
-        (Shape::Cols4, cols4_parts(outer, red, inner))
+        (Shape::Cols4, cols4_parts(outer, red, inner, cols4_target))
     } else {
         (Shape::Cols, parts_for(outer, red, inner))
     };

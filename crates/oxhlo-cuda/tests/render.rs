@@ -389,3 +389,20 @@ fn row_groups_stop_at_column_broadcasts_and_transposed_reads() {
     let r = oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
     assert!(r.src.contains("out1[row] =") || r.src.contains("out0[row] ="), "{}", r.src);
 }
+
+/// A column pass of several reductions is sized to whole waves of the device (3 blocks an SM) when that
+/// keeps the listed passes; other passes keep the shape-only launches.
+#[test]
+fn merged_column_passes_fill_whole_waves() {
+    use oxhlo_cuda::reduce::{fused_launches, launches};
+    let listed = launches(1, 262144, 64);
+    assert_eq!(listed[0].parts, 512);
+    let sized = fused_launches(1, 262144, 64, 4, 132);
+    assert_eq!(sized[0].parts, 396, "{sized:?}");
+    assert_eq!(sized.iter().map(|l| l.pass).collect::<Vec<_>>(), listed.iter().map(|l| l.pass).collect::<Vec<_>>());
+    assert_eq!(sized[1].red, 396, "the finishing pass reduces the parts the first one wrote");
+    assert_eq!(fused_launches(1, 262144, 64, 1, 132), listed, "one reduction: as listed");
+    assert_eq!(fused_launches(1, 262144, 64, 4, 0), listed, "no SM count: as listed");
+    // Few rows: parts are capped by the rows either way.
+    assert_eq!(fused_launches(1, 4096, 64, 4, 132), launches(1, 4096, 64));
+}
