@@ -293,8 +293,8 @@ fn row_kernels_match_the_interpreter() {
 /// or not, a batch-norm-like sum of an operand broadcast along the reduced dims among them (the
 /// vectorized kernel reads it once per column), against sums in f64 of the same f32 operands (the interpreter's f32 running sums are less
 /// exact than the kernels' f64 accumulation over rows of thousands). The fused sums of a shape merge into one pass (sibling
-/// reductions), which on 40000 rows of 64 runs as many parts as fit the device at once with
-/// `OXHLO_CUDA_MULTI_WAVES=1`, not the 512 listed.
+/// reductions), which on 40000 rows of 64 runs as many parts as fit the device at once, not
+/// the 512 listed.
 #[test]
 fn column_reductions_match_f64_sums() {
     let Some(_gpu) = gpu_or_skip() else { return };
