@@ -44,11 +44,9 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
         steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
     }
     if fusion.sibling_reductions > 1 {
+        // A merged kernel renders only as a `Cols4` pass (`render_fused_pass` says None otherwise).
         let fits = |k: &oxhlo_plan::fusion::FusedKernel| {
-            let first = k.reduce.first().map(|e| crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[0].pass.shape);
-            first == Some(crate::reduce::Shape::Cols4)
-                && (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params)
-                && crate::reduce::render_fused_pass(func, block, k).is_some()
+            (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params) && crate::reduce::render_fused_pass(func, block, k).is_some()
         };
         steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, fits);
     }

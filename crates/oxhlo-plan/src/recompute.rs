@@ -9,7 +9,7 @@
 //! with nothing to store (and no reduction) is dropped.
 
 use crate::fusion::{FusedKernel, Step};
-use crate::reduce_fusion::reads;
+use crate::reduce_fusion::step_reads;
 use oxhlo_ir::{Block, ElementType, FloatType, Func, OpKind, Type, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -73,13 +73,6 @@ fn chain_of(block: &Block, k: &FusedKernel, v: Value, stored: &[Value]) -> Optio
     }
     chain.sort_unstable();
     Some(chain)
-}
-
-fn step_reads(block: &Block, s: &Step) -> Vec<Value> {
-    match s {
-        Step::Op(o) => reads(&block.ops[*o]),
-        Step::Kernel(c) => c.inputs.clone(),
-    }
 }
 
 /// `steps` with stored values recomputed by their readers where that moves fewer bytes (see the module

@@ -62,6 +62,14 @@ pub(crate) fn reads(op: &Op) -> Vec<Value> {
     uses
 }
 
+/// Every value a step reads (an op's operands and its regions' uses, a kernel's inputs).
+pub(crate) fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
+    match step {
+        Step::Op(j) => reads(&block.ops[*j]),
+        Step::Kernel(k) => k.inputs.clone(),
+    }
+}
+
 /// When the reduce at step `si` (op `r`) folds into the kernel step `ki` that defines its operand: `ki`,
 /// whether the merged kernel takes the reduce's place (else the kernel's), and the merged kernel.
 fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: usize) -> Option<(usize, bool, FusedKernel)> {
@@ -110,10 +118,7 @@ fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: us
         block.ops.iter().enumerate().any(|(j, o)| j != r && !kernel_ops.contains(&j) && reads(o).contains(&operand));
     // Where the merged step can sit: at the reduce's place when no step in between reads the kernel's
     // outputs, otherwise at the kernel's place when the init is ready by then.
-    let between_reads_kernel = steps[ki + 1..si].iter().any(|s| match s {
-        Step::Op(j) => reads(&block.ops[*j]).iter().any(|v| k.outputs.contains(v)),
-        Step::Kernel(k2) => k2.inputs.iter().any(|v| k.outputs.contains(v)),
-    });
+    let between_reads_kernel = steps[ki + 1..si].iter().any(|s| step_reads(block, s).iter().any(|v| k.outputs.contains(v)));
     let at_reduce = if !between_reads_kernel {
         true
     } else if defined_before(block, steps, ki, init) {
@@ -171,11 +176,7 @@ pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions:
                 open = Some(out.len() - 1);
                 continue;
             }
-            let reads_a = match &step {
-                Step::Op(j) => reads(&block.ops[*j]).iter().any(|v| ka.outputs.contains(v)),
-                Step::Kernel(k) => k.inputs.iter().any(|v| ka.outputs.contains(v)),
-            };
-            if reads_a {
+            if step_reads(block, &step).iter().any(|v| ka.outputs.contains(v)) {
                 open = None;
             }
         }
@@ -190,12 +191,7 @@ pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions:
         if k.reduce.len() < 2 {
             continue;
         }
-        let read_later = |v: &Value| {
-            out[i + 1..].iter().any(|s| match s {
-                Step::Op(j) => reads(&block.ops[*j]).contains(v),
-                Step::Kernel(c) => c.inputs.contains(v),
-            })
-        };
+        let read_later = |v: &Value| out[i + 1..].iter().any(|s| step_reads(block, s).contains(v));
         let kept: Vec<Value> = k.outputs.iter().copied().filter(|v| k.reduce.iter().any(|e| e.result == *v) || read_later(v)).collect();
         if kept.len() < k.outputs.len() {
             let mut k2 = (**k).clone();

@@ -12,7 +12,8 @@
 //! the full shape (reading per-row values only through `broadcast_in_dim` along the rows), kernels over
 //! row-shaped values. Steps in between that read nothing of the group run before it.
 
-use crate::fusion::{build_kernel, ew_class, native_shape, region_uses, FusedKernel, Step};
+use crate::fusion::{build_kernel, ew_class, native_shape, FusedKernel, Step};
+use crate::reduce_fusion::step_reads;
 use crate::reducer::{reducer_kind, ReduceKind};
 use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Type, Value};
 use std::collections::HashSet;
@@ -197,21 +198,6 @@ impl Group {
             self.defined.extend(block.ops[i].results.iter().copied());
         }
         true
-    }
-}
-
-/// Every value a step reads.
-fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
-    match step {
-        Step::Op(i) => {
-            let op = &block.ops[*i];
-            let mut uses = op.operands.clone();
-            for r in &op.regions {
-                region_uses(r, &mut uses);
-            }
-            uses
-        }
-        Step::Kernel(k) => k.inputs.clone(),
     }
 }
 
