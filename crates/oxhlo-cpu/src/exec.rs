@@ -278,7 +278,7 @@ fn full(v: Val) -> Val {
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
     let mut steps = fuse_block(func, block, fusion);
     if fusion.enabled {
-        steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+        steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps, 1, |_| true);
         if fusion.rows {
             // Row kernels whose programs do not compile here run as their steps.
             steps = oxhlo_plan::row_fusion::fuse_rows(func, block, steps)

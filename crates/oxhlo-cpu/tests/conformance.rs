@@ -23,7 +23,8 @@ fn run_case(m: &oxhlo_ir::Module, level: OptLevel) -> CaseRun {
 fn run_case_at_o2_with(m: &oxhlo_ir::Module, adjust: fn(&mut oxhlo_plan::fusion::FusionOptions)) -> CaseRun {
     let mut m = m.clone();
     let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
-    oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, ..OptOptions::at(OptLevel::O2) })?;
+    // The GPU's optimizer options too: sums with per-slice factors factored out.
+    oxhlo_opt::optimize(&mut m, &OptOptions { verify_each: true, factor_sums: true, ..OptOptions::at(OptLevel::O2) })?;
     let mut opts = oxhlo_cpu::pipeline::options_at(OptLevel::O2);
     adjust(&mut opts.fusion);
     let program = oxhlo_cpu::CpuProgram::compile(m, &opts)?;

@@ -246,7 +246,7 @@ fn reductions_fold_into_the_kernels_computing_their_operands() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps, 1, |_| true);
     let folded: Vec<_> = steps
         .iter()
         .flat_map(|s| if let Step::Kernel(k) = s { k.reduce.clone() } else { Vec::new() })
@@ -339,7 +339,7 @@ fn a_value_stored_for_one_consumer_is_recomputed_there() {
     let block = f.body.entry().expect("body");
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 0 };
     let steps = fuse_block(f, block, &opts);
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps);
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, steps, 1, |_| true);
     let before = kernels_of(&steps);
     let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
     let kernels = kernels_of(&steps);
@@ -396,7 +396,7 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 0 };
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts), 1, |_| true);
     let before = kernels_of(&steps);
     let (c, y, zero, r) = (block.ops[5].results[0], block.ops[7].results[0], block.ops[8].results[0], block.ops[9].results[0]);
     let forward = before.iter().find(|k| k.outputs.contains(&r)).expect("the forward kernel");
@@ -445,7 +445,7 @@ fn row_kernels_match_the_interpreter() {
         let m = oxhlo_text::parse_module(&src, "rows.mlir").expect("parses");
         let f = &m.funcs[0];
         let block = f.body.entry().expect("body");
-        let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &rows_on));
+        let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &rows_on), 1, |_| true);
         let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
         let kernels: Vec<_> = steps.iter().filter_map(|s| if let Step::Kernel(k) = s { k.rows.is_some().then(|| k.clone()) } else { None }).collect();
         assert_eq!(kernels.len(), 1, "{path:?}");
@@ -515,7 +515,7 @@ fn row_kernels_recompute_broadcasts_instead_of_reading_them() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: 0 };
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts), 1, |_| true);
     let steps = oxhlo_plan::row_fusion::fuse_rows(f, block, steps);
     let full = |v: oxhlo_ir::Value| f.try_ty(v).and_then(|t| t.as_tensor()).is_some_and(|t| t.shape == [2, 3, 8, 8]);
     let broadcast_inputs = |steps: &[Step]| -> usize {
@@ -624,7 +624,7 @@ fn sibling_reductions_merge_into_one_kernel_and_match_the_interpreter() {
     let f = &m.funcs[0];
     let block = f.body.entry().expect("body");
     let opts = FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: false, max_params: 0, sibling_reductions: 4 };
-    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts));
+    let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts), 1, |_| true);
     let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
     assert_eq!(kernels_of(&steps).iter().filter(|k| !k.reduce.is_empty()).count(), 5, "{steps:#?}");
     let merged = kernels_of(&oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps.clone(), 4, |_| true));

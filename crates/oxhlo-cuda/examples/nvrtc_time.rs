@@ -15,7 +15,7 @@ fn main() {
     let t = std::time::Instant::now();
     let mut m = oxhlo_text::parse_module(&text, path).expect("parses");
     let parsed = t.elapsed();
-    oxhlo_opt::optimize(&mut m, &oxhlo_opt::OptOptions::at(OptLevel::O2)).expect("optimizes");
+    oxhlo_cuda::optimize(&mut m, &oxhlo_opt::OptOptions::at(OptLevel::O2)).expect("optimizes");
     println!("parsed in {parsed:?}, optimized in {:?}", t.elapsed() - parsed);
     let t = std::time::Instant::now();
     let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);

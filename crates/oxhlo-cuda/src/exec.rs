@@ -702,14 +702,15 @@ impl<'p> Run<'p> {
                     Step::Op(i) => crate::profile::op_label(frame.func, &block.ops[*i], on_host),
                     Step::Kernel(k) => crate::profile::kernel_label(block, k, on_host),
                 };
+                let bytes = crate::profile::step_bytes(frame.func, block, &ps.step);
                 let ev1 = if ev0.is_some() { self.prog.gpu.stream.record_event(timing).ok() } else { None };
                 if gated {
                     self.prog.gate_open();
                 }
                 match ev0.zip(ev1) {
-                    Some((a, b)) => self.prog.profile.record_events(label, a, b),
+                    Some((a, b)) => self.prog.profile.record_events(label, bytes, a, b),
                     None if gpu_events => {}
-                    None => self.prog.profile.record(label, t0.elapsed()),
+                    None => self.prog.profile.record(label, bytes, t0.elapsed()),
                 }
             }
         }

@@ -28,7 +28,11 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
     if !fusion.enabled {
         return steps;
     }
-    let mut steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps);
+    // A kernel of several reductions renders only as a `Cols4` pass (`render_fused_pass` says None otherwise).
+    let fits = |k: &oxhlo_plan::fusion::FusedKernel| {
+        (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params) && crate::reduce::render_fused_pass(func, block, k).is_some()
+    };
+    let mut steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps, fusion.sibling_reductions.max(1), fits);
     if fusion.rows {
         steps = oxhlo_plan::row_fusion::fuse_rows(func, block, steps)
             .into_iter()
@@ -44,10 +48,6 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
         steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
     }
     if fusion.sibling_reductions > 1 {
-        // A merged kernel renders only as a `Cols4` pass (`render_fused_pass` says None otherwise).
-        let fits = |k: &oxhlo_plan::fusion::FusedKernel| {
-            (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params) && crate::reduce::render_fused_pass(func, block, k).is_some()
-        };
         steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, fits);
     }
     steps

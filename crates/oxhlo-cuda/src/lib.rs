@@ -66,7 +66,19 @@ pub fn tf32_from_env() -> bool {
     !std::env::var("OXHLO_CUDA_TF32").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
 }
 
-/// Optimizes `module` (the CPU pipeline's passes) and compiles it for the GPU.
+/// Whether the optimizer factors per-slice constants out of sums for the GPU
+/// ([`oxhlo_opt::factor_sums`]: its sums run in their own order already): yes unless
+/// `OXHLO_FACTOR_SUMS=0`.
+pub fn factor_sums_from_env() -> bool {
+    !std::env::var("OXHLO_FACTOR_SUMS").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+}
+
+/// Runs the optimizer as the GPU backend does: `opt`'s passes plus [`factor_sums_from_env`].
+pub fn optimize(module: &mut Module, opt: &OptOptions) -> Result<oxhlo_opt::PassReport, String> {
+    oxhlo_opt::optimize(module, &OptOptions { factor_sums: factor_sums_from_env(), ..opt.clone() })
+}
+
+/// Optimizes `module` ([`optimize`]) and compiles it for the GPU.
 pub fn compile(
     mut module: Module,
     opt: &OptOptions,
@@ -74,7 +86,7 @@ pub fn compile(
     registry: Option<Arc<CustomCallRegistry>>,
 ) -> Result<CudaProgram, String> {
     let t0 = std::time::Instant::now();
-    oxhlo_opt::optimize(&mut module, opt)?;
+    optimize(&mut module, opt)?;
     nvrtc::compile_log(&format!("optimized in {:.0} ms", t0.elapsed().as_secs_f64() * 1e3));
     let registry = registry.unwrap_or_else(|| Arc::new(CustomCallRegistry::with_builtins()));
     CudaProgram::compile(module, opts, registry)

@@ -62,12 +62,24 @@ pub fn op_label(func: &Func, op: &Op, on_host: bool) -> String {
     format!("{}{}({}) -> {}", if on_host { "host " } else { "" }, op.name(), ins.join(", "), outs.join(", "))
 }
 
-/// Accumulated step times of one program.
+/// Bytes a step reads and writes at least: its operands (a kernel's inputs) and results, each once.
+pub fn step_bytes(func: &Func, block: &oxhlo_ir::Block, step: &oxhlo_plan::fusion::Step) -> usize {
+    let bytes = |v: &oxhlo_ir::Value| match func.try_ty(*v) {
+        Some(Type::Tensor(t)) => t.num_elements().unwrap_or(0) * t.elem.storage_bytes(),
+        _ => 0,
+    };
+    match step {
+        oxhlo_plan::fusion::Step::Op(i) => block.ops[*i].operands.iter().chain(&block.ops[*i].results).map(bytes).sum(),
+        oxhlo_plan::fusion::Step::Kernel(k) => k.inputs.iter().chain(&k.outputs).map(bytes).sum(),
+    }
+}
+
+/// Accumulated step times of one program: per label, (count, time, bytes moved).
 #[derive(Default)]
 pub struct Profile {
-    steps: Mutex<HashMap<String, (usize, Duration)>>,
-    /// `OXHLO_PROFILE=gpu`: (label, start, end) events of the run's steps, read when it ends.
-    events: Mutex<Vec<(String, cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>>,
+    steps: Mutex<HashMap<String, (usize, Duration, usize)>>,
+    /// `OXHLO_PROFILE=gpu`: (label, bytes, start, end) events of the run's steps, read when it ends.
+    events: Mutex<Vec<(String, usize, cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>>,
 }
 
 impl std::fmt::Debug for Profile {
@@ -77,31 +89,32 @@ impl std::fmt::Debug for Profile {
 }
 
 impl Profile {
-    pub fn record(&self, label: String, d: Duration) {
+    pub fn record(&self, label: String, bytes: usize, d: Duration) {
         if let Ok(mut m) = self.steps.lock() {
             let e = m.entry(label).or_default();
             e.0 += 1;
             e.1 += d;
+            e.2 += bytes;
         }
     }
 
     /// Keeps a step's start and end events (`OXHLO_PROFILE=gpu`) until the run's end.
-    pub fn record_events(&self, label: String, start: cudarc::driver::CudaEvent, end: cudarc::driver::CudaEvent) {
+    pub fn record_events(&self, label: String, bytes: usize, start: cudarc::driver::CudaEvent, end: cudarc::driver::CudaEvent) {
         if let Ok(mut e) = self.events.lock() {
-            e.push((label, start, end));
+            e.push((label, bytes, start, end));
         }
     }
 
     /// Prints the run's steps (top 25 by total time, and the totals) and starts over.
     pub fn report(&self) {
         let events: Vec<_> = self.events.lock().map(|mut e| e.drain(..).collect()).unwrap_or_default();
-        for (label, a, b) in events {
+        for (label, bytes, a, b) in events {
             if let Ok(ms) = a.elapsed_ms(&b) {
-                self.record(label, Duration::from_secs_f64(ms.max(0.0) as f64 / 1e3));
+                self.record(label, bytes, Duration::from_secs_f64(ms.max(0.0) as f64 / 1e3));
             }
         }
         let Ok(mut m) = self.steps.lock() else { return };
-        let mut rows: Vec<(String, (usize, Duration))> = m.drain().collect();
+        let mut rows: Vec<(String, (usize, Duration, usize))> = m.drain().collect();
         rows.sort_by_key(|r| std::cmp::Reverse(r.1 .1));
         let total: Duration = rows.iter().map(|r| r.1 .1).sum();
         let steps: usize = rows.iter().map(|r| r.1 .0).sum();
@@ -114,8 +127,10 @@ impl Profile {
             "each step synchronized"
         };
         eprintln!("oxhlo-cuda profile ({what}): {steps} steps, {:.3} ms (host steps {:.3} ms)", total.as_secs_f64() * 1e3, host.as_secs_f64() * 1e3);
-        for (label, (n, d)) in rows.iter().take(top_rows()) {
-            eprintln!("  {:9.3} ms {n:5}x  {label}", d.as_secs_f64() * 1e3);
+        // GB/s over the bytes a step must move at least (its operands and results once each).
+        for (label, (n, d, bytes)) in rows.iter().take(top_rows()) {
+            let gbs = *bytes as f64 / d.as_secs_f64().max(1e-9) / 1e9;
+            eprintln!("  {:9.3} ms {n:5}x {gbs:7.0} GB/s  {label}", d.as_secs_f64() * 1e3);
         }
     }
 }

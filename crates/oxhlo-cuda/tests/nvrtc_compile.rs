@@ -28,7 +28,7 @@ fn conformance_kernels() -> BTreeSet<String> {
         let collect = |m: &oxhlo_ir::Module| -> Result<(usize, Vec<oxhlo_interp::testing::CheckFailure>), String> {
             let mut m = m.clone();
             let _ = oxhlo_opt::lift_constants_to_args(&mut m);
-            oxhlo_opt::optimize(&mut m, &OptOptions::at(OptLevel::O2))?;
+            oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2))?;
             kernels.lock().unwrap().extend(oxhlo_cuda::kernels::module_kernels(&m, &fusion));
             Ok((0, Vec::new()))
         };

@@ -10,6 +10,7 @@ pub mod canon;
 pub mod cse;
 pub mod dce;
 pub mod dot_transpose;
+pub mod factor_sums;
 pub mod fold;
 pub mod inline;
 pub mod licm;
@@ -75,11 +76,14 @@ pub struct OptOptions {
     pub dump_dir: Option<PathBuf>,
     /// Run the verifier after every pass (an error names the pass that broke the module).
     pub verify_each: bool,
+    /// At O2 and up, also factor per-slice constants out of sums ([`factor_sums`]): not exact (it
+    /// rounds differently), so off unless a backend whose sums run in their own order asks for it.
+    pub factor_sums: bool,
 }
 
 impl Default for OptOptions {
     fn default() -> OptOptions {
-        OptOptions { level: OptLevel::default(), print_after_all: false, dump_dir: None, verify_each: cfg!(debug_assertions) }
+        OptOptions { level: OptLevel::default(), print_after_all: false, dump_dir: None, verify_each: cfg!(debug_assertions), factor_sums: false }
     }
 }
 
@@ -180,8 +184,14 @@ fn dump(m: &Module, dir: &std::path::Path, i: usize, name: &str) -> Result<(), S
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The pass pipeline of a level.
+/// The pass pipeline of a level (exact passes only).
 pub fn pipeline(level: OptLevel) -> PassManager {
+    pipeline_with(level, false)
+}
+
+/// The pass pipeline of a level, with [`factor_sums`] after the first round when asked (the second
+/// round's CSE then merges the sums it made equal).
+pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
     let mut pm = PassManager::new();
     if level == OptLevel::O0 {
         return pm;
@@ -199,6 +209,9 @@ pub fn pipeline(level: OptLevel) -> PassManager {
         pm.add(Box::new(dot_transpose::DotTransposeFold));
     }
     pm.add(Box::new(dce::Dce));
+    if factor_sums && level >= OptLevel::O2 {
+        pm.add(Box::new(factor_sums::FactorSums));
+    }
     // second round: what the first round exposed (folding after simplification, CSE after canonicalization)
     pm.add(Box::new(fold::ConstantFold));
     pm.add(Box::new(simplify::AlgebraicSimplify));
@@ -212,7 +225,7 @@ pub fn pipeline(level: OptLevel) -> PassManager {
 
 /// Optimizes a module in place at `opts.level`.
 pub fn optimize(module: &mut Module, opts: &OptOptions) -> Result<PassReport, String> {
-    pipeline(opts.level).run(module, opts)
+    pipeline_with(opts.level, opts.factor_sums).run(module, opts)
 }
 
 #[cfg(test)]

@@ -14,12 +14,15 @@ use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Type, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-/// `steps` with every foldable reduction merged into the kernel that defines its operand.
-pub fn fuse_reductions(func: &Func, block: &Block, mut steps: Vec<Step>) -> Vec<Step> {
+/// `steps` with every foldable reduction merged into the kernel that defines its operand. A kernel that
+/// already reduces takes another reduction over the same view and of the same kind, up to
+/// `max_per_kernel` reductions, when `accept` takes the result (the backend renders it); 1 keeps one
+/// reduction a kernel.
+pub fn fuse_reductions(func: &Func, block: &Block, mut steps: Vec<Step>, max_per_kernel: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
     let mut i = 0;
     while i < steps.len() {
         if let Step::Op(r) = steps[i] {
-            if let Some((ki, at_reduce, merged)) = fold_into_kernel(func, block, &steps, i, r) {
+            if let Some((ki, at_reduce, merged)) = fold_into_kernel(func, block, &steps, i, r, max_per_kernel, &accept) {
                 let merged = Step::Kernel(Arc::new(merged));
                 if at_reduce {
                     steps[i] = merged;
@@ -72,7 +75,15 @@ pub(crate) fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
 
 /// When the reduce at step `si` (op `r`) folds into the kernel step `ki` that defines its operand: `ki`,
 /// whether the merged kernel takes the reduce's place (else the kernel's), and the merged kernel.
-fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: usize) -> Option<(usize, bool, FusedKernel)> {
+fn fold_into_kernel(
+    func: &Func,
+    block: &Block,
+    steps: &[Step],
+    si: usize,
+    r: usize,
+    max_per_kernel: usize,
+    accept: &impl Fn(&FusedKernel) -> bool,
+) -> Option<(usize, bool, FusedKernel)> {
     let op = &block.ops[r];
     if op.kind != OpKind::Reduce || op.operands.len() != 2 || op.results.len() != 1 || op.regions.len() != 1 {
         return None;
@@ -101,17 +112,18 @@ fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: us
             Arc::new(build_kernel(func, block, &[*j]))
         }
     };
-    if !k.reduce.is_empty() {
-        return None;
-    }
     let shape = match func.try_ty(operand)? {
         Type::Tensor(t) => t.shape.clone(),
         _ => return None,
     };
-    if shape != k.shape {
+    if shape != k.shape || k.rows.is_some() {
         return None;
     }
     let (outer, n, inner) = view(&shape, &dims)?;
+    let joins = k.reduce.iter().all(|e| (e.outer, e.n, e.inner) == (outer, n, inner) && e.kind == kind);
+    if !k.reduce.is_empty() && (k.reduce.len() >= max_per_kernel || !joins) {
+        return None;
+    }
     // Does the operand live on after the reduce (read by any other op of the block)?
     let kernel_ops: HashSet<usize> = k.ops.iter().copied().collect();
     let operand_used_elsewhere =
@@ -136,7 +148,10 @@ fn fold_into_kernel(func: &Func, block: &Block, steps: &[Step], si: usize, r: us
         merged.outputs.retain(|&v| v != operand);
     }
     merged.outputs.push(result);
-    merged.reduce = vec![ReduceEpilogue { op: r, operand, init, result, kind, outer, n, inner }];
+    merged.reduce.push(ReduceEpilogue { op: r, operand, init, result, kind, outer, n, inner });
+    if merged.reduce.len() > 1 && !accept(&merged) {
+        return None;
+    }
     Some((ki, at_reduce, merged))
 }
 
