@@ -22,15 +22,18 @@ fn reduce_perm(rank: usize, dims: &[usize]) -> Vec<usize> {
 /// the kernels computing their operands, then (with `fusion.rows`) row groups merged into row kernels
 /// (those that do not render are split back into their steps), then (with `fusion.recompute`) values
 /// such a kernel would store for one consumer recomputed there, then (with `fusion.sibling_reductions`)
-/// independent column reductions over one view merged into one kernel (rendered as one `Cols4` pass).
+/// independent column reductions over one view merged into one kernel (rendered as one `Cols4` pass)
+/// and elementwise kernels of one shape that follow each other merged.
 pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Step> {
     let steps = fuse_block(func, block, fusion);
     if !fusion.enabled {
         return steps;
     }
-    // A kernel of several reductions renders only as a `Cols4` pass (`render_fused_pass` says None otherwise).
+    // A kernel of several reductions renders only as a `Cols4` pass (`render_fused_pass` says None
+    // otherwise); a merged elementwise kernel must render too.
     let fits = |k: &oxhlo_plan::fusion::FusedKernel| {
-        (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params) && crate::reduce::render_fused_pass(func, block, k).is_some()
+        let renders = if k.reduce.is_empty() { crate::render::render_fused(func, block, k).is_some() } else { crate::reduce::render_fused_pass(func, block, k).is_some() };
+        (fusion.max_params == 0 || k.inputs.len() + k.outputs.len() <= fusion.max_params) && renders
     };
     let mut steps = oxhlo_plan::reduce_fusion::fuse_reductions(func, block, steps, fusion.sibling_reductions.max(1), fits);
     if fusion.rows {

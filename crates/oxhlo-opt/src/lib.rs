@@ -2,7 +2,8 @@
 //!
 //! Levels: O0 runs nothing; O1 inlines calls, folds constants (with the reference interpreter), applies
 //! exact algebraic identities, turns reductions over extent-1 dims into elementwise ops and removes dead
-//! code; O2 adds CSE, canonicalization of shape ops and loop-invariant code motion; O3 adds folding
+//! code; O2 adds CSE, canonicalization of shape ops, loop-invariant code motion and small elementwise ops
+//! moved off unit-dim reshapes; O3 adds folding
 //! transposes into `dot_general` dimension numbers. Every pass is exact: results are bitwise those of the
 //! unoptimized program (NaN payloads aside, which the spec leaves open). The [`PassManager`] times each pass, can dump the IR after each one and verify between passes.
 
@@ -16,6 +17,7 @@ pub mod inline;
 pub mod licm;
 pub mod lift;
 pub mod loop_state;
+pub mod reshape_sink;
 pub mod simplify;
 pub mod unit_reduce;
 pub mod util;
@@ -204,6 +206,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
         pm.add(Box::new(canon::Canonicalize));
         pm.add(Box::new(cse::Cse));
         pm.add(Box::new(licm::Licm));
+        pm.add(Box::new(reshape_sink::ReshapeSink));
     }
     if level >= OptLevel::O3 {
         pm.add(Box::new(dot_transpose::DotTransposeFold));
@@ -216,6 +219,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
     pm.add(Box::new(fold::ConstantFold));
     pm.add(Box::new(simplify::AlgebraicSimplify));
     if level >= OptLevel::O2 {
+        pm.add(Box::new(reshape_sink::ReshapeSink));
         pm.add(Box::new(canon::Canonicalize));
         pm.add(Box::new(cse::Cse));
     }

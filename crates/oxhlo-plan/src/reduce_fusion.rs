@@ -173,12 +173,29 @@ fn defined_before(block: &Block, steps: &[Step], ki: usize, v: Value) -> bool {
 /// full-shape values it takes from the merged body instead of memory) and no step between them reads
 /// anything of it (the merged kernel runs in the later one's place), and `accept` takes the merged kernel (the
 /// backend renders it: its reduction shape, its parameter count). Ops the kernels share (values both
-/// recompute) are computed once.
+/// recompute) are computed once. Plain elementwise kernels of one shape that follow each other merge
+/// too (what the later one read of the earlier one it computes inside): a batch norm's per-channel
+/// arithmetic between its sums was three launches of 64 elements each.
 pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::with_capacity(steps.len());
     // The step of `out` that the next reduction kernel may join.
     let mut open: Option<usize> = None;
+    // Kernels made here (their outputs are checked for readers at the end).
+    let mut made: Vec<Arc<FusedKernel>> = Vec::new();
+    let plain = |k: &FusedKernel| k.reduce.is_empty() && k.rows.is_none();
     for step in steps {
+        // An elementwise kernel right after one of the same shape.
+        if let (Some(Step::Kernel(ka)), Step::Kernel(kb)) = (out.last(), &step) {
+            if plain(ka) && plain(kb) && ka.shape == kb.shape {
+                if let Some(merged) = Some(merge_two(block, ka, kb)).filter(&accept) {
+                    out.pop();
+                    let merged = Arc::new(merged);
+                    made.push(Arc::clone(&merged));
+                    out.push(Step::Kernel(merged));
+                    continue;
+                }
+            }
+        }
         if let Some(a) = open {
             let Step::Kernel(ka) = &out[a] else { unreachable!("open steps are kernels") };
             let merged = match &step {
@@ -187,7 +204,9 @@ pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions:
             };
             if let Some(merged) = merged {
                 out.remove(a);
-                out.push(Step::Kernel(Arc::new(merged)));
+                let merged = Arc::new(merged);
+                made.push(Arc::clone(&merged));
+                out.push(Step::Kernel(merged));
                 open = Some(out.len() - 1);
                 continue;
             }
@@ -203,12 +222,12 @@ pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions:
     // A value one merged kernel passed to the other is stored only when a later step reads it.
     for i in 0..out.len() {
         let Step::Kernel(k) = &out[i] else { continue };
-        if k.reduce.len() < 2 {
+        if !made.iter().any(|m| Arc::ptr_eq(m, k)) {
             continue;
         }
         let read_later = |v: &Value| out[i + 1..].iter().any(|s| step_reads(block, s).contains(v));
         let kept: Vec<Value> = k.outputs.iter().copied().filter(|v| k.reduce.iter().any(|e| e.result == *v) || read_later(v)).collect();
-        if kept.len() < k.outputs.len() {
+        if kept.len() < k.outputs.len() && !kept.is_empty() {
             let mut k2 = (**k).clone();
             k2.outputs = kept;
             out[i] = Step::Kernel(Arc::new(k2));
