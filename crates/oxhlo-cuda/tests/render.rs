@@ -411,3 +411,38 @@ fn merged_column_passes_fill_whole_waves() {
     // Few rows: parts are capped by the rows either way.
     assert_eq!(fused_launches(1, 4096, 64, 4, 132), launches(1, 4096, 64));
 }
+
+#[test]
+fn a_reducing_kernel_takes_a_second_sum_of_its_view_and_stores_nothing() {
+    // A batch norm's statistics after the backward's sums were factored: sum((x - m)^2) and sum(x - m)
+    // over the rows. The second sum reads a value of the first one's kernel: one pass computes both,
+    // and `x - m` is never stored.
+    let m = module(
+        r#"
+func.func @main(%x: tensor<4096x64xf32>, %mean: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %mean, dims = [1] : (tensor<64xf32>) -> tensor<4096x64xf32>
+  %d = stablehlo.subtract %x, %b : tensor<4096x64xf32>
+  %sq = stablehlo.multiply %d, %d : tensor<4096x64xf32>
+  %v = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %s = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096x64xf32>, tensor<f32>) -> tensor<64xf32>
+  return %v, %s : tensor<64xf32>, tensor<64xf32>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let plan = |siblings| oxhlo_cuda::kernels::plan_steps(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: siblings });
+    let kernels = |steps: &[Step]| steps.iter().filter_map(|s| if let Step::Kernel(k) = s { Some(k.clone()) } else { None }).collect::<Vec<_>>();
+    let merged = plan(4);
+    let ks = kernels(&merged);
+    assert_eq!(ks.len(), 1, "{merged:?}");
+    assert_eq!(ks[0].reduce.len(), 2);
+    assert_eq!(ks[0].outputs.len(), 2, "only the two sums leave the kernel: {:?}", ks[0].outputs);
+    let src = oxhlo_cuda::reduce::render_fused_pass(f, block, &ks[0]).expect("renders");
+    assert!(src.contains("acc1 = oxr(acc1"), "{src}");
+    // One reduction a kernel: the second sum reads `x - m` from memory.
+    let single = plan(1);
+    assert!(kernels(&single).iter().all(|k| k.reduce.len() <= 1), "{single:?}");
+    assert!(single.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Reduce)), "{single:?}");
+}
