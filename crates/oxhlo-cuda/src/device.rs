@@ -384,8 +384,17 @@ impl Gpu {
     /// The kernel's signature must be exactly those arguments, and every buffer must cover what the kernel
     /// indexes in it for these scalars.
     unsafe fn launch_with(&self, src: &Kernel, grid: (u32, u32), scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
-        let f = self.function(src)?;
         let cfg = LaunchConfig { grid_dim: (grid.0, 1, 1), block_dim: (grid.1, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: passed on from the caller.
+        unsafe { self.launch_cfg(src, cfg, scalars, inputs, outputs) }
+    }
+
+    /// [`Gpu::launch_with`] with a whole launch configuration.
+    ///
+    /// # Safety
+    /// As for [`Gpu::launch_with`].
+    unsafe fn launch_cfg(&self, src: &Kernel, cfg: LaunchConfig, scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        let f = self.function(src)?;
         let mut b = self.stream.launch_builder(&f);
         for x in scalars {
             b.arg(x);
@@ -473,7 +482,9 @@ impl Gpu {
     /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of `threads` (32 per row group, a
     /// multiple of 32 up to 1024) per (part, row, 32 columns).
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, threads: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+    /// `rows` block rows (`blockIdx.y`): a pass of several reductions at once, one a row.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, threads: u32, rows: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let total = outer * ((inner + 31) / 32) * parts;
         if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 {
             return Err(format!("a column reduction block of {threads} threads (a multiple of 32 up to 1024 expected)"));
@@ -482,10 +493,11 @@ impl Gpu {
             return Ok(());
         }
         let blocks = total.min(1 << 20) as u32;
+        let cfg = LaunchConfig { grid_dim: (blocks, rows.max(1), 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
         // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts,
-        // inputs..., outputs...) as `reduce` renders it; the input covers outer*red*inner values, the output
-        // parts*outer*inner.
-        unsafe { self.launch_with(src, (blocks, threads), &[outer, red, inner, parts], inputs, outputs) }
+        // inputs..., outputs...) as `reduce` renders it; each input covers outer*red*inner values, each
+        // output parts*outer*inner.
+        unsafe { self.launch_cfg(src, cfg, &[outer, red, inner, parts], inputs, outputs) }
     }
 
     /// Launches a vectorized column reduction pass (`reduce::Shape::Cols4`, the parameters of

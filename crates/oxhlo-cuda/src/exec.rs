@@ -93,6 +93,9 @@ pub struct CudaProgram {
 /// Programs with fewer top-level steps than this run step by step, never as a graph.
 const GRAPH_MIN_STEPS: usize = 16;
 
+/// The memo role of a fused kernel's finishing pass of several sums ([`reduce::render_finish_multi`]).
+const FINISH_MULTI_TAG: u32 = 60;
+
 /// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
 fn has_control_flow(block: &Block) -> bool {
     block.ops.iter().any(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case) || op.regions.iter().any(|r| r.blocks.iter().any(has_control_flow)))
@@ -781,8 +784,9 @@ impl<'p> Run<'p> {
     }
 
     /// A fused kernel with reduction epilogues on the device: one pass computing the elementwise ops and
-    /// reducing as it goes, plus passes over partial results (one series per reduction) when the
-    /// reductions are split.
+    /// reducing as it goes, plus passes over partial results when the reductions are split (one series
+    /// per reduction; several sums finished by one pass share its launch,
+    /// [`reduce::render_finish_multi`]).
     fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
         let (Some(first_pass), Some(e0)) = (&ps.fused_reduce, k.reduce.first()) else { return Ok(None) };
         let Some(devs) = self.devs(frame, &k.inputs)? else { return Ok(None) };
@@ -808,15 +812,35 @@ impl<'p> Run<'p> {
         reduce::launch(gpu, first_pass, &first, &ins, &mut outs)?;
         let firsts = outs.split_off(outs.len() - m);
         let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
-        for (e, mut result) in k.reduce.iter().zip(firsts) {
-            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
-            if first.pass.to_partials {
-                let init = k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input")?;
-                let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
-                reduce::run_launches(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, &launches[1..], &result, &init, &mut r)?;
-                let [r] = r;
-                result = r;
+        let init_of = |e: &oxhlo_plan::fusion::ReduceEpilogue| k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input");
+        // Several sums finished by one pass over their partials: one launch for all of them.
+        let finish_all = match launches.as_slice() {
+            [_, fin] if m > 1 && first.pass.to_partials => self.prog.memo.get(&block.ops[e0.op], FINISH_MULTI_TAG, || reduce::render_finish_multi(e0.kind, m)).map(|src| (src, *fin)),
+            _ => None,
+        };
+        let results: Vec<crate::device::DBuf> = if let Some((src, fin)) = finish_all {
+            let inits = k.reduce.iter().map(init_of).collect::<Result<Vec<_>, _>>()?;
+            let mut ins: Vec<&cudarc::driver::CudaSlice<u8>> = firsts.iter().map(|b| &**b).collect();
+            ins.extend(inits.iter().map(|t| &**t.buf));
+            let mut rs = (0..m).map(|_| gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)).collect::<Result<Vec<_>, _>>()?;
+            reduce::launch_finish_multi(gpu, &src, &fin, m, &ins, &mut rs)?;
+            rs
+        } else {
+            let mut rs = Vec::with_capacity(m);
+            for (e, result) in k.reduce.iter().zip(firsts) {
+                if first.pass.to_partials {
+                    let mut r = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)?];
+                    reduce::run_launches(gpu, &self.prog.memo, &block.ops[e.op], oxhlo_cpu::Kind::F32, e.kind, &launches[1..], &result, &init_of(e)?, &mut r)?;
+                    let [r] = r;
+                    rs.push(r);
+                } else {
+                    rs.push(result);
+                }
             }
+            rs
+        };
+        for (e, result) in k.reduce.iter().zip(results) {
+            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
             slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
         }
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);

@@ -74,6 +74,13 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
             Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, k).map(|r| r.src)),
             Step::Kernel(k) if !k.reduce.is_empty() => {
                 out.extend(crate::reduce::render_fused_pass(func, block, k));
+                let e0 = &k.reduce[0];
+                let passes = crate::reduce::launches(e0.outer as i64, e0.n as i64, e0.inner as i64);
+                if k.reduce.len() > 1 && passes.len() == 2 && passes[0].pass.to_partials {
+                    // One finishing launch for all the sums (as `exec` runs them).
+                    out.extend(crate::reduce::render_finish_multi(e0.kind, k.reduce.len()));
+                    continue;
+                }
                 for e in &k.reduce {
                     for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
                         out.extend(crate::reduce::render_pass(Kind::F32, e.kind, l.pass));

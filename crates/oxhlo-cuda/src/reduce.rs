@@ -547,6 +547,32 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     Ok(o)
 }
 
+/// The finishing pass of `m` f32 reductions at once (a fused kernel's merged sums): the single
+/// reduction's column pass over partials ([`render_pass`]) as a device function, called by the block
+/// row `blockIdx.y` for its reduction. Parameters: `(outer, red, inner, parts)`, the partials of each
+/// reduction, their init values, their results; launched by [`crate::device::Gpu::launch_reduce_cols`]
+/// with `m` block rows. One launch instead of `m`.
+pub fn render_finish_multi(rk: ReduceKind, m: usize) -> Option<String> {
+    let one = render_pass(Kind::F32, rk, Pass { shape: Shape::Cols, from_partials: true, to_partials: false })?;
+    let entry = crate::render::ENTRY;
+    let head = format!("extern \"C\" __global__ void {entry}(");
+    if m < 2 || !one.contains(&head) {
+        return None;
+    }
+    let one = one.replacen(&head, "__device__ __forceinline__ void oxh_finish(", 1);
+    let list = |f: &dyn Fn(usize) -> String| (0..m).map(f).collect::<Vec<_>>().join(", ");
+    let params = format!(
+        "{}, {}, {}",
+        list(&|j| format!("const double* __restrict__ p{j}")),
+        list(&|j| format!("const float* __restrict__ i{j}")),
+        list(&|j| format!("float* __restrict__ o{j}"))
+    );
+    let cases: String = (0..m).map(|j| format!("    case {j}: oxh_finish(outer, red, inner, parts, p{j}, i{j}, o{j}); break;\n")).collect();
+    Some(format!(
+        "{one}\nextern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{\n  switch (blockIdx.y) {{\n{cases}  }}\n}}\n"
+    ))
+}
+
 /// Column partials of at most this many parts are combined by one pass (each thread folding up to
 /// `FINISH_PARTS / FINISH_COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step
 /// (512 parts of 64 columns) took two small launches after the main pass.
@@ -613,13 +639,19 @@ fn pass_tag(p: Pass) -> u32 {
     11 + 4 * shape + 2 * u32::from(p.from_partials) + u32::from(p.to_partials)
 }
 
+/// Launches the finishing pass `l` of `m` reductions at once ([`render_finish_multi`]): `inputs` are
+/// their partials then their init values, `outputs` their results.
+pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m: usize, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
+    gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * FINISH_COL_GROUPS) as u32, m as u32, inputs, outputs)
+}
+
 /// Launches `src`, a kernel of `l`'s pass, as `l` says.
 pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     match l.pass.shape {
         Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, inputs, outputs),
         Shape::Cols => {
             let groups = if l.pass.from_partials { FINISH_COL_GROUPS } else { COL_GROUPS };
-            gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * groups) as u32, inputs, outputs)
+            gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * groups) as u32, 1, inputs, outputs)
         }
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
     }

@@ -83,6 +83,12 @@ fn reduction_kernels() -> BTreeSet<String> {
             }
         }
     }
+    // The finishing pass of several f32 sums (merged reductions) at once.
+    for rk in [ReduceKind::Add, ReduceKind::Max, ReduceKind::Min] {
+        for m in 2..=4 {
+            out.extend(oxhlo_cuda::reduce::render_finish_multi(rk, m));
+        }
+    }
     out
 }
 
