@@ -62,13 +62,15 @@ pub fn op_label(func: &Func, op: &Op, on_host: bool) -> String {
     format!("{}{}({}) -> {}", if on_host { "host " } else { "" }, op.name(), ins.join(", "), outs.join(", "))
 }
 
-/// Bytes a step reads and writes at least: its operands (a kernel's inputs) and results, each once.
+/// Bytes a step reads and writes at least: its operands (a kernel's inputs) and results, each once
+/// (none for a reshape, which only retypes its buffer).
 pub fn step_bytes(func: &Func, block: &oxhlo_ir::Block, step: &oxhlo_plan::fusion::Step) -> usize {
     let bytes = |v: &oxhlo_ir::Value| match func.try_ty(*v) {
         Some(Type::Tensor(t)) => t.num_elements().unwrap_or(0) * t.elem.storage_bytes(),
         _ => 0,
     };
     match step {
+        oxhlo_plan::fusion::Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Reshape => 0,
         oxhlo_plan::fusion::Step::Op(i) => block.ops[*i].operands.iter().chain(&block.ops[*i].results).map(bytes).sum(),
         oxhlo_plan::fusion::Step::Kernel(k) => k.inputs.iter().chain(&k.outputs).map(bytes).sum(),
     }
