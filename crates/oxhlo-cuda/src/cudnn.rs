@@ -378,14 +378,22 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
         Some(fc) => Some(copy(51, &rhs.buf, fc, plan.filter_len())?),
         None => None,
     };
+    // Or copied into a packed NHWC buffer.
+    let packed = match &plan.x_from_lhs {
+        Some(xc) => Some(copy(54, &lhs.buf, xc, plan.x.dims.iter().product::<i64>() as usize)?),
+        None => None,
+    };
     let w_in: &CudaSlice<u8> = filter.as_deref().unwrap_or(&rhs.buf);
-    let x_in: &CudaSlice<u8> = padded.as_deref().unwrap_or(&lhs.buf);
+    let x_in: &CudaSlice<u8> = padded.as_deref().or(packed.as_deref()).unwrap_or(&lhs.buf);
     let result = match plan.form {
         Form::Forward => {
-            let mut y = gpu.alloc_raw(kind, out_len)?;
+            let mut y = gpu.alloc_raw(kind, plan.ext.as_ref().map_or(out_len, |e| e.0))?;
             let p = Ptrs { x: ptr(gpu, x_in, plan.x.offset, elem), w: ptr(gpu, w_in, 0, elem), y: ptr_mut(gpu, &mut y) };
             call(gpu, c, key, &state, &p)?;
-            y
+            match &plan.ext {
+                Some((_, back)) => copy(55, &y, back, out_len)?,
+                None => y,
+            }
         }
         Form::BackwardData => {
             let len = plan.ext.as_ref().map_or(out_len, |e| e.0);

@@ -75,8 +75,12 @@ pub struct CudnnPlan {
     /// Forward / backward filter: the lhs zero-padded first (x is then a view of the padded copy).
     pub pad: Option<ZeroPad>,
     /// Backward data: dx is computed into a taller buffer of this many elements, and the result is
-    /// this copy out of it.
+    /// this copy out of it. Forward with `x_from_lhs`: y is computed into a packed NHWC buffer and
+    /// the result is this copy out of it.
     pub ext: Option<(usize, Copy)>,
+    /// Forward over a channels-first lhs: the lhs (its view) copied into a packed NHWC buffer first
+    /// (x is then a view of it), see [`nhwc_wanted`].
+    pub x_from_lhs: Option<Copy>,
     pub pads: Vec<i64>,
     pub strides: Vec<i64>,
     pub dilations: Vec<i64>,
@@ -169,7 +173,7 @@ impl CudnnPlan {
     /// a taller dx), for elements of `elem_bytes`.
     pub fn kernels(&self, elem_bytes: usize) -> Vec<String> {
         let mut out = Vec::new();
-        for c in [&self.filter_from_rhs, &self.result_from_filter, &self.ext.as_ref().map(|e| e.1.clone())].into_iter().flatten() {
+        for c in [&self.filter_from_rhs, &self.result_from_filter, &self.ext.as_ref().map(|e| e.1.clone()), &self.x_from_lhs].into_iter().flatten() {
             out.extend(render_strided(&c.shape, &c.strides, c.base, elem_bytes));
         }
         if let Some(p) = &self.pad {
@@ -266,23 +270,74 @@ fn forward(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Option<Cud
     let taps: Vec<i64> = dims.kernel_spatial.iter().map(|&d| rhs[d]).collect();
     let outs: Vec<i64> = dims.output_spatial.iter().map(|&d| out[d]).collect();
     let (x, pads, pad) = x_view(lhs, dims.input_batch, dims.input_feature, &dims.input_spatial, &dims.padding, &outs, &taps, &dims.window_strides, &dims.rhs_dilation)?;
+    let mut y = view(out, dims.output_batch, dims.output_feature, &dims.output_spatial);
+    let (mut x, mut x_from_lhs, mut ext) = (x, None, None);
+    let to_nhwc = x.strides[1] != 1 && pad.is_none() && nhwc_wanted(groups, c, k, dims.spatial());
+    if to_nhwc {
+        // x and y as packed NHWC buffers: the lhs copied in first, the result copied out after.
+        let (xc, xv) = to_packed_nhwc(&x);
+        x = xv;
+        x_from_lhs = Some(xc);
+        let (_, yv) = to_packed_nhwc(&y);
+        let len = yv.dims.iter().product::<i64>() as usize;
+        ext = Some((len, from_packed(&yv, out, dims.output_batch, dims.output_feature, &dims.output_spatial)));
+        y = yv;
+    }
     let nhwc = x.strides[1] == 1;
     let (filter, filter_from_rhs) = rhs_filter(dims, rhs, (dims.kernel_output_feature, dims.kernel_input_feature), |r| r, nhwc);
     Some(CudnnPlan {
         form: Form::Forward,
         x,
-        y: view(out, dims.output_batch, dims.output_feature, &dims.output_spatial),
+        y,
         filter_from_rhs,
         filter,
         nhwc,
         result_from_filter: None,
         pad,
-        ext: None,
+        ext,
+        x_from_lhs,
         pads,
         strides: dims.window_strides.clone(),
         dilations: dims.rhs_dilation.clone(),
         groups,
     })
+}
+
+/// Whether a forward convolution over a channels-first lhs runs on NHWC copies of x and y (cuDNN's
+/// NHWC tensor-core kernels; on NCHW descriptors it took an sm80 kernel plus two conversions of its own:
+/// 32x64x56x56 3x3, 61 + 18 us): 2-d, ungrouped, channels a multiple of 4; `OXHLO_CUDNN_NHWC=0` turns
+/// it off (read once).
+pub fn nhwc_wanted(groups: i64, c: i64, k: i64, spatial: usize) -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| !std::env::var("OXHLO_CUDNN_NHWC").is_ok_and(|v| v.trim() == "0"));
+    on && groups == 1 && spatial == 2 && c % 4 == 0 && k % 4 == 0
+}
+
+/// A view `[N, C, spatial...]` moved into a packed NHWC buffer: the copy filling it from the view
+/// (its elements in `[N, spatial..., C]` order) and the view over it.
+fn to_packed_nhwc(v: &View) -> (Copy, View) {
+    let k = v.dims.len();
+    let order: Vec<usize> = std::iter::once(0).chain(2..k).chain(std::iter::once(1)).collect();
+    let shape: Vec<i64> = order.iter().map(|&p| v.dims[p]).collect();
+    let copy = Copy { shape: shape.clone(), strides: order.iter().map(|&p| v.strides[p]).collect(), base: v.offset };
+    let packed = row_major_strides(&shape);
+    let mut strides = vec![0; k];
+    for (i, &p) in order.iter().enumerate() {
+        strides[p] = packed[i];
+    }
+    (copy, View { offset: 0, dims: v.dims.clone(), strides })
+}
+
+/// The copy of a row-major tensor of `shape` (batch, feature and spatial roles at these dims) out of
+/// a packed NHWC view `v` of the same values.
+fn from_packed(v: &View, shape: &[i64], n: usize, c: usize, spatial: &[usize]) -> Copy {
+    let mut strides = vec![0; shape.len()];
+    strides[n] = v.strides[0];
+    strides[c] = v.strides[1];
+    for (i, &d) in spatial.iter().enumerate() {
+        strides[d] = v.strides[2 + i];
+    }
+    Copy { shape: shape.to_vec(), strides, base: 0 }
 }
 
 fn backward_data(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Option<CudnnPlan> {
@@ -328,6 +383,7 @@ fn backward_data(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Opti
         result_from_filter: None,
         pad: None,
         ext,
+        x_from_lhs: None,
         pads,
         strides: dims.lhs_dilation.clone(),
         dilations: dims.rhs_dilation.clone(),
@@ -374,6 +430,7 @@ fn backward_filter(dims: &ConvDims, lhs: &[i64], rhs: &[i64], out: &[i64]) -> Op
         result_from_filter,
         pad,
         ext: None,
+        x_from_lhs: None,
         pads,
         strides: s.clone(),
         dilations: d.clone(),

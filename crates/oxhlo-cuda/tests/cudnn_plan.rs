@@ -89,9 +89,10 @@ fn filter_pos(plan: &CudnnPlan, idx: &[i64]) -> usize {
 /// Carries out `plan` as cuDNN defines its calls.
 fn emulate(plan: &CudnnPlan, lhs: &[f64], rhs: &[f64], out_len: usize) -> Vec<f64> {
     let sp = plan.filter.len() - 2;
-    let x_in = match &plan.pad {
-        Some(p) => zero_pad(lhs, p),
-        None => lhs.to_vec(),
+    let x_in = match (&plan.pad, &plan.x_from_lhs) {
+        (Some(p), _) => zero_pad(lhs, p),
+        (None, Some(c)) => copy(lhs, c),
+        (None, None) => lhs.to_vec(),
     };
     let w_in = match &plan.filter_from_rhs {
         Some(c) => copy(rhs, c),
@@ -101,7 +102,7 @@ fn emulate(plan: &CudnnPlan, lhs: &[f64], rhs: &[f64], out_len: usize) -> Vec<f6
     let taps = &plan.filter[2..];
     match plan.form {
         Form::Forward => {
-            let mut y = vec![f64::NAN; out_len];
+            let mut y = vec![f64::NAN; plan.ext.as_ref().map_or(out_len, |e| e.0)];
             let (kk, cg) = (plan.filter[0], plan.filter[1]);
             let per_group = kk / plan.groups;
             each(&plan.y.dims, |yi| {
@@ -117,7 +118,10 @@ fn emulate(plan: &CudnnPlan, lhs: &[f64], rhs: &[f64], out_len: usize) -> Vec<f6
                 });
                 y[pos(&plan.y, yi)] = acc;
             });
-            y
+            match &plan.ext {
+                Some((_, c)) => copy(&y, c),
+                None => y,
+            }
         }
         Form::BackwardData => {
             let len = plan.ext.as_ref().map_or(out_len, |e| e.0);
@@ -251,4 +255,31 @@ fn jax_forms_get_their_cudnn_call() {
     assert_eq!(check(&c, 8), Some(Form::Forward));
     c.fgc = 2;
     assert_eq!(check(&c, 9), Some(Form::Forward));
+    // Channels a multiple of 4: x and y go through packed NHWC copies (`x_from_lhs`, `ext`), with a
+    // stride too; a view starting inside the lhs (a negative low padding) is copied from its offset.
+    let mut c = ConvCase::new("bf01", "oi01", "bf01", 2, 8, 12, &[7, 7], &[3, 3]);
+    c.pad = vec![(1, 1), (1, 1)];
+    assert_eq!(check(&c, 10), Some(Form::Forward));
+    assert!(nhwc_copies(&c));
+    c.stride = vec![2, 1];
+    assert_eq!(check(&c, 11), Some(Form::Forward));
+    assert!(nhwc_copies(&c));
+    c.pad = vec![(-1, -1), (0, 0)];
+    c.stride = vec![1, 1];
+    assert_eq!(check(&c, 12), Some(Form::Forward));
+    assert!(nhwc_copies(&c));
+}
+
+/// Whether a case's plan runs on packed NHWC copies of x and y.
+fn nhwc_copies(case: &ConvCase) -> bool {
+    let src = case.text("f64");
+    let module = oxhlo_text::parse_module(&src, "case.mlir").expect("parses");
+    let func = module.entry().expect("entry");
+    let op = &func.body.blocks[0].ops[0];
+    let shape = |v| match func.ty(v) {
+        Type::Tensor(t) => t.shape.clone(),
+        _ => panic!("tensor"),
+    };
+    let plan = CudnnPlan::new(op, &shape(op.operands[0]), &shape(op.operands[1]), &shape(op.results[0])).expect("planned");
+    plan.nhwc && plan.x_from_lhs.is_some() && plan.ext.is_some()
 }
