@@ -356,11 +356,18 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
     let elem = kind.size();
     let out_len = rty.num_elements().ok_or("dynamic convolution result")?;
     let copy = |tag: u32, src: &CudaSlice<u8>, c: &crate::cudnn_plan::Copy, len: usize| -> Result<DBuf, String> {
-        let k = memo.get(op, tag, || crate::movement::render_strided(&c.shape, &c.strides, c.base, elem)).ok_or("no copy kernel for this element size")?;
-        let mut out = [gpu.alloc_raw(kind, len)?];
-        gpu.launch_scalar(&k, len, &[src], &mut out)?;
-        let [o] = out;
-        Ok(o)
+        let mut out = gpu.alloc_raw(kind, len)?;
+        match crate::cudnn_plan::batched_transpose(c) {
+            Some((b, r, s)) if (b * r * s) as usize == len => {
+                let k = memo.get(op, tag + 100, || crate::movement::render_transpose_tiles(elem)).ok_or("no transpose kernel for this element size")?;
+                gpu.launch_transpose_tiles(&k, b, r, s, src, &mut out)?;
+            }
+            _ => {
+                let k = memo.get(op, tag, || crate::movement::render_strided(&c.shape, &c.strides, c.base, elem)).ok_or("no copy kernel for this element size")?;
+                gpu.launch_scalar(&k, len, &[src], std::slice::from_mut(&mut out))?;
+            }
+        }
+        Ok(out)
     };
     // The lhs as cuDNN's x, zero-padded first where the plan says.
     let padded = match &plan.pad {

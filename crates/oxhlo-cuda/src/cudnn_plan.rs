@@ -174,7 +174,10 @@ impl CudnnPlan {
     pub fn kernels(&self, elem_bytes: usize) -> Vec<String> {
         let mut out = Vec::new();
         for c in [&self.filter_from_rhs, &self.result_from_filter, &self.ext.as_ref().map(|e| e.1.clone()), &self.x_from_lhs].into_iter().flatten() {
-            out.extend(render_strided(&c.shape, &c.strides, c.base, elem_bytes));
+            out.extend(match batched_transpose(c) {
+                Some(_) => crate::movement::render_transpose_tiles(elem_bytes),
+                None => render_strided(&c.shape, &c.strides, c.base, elem_bytes),
+            });
         }
         if let Some(p) = &self.pad {
             out.extend(render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem_bytes));
@@ -311,6 +314,24 @@ pub fn nhwc_wanted(groups: i64, c: i64, k: i64, spatial: usize) -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let on = *ON.get_or_init(|| !std::env::var("OXHLO_CUDNN_NHWC").is_ok_and(|v| v.trim() == "0"));
     on && groups == 1 && spatial == 2 && c % 4 == 0 && k % 4 == 0
+}
+
+/// `(batch, rows, cols)` when the copy `c` is a batched transpose of a row-major `[batch, rows, cols]`
+/// input (`out[b][j][i] = in[b][i][j]`): NCHW -> NHWC (`[N, H, W, C]` out of `[N, C, H*W]`) and NHWC ->
+/// NCHW (`[N, K, P, Q]` out of `[N, P*Q, K]`), the copies around a channels-first convolution.
+pub fn batched_transpose(c: &Copy) -> Option<(i64, i64, i64)> {
+    let (s, t) = (&c.shape, &c.strides);
+    if c.base != 0 || s.len() != 4 {
+        return None;
+    }
+    let (n, a, b, d) = (s[0], s[1], s[2], s[3]);
+    if t[..] == [a * b * d, b, 1, a * b] {
+        return Some((n, d, a * b));
+    }
+    if t[..] == [a * b * d, 1, d * a, a] {
+        return Some((n, b * d, a));
+    }
+    None
 }
 
 /// A view `[N, C, spatial...]` moved into a packed NHWC buffer: the copy filling it from the view

@@ -500,6 +500,21 @@ impl Gpu {
         unsafe { self.launch_cfg(src, cfg, &[outer, red, inner, parts], inputs, outputs) }
     }
 
+    /// Launches [`crate::movement::render_transpose_tiles`] over `[batch, rows, cols]`.
+    pub fn launch_transpose_tiles(&self, src: &Kernel, batch: i64, rows: i64, cols: i64, input: &CudaSlice<u8>, output: &mut DBuf) -> Result<(), String> {
+        if batch <= 0 || rows <= 0 || cols <= 0 {
+            return Ok(());
+        }
+        let (gx, gy) = ((cols + 31) / 32, (rows + 31) / 32);
+        if gx > i32::MAX as i64 || gy > 65535 || batch > 65535 {
+            return Err(format!("a tiled transpose of [{batch}, {rows}, {cols}] exceeds the grid"));
+        }
+        let cfg = LaunchConfig { grid_dim: (gx as u32, gy as u32, batch as u32), block_dim: (32, 8, 1), shared_mem_bytes: 0 };
+        // SAFETY: the signature is (long long batch, rows, cols, const T* in, T* out) as rendered; both
+        // buffers hold batch*rows*cols elements (checked by the caller).
+        unsafe { self.launch_cfg(src, cfg, &[batch, rows, cols], &[input], std::slice::from_mut(output)) }
+    }
+
     /// Launches a vectorized column reduction pass (`reduce::Shape::Cols4`, the parameters of
     /// [`Gpu::launch_reduce_cols`]): a block of 256 threads per (part, row, group of columns).
     #[allow(clippy::too_many_arguments)]

@@ -260,18 +260,19 @@ fn jax_forms_get_their_cudnn_call() {
     let mut c = ConvCase::new("bf01", "oi01", "bf01", 2, 8, 12, &[7, 7], &[3, 3]);
     c.pad = vec![(1, 1), (1, 1)];
     assert_eq!(check(&c, 10), Some(Form::Forward));
-    assert!(nhwc_copies(&c));
+    assert_eq!(nhwc_copies(&c), (true, 2), "both copies are tiled transposes");
     c.stride = vec![2, 1];
     assert_eq!(check(&c, 11), Some(Form::Forward));
-    assert!(nhwc_copies(&c));
+    assert_eq!(nhwc_copies(&c), (true, 2));
     c.pad = vec![(-1, -1), (0, 0)];
     c.stride = vec![1, 1];
     assert_eq!(check(&c, 12), Some(Form::Forward));
-    assert!(nhwc_copies(&c));
+    assert_eq!(nhwc_copies(&c), (true, 1), "x starts inside the lhs: a strided copy");
 }
 
-/// Whether a case's plan runs on packed NHWC copies of x and y.
-fn nhwc_copies(case: &ConvCase) -> bool {
+/// Whether a case's plan runs on packed NHWC copies of x and y, and how many of those copies are
+/// batched transposes.
+fn nhwc_copies(case: &ConvCase) -> (bool, usize) {
     let src = case.text("f64");
     let module = oxhlo_text::parse_module(&src, "case.mlir").expect("parses");
     let func = module.entry().expect("entry");
@@ -281,5 +282,19 @@ fn nhwc_copies(case: &ConvCase) -> bool {
         _ => panic!("tensor"),
     };
     let plan = CudnnPlan::new(op, &shape(op.operands[0]), &shape(op.operands[1]), &shape(op.results[0])).expect("planned");
-    plan.nhwc && plan.x_from_lhs.is_some() && plan.ext.is_some()
+    // Copies that are batched transposes (run as the tiled kernel) move what the copy says.
+    let mut transposes = 0;
+    for c in [plan.x_from_lhs.clone(), plan.ext.as_ref().map(|e| e.1.clone())].into_iter().flatten() {
+        if let Some((b, r, s)) = oxhlo_cuda::cudnn_plan::batched_transpose(&c) {
+            let input: Vec<f64> = (0..b * r * s).map(|i| i as f64).collect();
+            let tiled: Vec<f64> = (0..b * r * s).map(|o| {
+                let (bb, rest) = (o / (r * s), o % (r * s));
+                let (j, i) = (rest / r, rest % r);
+                input[(bb * r * s + i * s + j) as usize]
+            }).collect();
+            assert_eq!(copy(&input, &c), tiled, "{c:?}");
+            transposes += 1;
+        }
+    }
+    (plan.nhwc && plan.x_from_lhs.is_some() && plan.ext.is_some(), transposes)
 }

@@ -139,6 +139,9 @@ fn every_rendered_kernel_compiles() {
     }
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
     all.insert(oxhlo_cuda::profile::GATE_SRC.to_string());
+    for bytes in [1, 2, 4, 8] {
+        all.extend(oxhlo_cuda::movement::render_transpose_tiles(bytes));
+    }
     all.insert(oxhlo_cuda::graph::COPY_MANY_SRC.to_string());
     let all: Vec<&String> = all.iter().collect();
     let start = std::time::Instant::now();

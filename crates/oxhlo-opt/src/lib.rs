@@ -83,6 +83,8 @@ pub struct OptOptions {
     pub factor_sums: bool,
 }
 
+// Not derived: `verify_each` follows the build's debug assertions.
+#[allow(clippy::derivable_impls)]
 impl Default for OptOptions {
     fn default() -> OptOptions {
         OptOptions { level: OptLevel::default(), print_after_all: false, dump_dir: None, verify_each: cfg!(debug_assertions), factor_sums: false }
