@@ -17,7 +17,7 @@
 //! [`crate::OptOptions::factor_sums`] (the CUDA backend does; `OXHLO_FACTOR_SUMS=0` turns it off).
 //! Only sums of floats with a zero init and a plain `add` body are rewritten.
 
-use crate::util::{const_value, for_each_func, neg_zero_bits, plain_tensor, set_i64s, splat_bits};
+use crate::util::{rewrite_blocks, const_value, for_each_func, neg_zero_bits, plain_tensor, set_i64s, splat_bits};
 use crate::Pass;
 use oxhlo_ir::{Block, Func, Module, Op, OpKind, Region, TensorType, Type, Value};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
@@ -36,23 +36,7 @@ impl Pass for FactorSums {
 
 /// Rewrites one function; true when something changed.
 pub fn rewrite_func(f: &mut Func) -> bool {
-    let mut body = std::mem::take(&mut f.body);
-    let changed = region(f, &mut body);
-    f.body = body;
-    changed
-}
-
-fn region(f: &mut Func, r: &mut Region) -> bool {
-    let mut changed = false;
-    for b in &mut r.blocks {
-        for op in &mut b.ops {
-            for nested in &mut op.regions {
-                changed |= region(f, nested);
-            }
-        }
-        changed |= block(f, b);
-    }
-    changed
+    rewrite_blocks(f, block)
 }
 
 fn block(f: &mut Func, b: &mut Block) -> bool {

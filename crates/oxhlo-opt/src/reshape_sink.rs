@@ -10,9 +10,9 @@
 //! per-channel arithmetic into kernels of one or two ops (a ResNet-18 step had 160 such launches). On
 //! one shape it fuses into a few kernels, and equal values computed at both shapes meet in CSE.
 
-use crate::util::{const_value, for_each_func, set_i64s};
+use crate::util::{rewrite_blocks, const_value, for_each_func, set_i64s};
 use crate::Pass;
-use oxhlo_ir::{Attr, Block, DenseElements, Func, Module, Op, OpKind, Region, TensorType, Type, Value};
+use oxhlo_ir::{Attr, Block, DenseElements, Func, Module, Op, OpKind, TensorType, Type, Value};
 use std::collections::HashMap;
 
 pub struct ReshapeSink;
@@ -28,23 +28,7 @@ impl Pass for ReshapeSink {
 
 /// Rewrites one function; true when something changed.
 pub fn rewrite_func(f: &mut Func) -> bool {
-    let mut body = std::mem::take(&mut f.body);
-    let changed = region(f, &mut body);
-    f.body = body;
-    changed
-}
-
-fn region(f: &mut Func, r: &mut Region) -> bool {
-    let mut changed = false;
-    for b in &mut r.blocks {
-        for op in &mut b.ops {
-            for nested in &mut op.regions {
-                changed |= region(f, nested);
-            }
-        }
-        changed |= block(f, b);
-    }
-    changed
+    rewrite_blocks(f, block)
 }
 
 /// The most elements a rewritten op may have.

@@ -7,9 +7,9 @@
 //! the backends recognize (`oxhlo_plan::reducer`: one add, multiply, maximum, minimum, and or or of its
 //! two arguments) are rewritten.
 
-use crate::util::{for_each_func, plain_tensor, set_i64s};
+use crate::util::{for_each_func, plain_tensor, rewrite_blocks, set_i64s};
 use crate::Pass;
-use oxhlo_ir::{Func, Module, Op, OpKind, Region, Type};
+use oxhlo_ir::{Func, Module, Op, OpKind, Type};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
 
 pub struct UnitReduce;
@@ -25,20 +25,10 @@ impl Pass for UnitReduce {
 
 /// Rewrites one function; true when something changed.
 pub fn rewrite_func(f: &mut Func) -> bool {
-    let mut body = std::mem::take(&mut f.body);
-    let changed = region(f, &mut body);
-    f.body = body;
-    changed
-}
-
-fn region(f: &mut Func, r: &mut Region) -> bool {
-    let mut changed = false;
-    for b in &mut r.blocks {
+    rewrite_blocks(f, |f, b| {
+        let mut changed = false;
         let mut out = Vec::with_capacity(b.ops.len());
-        for mut op in std::mem::take(&mut b.ops) {
-            for nested in &mut op.regions {
-                changed |= region(f, nested);
-            }
+        for op in std::mem::take(&mut b.ops) {
             match rewrite(f, &op) {
                 Some(ops) => {
                     out.extend(ops);
@@ -48,8 +38,8 @@ fn region(f: &mut Func, r: &mut Region) -> bool {
             }
         }
         b.ops = out;
-    }
-    changed
+        changed
+    })
 }
 
 /// The elementwise op applying a recognized reduction body (`oxhlo_plan::reducer`, shared with the

@@ -254,3 +254,25 @@ pub fn for_each_func(
     }
     Ok(changed)
 }
+
+/// Runs `rewrite` on every block of `f` (nested blocks before the block holding them), with the
+/// function's value table at hand for new values (the body is taken out meanwhile); true when a call
+/// changed something.
+pub fn rewrite_blocks(f: &mut Func, mut rewrite: impl FnMut(&mut Func, &mut oxhlo_ir::Block) -> bool) -> bool {
+    fn region(f: &mut Func, r: &mut Region, rewrite: &mut dyn FnMut(&mut Func, &mut oxhlo_ir::Block) -> bool) -> bool {
+        let mut changed = false;
+        for b in &mut r.blocks {
+            for op in &mut b.ops {
+                for nested in &mut op.regions {
+                    changed |= region(f, nested, rewrite);
+                }
+            }
+            changed |= rewrite(f, b);
+        }
+        changed
+    }
+    let mut body = std::mem::take(&mut f.body);
+    let changed = region(f, &mut body, &mut rewrite);
+    f.body = body;
+    changed
+}
