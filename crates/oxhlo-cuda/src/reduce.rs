@@ -71,11 +71,19 @@ pub fn cols4_layout(inner: i64) -> (i64, i64) {
     ((inner + w - 1) / w, 256 / (w / 4))
 }
 
-/// Parts of a `Cols4` pass: about `target` blocks, each part at least 4 tiles long.
+/// Parts of a `Cols4` pass: about `target` blocks, each part at least [`cols4_min_tiles`] tiles long.
 fn cols4_parts(outer: i64, red: i64, inner: i64, target: i64) -> i64 {
     let (groups, tile_rows) = cols4_layout(inner);
     let per_part = outer.max(1).saturating_mul(groups);
-    ((target + per_part - 1) / per_part).min(red / (4 * tile_rows)).max(1)
+    ((target + per_part - 1) / per_part).min(red / (cols4_min_tiles() * tile_rows)).max(1)
+}
+
+/// The fewest tiles a `Cols4` part folds: 4 unless `OXHLO_CUDA_COLS4_MIN_TILES` says otherwise (read
+/// once; a knob for measuring). ResNet-18's smallest batch-norm sums ([256, 4, 4, 512]: 8 rows a part,
+/// partials a quarter of the input) ran at 0.5-1 TB/s; longer parts mean fewer, smaller partials.
+fn cols4_min_tiles() -> i64 {
+    static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&T, "OXHLO_CUDA_COLS4_MIN_TILES", |t| (1..=256).contains(&t), 4)
 }
 
 /// The launches of a fused pass of `m` reductions over `[outer, red, inner]` on a device of `sm_count`
