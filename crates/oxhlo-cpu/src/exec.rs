@@ -296,7 +296,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
         }
         if fusion.sibling_reductions > 1 {
             // The CPU evaluates each merged reduction as a pass of its own (no gain here: off by default).
-            steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, |_| true);
+            steps = oxhlo_plan::reduce_fusion::merge_kernels(block, steps, fusion.sibling_reductions, |_| true);
         }
     }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();

@@ -627,7 +627,7 @@ fn sibling_reductions_merge_into_one_kernel_and_match_the_interpreter() {
     let steps = oxhlo_plan::reduce_fusion::fuse_reductions(f, block, fuse_block(f, block, &opts), 1, |_| true);
     let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, true);
     assert_eq!(kernels_of(&steps).iter().filter(|k| !k.reduce.is_empty()).count(), 5, "{steps:#?}");
-    let merged = kernels_of(&oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps.clone(), 4, |_| true));
+    let merged = kernels_of(&oxhlo_plan::reduce_fusion::merge_kernels(block, steps.clone(), 4, |_| true));
     let ret = block.ops.last().expect("return");
     let (s1, s2, s3, mx, s4, d) = (ret.operands[0], ret.operands[1], ret.operands[2], ret.operands[3], ret.operands[4], ret.operands[5]);
     let with_red: Vec<_> = merged.iter().filter(|k| !k.reduce.is_empty()).collect();
@@ -639,7 +639,7 @@ fn sibling_reductions_merge_into_one_kernel_and_match_the_interpreter() {
     assert!(!with_red[0].inputs.contains(&d));
     assert_eq!(with_red[1].reduce.iter().map(|e| e.result).collect::<Vec<_>>(), vec![s4]);
     // At most two a kernel: two kernels of two.
-    let pairs = kernels_of(&oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, 2, |_| true));
+    let pairs = kernels_of(&oxhlo_plan::reduce_fusion::merge_kernels(block, steps, 2, |_| true));
     assert_eq!(pairs.iter().map(|k| k.reduce.len()).filter(|&n| n > 0).collect::<Vec<_>>(), vec![2, 2, 1]);
 
     let inputs = [f32_input(&[512, 64], 41), f32_input(&[512, 64], 42), f32_input(&[64], 43), f32_input(&[64], 44)];

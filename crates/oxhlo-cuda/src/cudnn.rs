@@ -145,7 +145,7 @@ fn preload(dir: &std::path::Path) -> bool {
 }
 
 fn load() -> Result<Cudnn, String> {
-    if std::env::var("OXHLO_CUDNN").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off")) {
+    if crate::env_off("OXHLO_CUDNN") {
         return Err("disabled by OXHLO_CUDNN=0".into());
     }
     // SAFETY: only tries to dlopen the library names.

@@ -814,10 +814,7 @@ impl<'p> Run<'p> {
         let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
         let init_of = |e: &oxhlo_plan::fusion::ReduceEpilogue| k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input");
         // Several sums finished by one pass over their partials: one launch for all of them.
-        let finish_all = match launches.as_slice() {
-            [_, fin] if m > 1 && first.pass.to_partials => self.prog.memo.get(&block.ops[e0.op], FINISH_MULTI_TAG, || reduce::render_finish_multi(e0.kind, m)).map(|src| (src, *fin)),
-            _ => None,
-        };
+        let finish_all = reduce::shared_finish(&launches, m).and_then(|fin| self.prog.memo.get(&block.ops[e0.op], FINISH_MULTI_TAG, || reduce::render_finish_multi(e0.kind, m)).map(|src| (src, fin)));
         let results: Vec<crate::device::DBuf> = if let Some((src, fin)) = finish_all {
             let inits = k.reduce.iter().map(init_of).collect::<Result<Vec<_>, _>>()?;
             let mut ins: Vec<&cudarc::driver::CudaSlice<u8>> = firsts.iter().map(|b| &**b).collect();

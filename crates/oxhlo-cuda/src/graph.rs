@@ -65,7 +65,7 @@ pub fn arena_put(s: CudaSlice<u8>) -> Result<(), CudaSlice<u8>> {
 
 /// Whether runs may be captured (`OXHLO_CUDA_GRAPHS=0` says no).
 pub fn enabled() -> bool {
-    !std::env::var("OXHLO_CUDA_GRAPHS").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+    !crate::env_off("OXHLO_CUDA_GRAPHS")
 }
 
 use crate::device::{DBuf, DTensor, Gpu};

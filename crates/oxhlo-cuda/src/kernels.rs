@@ -51,7 +51,7 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
         steps = oxhlo_plan::recompute::recompute_in_consumers(func, block, steps, fusion.recompute_costly);
     }
     if fusion.sibling_reductions > 1 {
-        steps = oxhlo_plan::reduce_fusion::merge_sibling_reductions(block, steps, fusion.sibling_reductions, fits);
+        steps = oxhlo_plan::reduce_fusion::merge_kernels(block, steps, fusion.sibling_reductions, fits);
     }
     steps
 }
@@ -76,7 +76,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                 out.extend(crate::reduce::render_fused_pass(func, block, k));
                 let e0 = &k.reduce[0];
                 let passes = crate::reduce::launches(e0.outer as i64, e0.n as i64, e0.inner as i64);
-                if k.reduce.len() > 1 && passes.len() == 2 && passes[0].pass.to_partials {
+                if crate::reduce::shared_finish(&passes, k.reduce.len()).is_some() {
                     // One finishing launch for all the sums (as `exec` runs them).
                     out.extend(crate::reduce::render_finish_multi(e0.kind, k.reduce.len()));
                     continue;

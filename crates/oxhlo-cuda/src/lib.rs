@@ -60,17 +60,22 @@ pub fn sibling_reductions() -> usize {
     reduce::knob(&N, "OXHLO_CUDA_SIBLINGS", |_| true, 4)
 }
 
+/// Whether the environment variable `name` is set to turn something off (`0`, `false`, `no`, `off`).
+pub(crate) fn env_off(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+}
+
 /// Whether DEFAULT-precision f32 products may use TF32 tensor cores (as XLA:GPU does): yes unless
 /// `OXHLO_CUDA_TF32=0` (for comparing GPU results with exact f32 references).
 pub fn tf32_from_env() -> bool {
-    !std::env::var("OXHLO_CUDA_TF32").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+    !env_off("OXHLO_CUDA_TF32")
 }
 
 /// Whether the optimizer factors per-slice constants out of sums for the GPU
 /// ([`oxhlo_opt::factor_sums`]: its sums run in their own order already): yes unless
 /// `OXHLO_FACTOR_SUMS=0`.
 pub fn factor_sums_from_env() -> bool {
-    !std::env::var("OXHLO_FACTOR_SUMS").is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
+    !env_off("OXHLO_FACTOR_SUMS")
 }
 
 /// Runs the optimizer as the GPU backend does: `opt`'s passes plus [`factor_sums_from_env`].

@@ -647,6 +647,16 @@ fn pass_tag(p: Pass) -> u32 {
     11 + 4 * shape + 2 * u32::from(p.from_partials) + u32::from(p.to_partials)
 }
 
+/// The one finishing launch that `m` merged reductions share ([`render_finish_multi`]), when their
+/// `launches` are a first pass to partials and a single pass over them (the executor runs it, the kernel
+/// listing lists it).
+pub fn shared_finish(launches: &[Launch], m: usize) -> Option<Launch> {
+    match launches {
+        [first, fin] if m > 1 && first.pass.to_partials => Some(*fin),
+        _ => None,
+    }
+}
+
 /// Launches the finishing pass `l` of `m` reductions at once ([`render_finish_multi`]): `inputs` are
 /// their partials then their init values, `outputs` their results.
 pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m: usize, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {

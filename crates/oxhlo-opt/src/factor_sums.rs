@@ -9,7 +9,7 @@
 //! sum of `dy'` or `(x - mean) * dy'` times per-channel factors, and a fifth, `sum(-k * (x - mean))`
 //! with `k` computed from the others, needs a pass of its own until `k` moves out. After this pass a
 //! layer's backward sums are two or three independent sums over one view, which the planner merges
-//! into one kernel (`oxhlo_plan::reduce_fusion::merge_sibling_reductions`).
+//! into one kernel (`oxhlo_plan::reduce_fusion::merge_kernels`).
 //!
 //! Not exact: `c * sum(y)` rounds differently from `sum(c * y)` (and a non-finite `c` meeting zeros in
 //! `y` can give inf where the per-element form gave NaN). So it is not part of any level's pipeline; a

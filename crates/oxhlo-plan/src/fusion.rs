@@ -38,7 +38,7 @@ pub struct FusedKernel {
     /// Reductions of the kernel's values, folded in as the elements are computed (an operand is never
     /// stored unless it is also an output), all over one (outer, n, inner) view of `shape`; their results
     /// are the last outputs, in this order. Set only by [`crate::reduce_fusion::fuse_reductions`] (one)
-    /// and [`crate::reduce_fusion::merge_sibling_reductions`] (several): a backend that calls neither
+    /// and [`crate::reduce_fusion::merge_kernels`] (several): a backend that calls neither
     /// never sees one.
     pub reduce: Vec<ReduceEpilogue>,
     /// A row group ([`crate::row_fusion`]): reductions over the trailing dims of `shape`, the per-row
@@ -85,7 +85,8 @@ pub struct FusionOptions {
     /// default (its phases recompute their ops, which costs more there than the traffic saved).
     pub rows: bool,
     /// Kernels with reductions over one view that do not depend on each other merge into one kernel of
-    /// up to this many reductions ([`crate::reduce_fusion::merge_sibling_reductions`]); 0 or 1: none.
+    /// up to this many reductions ([`crate::reduce_fusion::merge_kernels`], which then also merges adjacent
+    /// elementwise kernels of one shape); 0 or 1: none.
     pub sibling_reductions: usize,
     /// Kernels of more inputs + outputs than this are split into their independent parts
     /// ([`crate::kernel_split`]); 0: no limit.

@@ -4,9 +4,10 @@
 //! denominator, bias gradients). Only f32 sums, maxima and minima over one contiguous block of dimensions
 //! are folded; the backend that calls this pass must evaluate [`ReduceEpilogue`]s (the CPU backend does).
 //!
-//! [`merge_sibling_reductions`] then merges such kernels that reduce over one view of one shape and do
+//! [`merge_kernels`] then merges such kernels that reduce over one view of one shape and do
 //! not depend on each other into one kernel of several epilogues: a batch norm's backward takes four sums
-//! over the same activations (of dy, dy * x, ...), each a pass reading them again.
+//! over the same activations (of dy, dy * x, ...), each a pass reading them again. It also merges
+//! elementwise kernels of one shape that follow each other.
 
 use crate::fusion::{build_kernel, fusable_shape, region_uses, FusedKernel, ReduceEpilogue, Step};
 use crate::reducer::{reducer_kind, ReduceKind};
@@ -176,7 +177,7 @@ fn defined_before(block: &Block, steps: &[Step], ki: usize, v: Value) -> bool {
 /// recompute) are computed once. Plain elementwise kernels of one shape that follow each other merge
 /// too (what the later one read of the earlier one it computes inside): a batch norm's per-channel
 /// arithmetic between its sums was three launches of 64 elements each.
-pub fn merge_sibling_reductions(block: &Block, steps: Vec<Step>, max_reductions: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
+pub fn merge_kernels(block: &Block, steps: Vec<Step>, max_reductions: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::with_capacity(steps.len());
     // The step of `out` that the next reduction kernel may join.
     let mut open: Option<usize> = None;
