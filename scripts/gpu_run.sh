@@ -113,9 +113,10 @@ if [ "$MODE" = cold ]; then
     OXHLO_CUDA_COMPILE_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps "${REPS:-3}" > "/tmp/cold_$c.log" 2>&1
     grep -E ' ms |oxhlo-cuda compile' "/tmp/cold_$c.log" | grep -v WARNING | grep -vE 'compile: (first run [0-9] ms|planned and listed [0-9]+ kernels in [0-9] ms|[0-9] kernels listed)' | sed "s/^/$c: /" | tee -a "$OUT/cold.txt"
   done
-  # Where the first run of each (many-step) program goes: its per-step profile (each step synchronized).
-  OXHLO_PROFILE=1 OXHLO_PROFILE_TOP=14 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps 1 > /tmp/cold_profile.log 2>&1
-  awk '/oxhlo-cuda profile/ { split($0, a, ": "); n = a[2] + 0; show = (n >= 300 && !(n in seen)); if (show) seen[n] = 1 } show' /tmp/cold_profile.log | tee -a "$OUT/cold.txt"
+  # Where the first run of each (many-step) program goes: its per-step profile (each step synchronized;
+  # NOPROFILE=1 skips it).
+  [ -z "${NOPROFILE:-}" ] && OXHLO_PROFILE=1 OXHLO_PROFILE_TOP=14 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/anchor_bench.py" --only "$AB" --reps 1 > /tmp/cold_profile.log 2>&1
+  [ -z "${NOPROFILE:-}" ] && awk '/oxhlo-cuda profile/ { split($0, a, ": "); n = a[2] + 0; show = (n >= 300 && !(n in seen)); if (show) seen[n] = 1 } show' /tmp/cold_profile.log | tee -a "$OUT/cold.txt"
 fi
 if [ "$MODE" = probe ]; then
   # Fixed per-call cost beside the device work (scripts/overhead_probe.py) on XLA:CUDA and on oxhlo.

@@ -479,13 +479,13 @@ impl Gpu {
     }
 
     /// Launches a column reduction pass `(long long outer, long long red, long long inner, long long
-    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of `threads` (32 per row group, a
-    /// multiple of 32 up to 1024) per (part, row, 32 columns), in `rows` block rows (`blockIdx.y`: a pass
-    /// of several reductions at once, one a row).
+    /// parts, in0, init, out0)` (`reduce::Shape::Cols`): a block of `threads` (a multiple of 32 up to
+    /// 1024) per (part, row, `cols_per_block` columns), in `rows` block rows (`blockIdx.y`: a pass of
+    /// several reductions at once, one a row).
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, threads: u32, rows: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
-        let total = outer * ((inner + 31) / 32) * parts;
-        if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 {
+    pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, cols_per_block: i64, threads: u32, rows: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        let total = outer * ((inner + cols_per_block - 1) / cols_per_block.max(1)) * parts;
+        if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 || cols_per_block <= 0 {
             return Err(format!("a column reduction block of {threads} threads (a multiple of 32 up to 1024 expected)"));
         }
         if total <= 0 || inner <= 0 {

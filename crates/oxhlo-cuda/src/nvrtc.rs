@@ -24,8 +24,32 @@ pub fn nvrtc_available() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
+/// The NVRTC options every kernel is compiled with beside its architecture: `-default-device`, the
+/// fast-compile level (`OXHLO_NVRTC_FAST` = `0`, `min`, `mid` or `max`; default [`DEFAULT_FAST_COMPILE`])
+/// and whatever `OXHLO_NVRTC_OPTS` adds. They are part of every cached kernel's key, so that a cache
+/// filled under other options is not taken.
+pub fn options_beside_arch() -> &'static [String] {
+    static OPTS: OnceLock<Vec<String>> = OnceLock::new();
+    OPTS.get_or_init(|| {
+        let mut o = vec!["-default-device".to_string()];
+        let fast = std::env::var("OXHLO_NVRTC_FAST").ok().map(|v| v.trim().to_string()).filter(|v| ["0", "min", "mid", "max"].contains(&v.as_str()));
+        let fast = fast.unwrap_or_else(|| DEFAULT_FAST_COMPILE.to_string());
+        if fast != "0" {
+            o.push(format!("--Ofast-compile={fast}"));
+        }
+        if let Ok(extra) = std::env::var("OXHLO_NVRTC_OPTS") {
+            o.extend(extra.split_whitespace().map(str::to_string));
+        }
+        o
+    })
+}
+
+/// NVRTC's fast-compile level unless `OXHLO_NVRTC_FAST` says otherwise (`0` is NVRTC's own default:
+/// every optimization).
+pub const DEFAULT_FAST_COMPILE: &str = "0";
+
 /// Compiles CUDA C `src` with NVRTC for the real architecture `arch` (`sm_90`, ...) to a CUBIN: machine
-/// code, so that loading it needs no JIT compilation by the driver. `OXHLO_NVRTC_OPTS` adds options.
+/// code, so that loading it needs no JIT compilation by the driver. Options: [`options_beside_arch`].
 pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     if !nvrtc_available() {
@@ -34,10 +58,8 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     guarded("NVRTC", || {
         let c_src = std::ffi::CString::new(src).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
         let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
-        let mut options = vec![format!("--gpu-architecture={arch}"), "-default-device".to_string()];
-        if let Ok(extra) = std::env::var("OXHLO_NVRTC_OPTS") {
-            options.extend(extra.split_whitespace().map(str::to_string));
-        }
+        let mut options = vec![format!("--gpu-architecture={arch}")];
+        options.extend(options_beside_arch().iter().cloned());
         // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
         // sized by NVRTC's own size query.
         unsafe {
@@ -142,9 +164,11 @@ fn on_disk(key: u64) -> Option<OnDisk> {
 }
 
 impl Gpu {
-    /// The key of a kernel source on this device (source hash and architecture).
+    /// The key of a kernel source on this device (source hash, architecture and NVRTC options).
     fn device_key(&self, source_key: u64) -> u64 {
-        source_key ^ hash(self.arch)
+        static OPTIONS_KEY: OnceLock<u64> = OnceLock::new();
+        let options = *OPTIONS_KEY.get_or_init(|| hash(&options_beside_arch().join(" ")));
+        source_key ^ hash(self.arch) ^ options.rotate_left(17)
     }
 
     /// The compiled entry [`ENTRY`] of `k` (cached in the kernel itself, in memory and on disk; compiled

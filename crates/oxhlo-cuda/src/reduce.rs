@@ -219,6 +219,8 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
             load_in("i")
         );
         rows_kernel(&params, acc, ident, &fold, &result)
+    } else if pass.shape == Shape::Cols && pass.from_partials {
+        finish_cols_kernel(&params, acc, ident, &format!("acc = oxr(acc, {});", load_in("i")), &result)
     } else {
         let step = format!("acc = oxr(acc, {});", load_in("i"));
         reduction_kernel(pass.shape, &params, acc, ident, &step, &result)
@@ -304,6 +306,60 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
             col_loop = unrolled_loop(acc, ident, "lo + ty", "hi", "(long long)ng", &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
         ),
     }
+}
+
+/// A column pass over partial results (entry [`crate::render::ENTRY`], `(outer, red, inner, parts)`,
+/// then `params`): a block of [`FINISH_LANES`] x [`FINISH_COLS`] threads per (row, group of
+/// `FINISH_COLS` columns, part); thread (lane, column) folds rows `lo + lane`, `lo + lane + FINISH_LANES`,
+/// ... with eight accumulators (so that eight loads are in flight), then the lanes are combined in
+/// shared memory, eight and then four at a time, in a fixed order. The few hundred parts of a batch-norm
+/// sum were a handful of 512-thread blocks of 32 columns whose chains of dependent loads took 8-9 us on
+/// the H200 (longer than the pass that wrote them); narrow groups give the pass as many blocks as the
+/// columns allow and each thread a few loads.
+fn finish_cols_kernel(params: &str, acc: &str, ident: &str, step: &str, result: &dyn Fn(&str, &str) -> String) -> String {
+    let entry = crate::render::ENTRY;
+    let (cols, lanes) = (FINISH_COLS, FINISH_LANES);
+    format!(
+        "extern \"C\" __global__ void {entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
+  __shared__ {acc} sh[{lanes}][{cols}];
+  __shared__ {acc} sh2[{quarter}][{cols}];
+  const int tx = threadIdx.x % {cols}, ty = threadIdx.x / {cols};
+  const long long chunk = (red + parts - 1) / parts;
+  const long long groups = (inner + {cols} - 1) / {cols};
+  for (long long b = blockIdx.x; b < outer * groups * parts; b += gridDim.x) {{
+    const long long g = b % groups, rest = b / groups;
+    const long long row = rest % outer, part = rest / outer;
+    const long long col = g * {cols} + tx;
+    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    {acc} folded = ({acc})({ident});
+    if (col < inner) {{
+{col_loop}
+      folded = acc;
+    }}
+    sh[ty][tx] = folded;
+    __syncthreads();
+    if (ty < {quarter}) {{
+      {acc} acc = sh[ty * 8][tx];
+      #pragma unroll
+      for (int k = 1; k < 8; ++k) acc = oxr(acc, sh[ty * 8 + k][tx]);
+      sh2[ty][tx] = acc;
+    }}
+    __syncthreads();
+    if (ty == 0 && col < inner) {{
+      {acc} acc = sh2[0][tx];
+      #pragma unroll
+      for (int k = 1; k < {quarter}; ++k) acc = oxr(acc, sh2[k][tx]);
+      const long long t = (part * outer + row) * inner + col;
+      {res}
+    }}
+    __syncthreads();
+  }}
+}}
+",
+        quarter = lanes / 8,
+        res = result("acc", "t"),
+        col_loop = unrolled_loop_n(8, acc, ident, "lo + ty", "hi", &format!("{lanes}LL"), &|r| format!("(row * red + {r}) * inner + col"), step, "      "),
+    )
 }
 
 /// The `Rows` pass (entry [`crate::render::ENTRY`], `(outer, red, parts)`, then `params`): a block per
@@ -447,16 +503,27 @@ fn cols4_unroll() -> u32 {
 /// declared last as the four combined.
 #[allow(clippy::too_many_arguments)]
 fn unrolled_loop(acc_t: &str, ident: &str, start: &str, end: &str, stride: &str, index: &dyn Fn(&str) -> String, step: &str, pad: &str) -> String {
-    let mut s = format!("{pad}{acc_t} acc0 = ({acc_t})({ident}), acc1 = acc0, acc2 = acc0, acc3 = acc0;\n");
+    unrolled_loop_n(4, acc_t, ident, start, end, stride, index, step, pad)
+}
+
+/// [`unrolled_loop`] with `n` accumulators (a power of two), combined pairwise.
+#[allow(clippy::too_many_arguments)]
+fn unrolled_loop_n(n: usize, acc_t: &str, ident: &str, start: &str, end: &str, stride: &str, index: &dyn Fn(&str) -> String, step: &str, pad: &str) -> String {
+    let others: String = (1..n).map(|k| format!(", acc{k} = acc0")).collect();
+    let mut s = format!("{pad}{acc_t} acc0 = ({acc_t})({ident}){others};\n");
     s += &format!("{pad}long long c_ = {start};\n");
-    s += &format!("{pad}for (; c_ + 3 * {stride} < {end}; c_ += 4 * {stride}) {{\n");
-    for k in 0..4 {
+    s += &format!("{pad}for (; c_ + {} * {stride} < {end}; c_ += {n} * {stride}) {{\n", n - 1);
+    for k in 0..n {
         let pos = if k == 0 { "c_".to_string() } else { format!("(c_ + {k} * {stride})") };
         s += &format!("{pad}  {{ const long long i = {}; {acc_t}& acc = acc{k};\n{pad}    {step}\n{pad}  }}\n", index(&pos));
     }
     s += &format!("{pad}}}\n");
     s += &format!("{pad}for (; c_ < {end}; c_ += {stride}) {{ const long long i = {}; {acc_t}& acc = acc0;\n{pad}  {step}\n{pad}}}\n", index("c_"));
-    s += &format!("{pad}{acc_t} acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));");
+    let mut level: Vec<String> = (0..n).map(|k| format!("acc{k}")).collect();
+    while level.len() > 1 {
+        level = level.chunks(2).map(|p| format!("oxr({}, {})", p[0], p[1])).collect();
+    }
+    s += &format!("{pad}{acc_t} acc = {};", level[0]);
     s
 }
 
@@ -493,9 +560,10 @@ pub fn rows_shape(red: i64, parts: i64) -> Shape {
 
 /// Row groups of a column-reduction block over elements (with 32 columns: 256 threads).
 pub const COL_GROUPS: i64 = 8;
-/// Row groups of a column-reduction block over partial results (512 threads): a pass over the few hundred
-/// parts of a batch-norm sum is a handful of blocks whose threads' chains of dependent loads are its time.
-pub const FINISH_COL_GROUPS: i64 = 16;
+/// Columns of a column-pass block over partial results ([`finish_cols_kernel`]).
+pub const FINISH_COLS: i64 = 8;
+/// Row lanes of a column-pass block over partial results (with [`FINISH_COLS`] columns: 256 threads).
+pub const FINISH_LANES: i64 = 32;
 /// Blocks of 256 threads that keep the device busy.
 const FILL_BLOCKS: i64 = 1024;
 
@@ -582,7 +650,7 @@ pub fn render_finish_multi(rk: ReduceKind, m: usize) -> Option<String> {
 }
 
 /// Column partials of at most this many parts are combined by one pass (each thread folding up to
-/// `FINISH_PARTS / FINISH_COL_GROUPS` of them), not split again: the batch-norm sums of a ResNet step
+/// `FINISH_PARTS / FINISH_LANES` of them), not split again: the batch-norm sums of a ResNet step
 /// (512 parts of 64 columns) took two small launches after the main pass.
 pub const FINISH_PARTS: i64 = 512;
 
@@ -660,17 +728,15 @@ pub fn shared_finish(launches: &[Launch], m: usize) -> Option<Launch> {
 /// Launches the finishing pass `l` of `m` reductions at once ([`render_finish_multi`]): `inputs` are
 /// their partials then their init values, `outputs` their results.
 pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m: usize, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
-    gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * FINISH_COL_GROUPS) as u32, m as u32, inputs, outputs)
+    gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, FINISH_COLS, (FINISH_COLS * FINISH_LANES) as u32, m as u32, inputs, outputs)
 }
 
 /// Launches `src`, a kernel of `l`'s pass, as `l` says.
 pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     match l.pass.shape {
         Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, inputs, outputs),
-        Shape::Cols => {
-            let groups = if l.pass.from_partials { FINISH_COL_GROUPS } else { COL_GROUPS };
-            gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, (32 * groups) as u32, 1, inputs, outputs)
-        }
+        Shape::Cols if l.pass.from_partials => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, FINISH_COLS, (FINISH_COLS * FINISH_LANES) as u32, 1, inputs, outputs),
+        Shape::Cols => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, 32, (32 * COL_GROUPS) as u32, 1, inputs, outputs),
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
     }
 }
