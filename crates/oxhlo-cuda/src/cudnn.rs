@@ -363,8 +363,10 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
                 gpu.launch_transpose_tiles(&k, b, r, s, src, &mut out)?;
             }
             _ => {
-                let k = memo.get(op, tag, || crate::movement::render_strided(&c.shape, &c.strides, c.base, elem)).ok_or("no copy kernel for this element size")?;
-                gpu.launch_scalar(&k, len, &[src], std::slice::from_mut(&mut out))?;
+                let k = memo
+                    .get_with_items(op, tag, || crate::movement::render_strided_units(&c.shape, &c.strides, c.base, elem).map(|(s, n)| (s, n.max(0) as usize)))
+                    .ok_or("no copy kernel for this element size")?;
+                gpu.launch_scalar(&k, k.items.unwrap_or(len), &[src], std::slice::from_mut(&mut out))?;
             }
         }
         Ok(out)
@@ -372,10 +374,12 @@ fn run(gpu: &Gpu, c: &Cudnn, memo: &Memo, op: &Op, key: &Key, state: State, lhs:
     // The lhs as cuDNN's x, zero-padded first where the plan says.
     let padded = match &plan.pad {
         Some(p) => {
-            let k = memo.get(op, 50, || crate::movement::render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem)).ok_or("no pad kernel for this element size")?;
+            let k = memo
+                .get_with_items(op, 50, || crate::movement::render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem).map(|(s, n)| (s, n.max(0) as usize)))
+                .ok_or("no pad kernel for this element size")?;
             let len = p.out_shape.iter().product::<i64>() as usize;
             let mut out = [gpu.alloc_raw(kind, len)?];
-            gpu.launch_scalar(&k, len, &[&*lhs.buf], &mut out)?;
+            gpu.launch_scalar(&k, k.items.unwrap_or(len), &[&*lhs.buf], &mut out)?;
             let [o] = out;
             Some(o)
         }

@@ -20,7 +20,7 @@
 //! first; a backward-data result whose forward had more high than low padding is computed one stride
 //! taller and sliced.
 
-use crate::movement::{render_strided, render_zero_pad};
+use crate::movement::{render_strided_units, render_zero_pad};
 use crate::render::row_major_strides;
 use oxhlo_ir::Op;
 use oxhlo_plan::dims::ConvDims;
@@ -176,11 +176,11 @@ impl CudnnPlan {
         for c in [&self.filter_from_rhs, &self.result_from_filter, &self.ext.as_ref().map(|e| e.1.clone()), &self.x_from_lhs].into_iter().flatten() {
             out.extend(match batched_transpose(c) {
                 Some(_) => crate::movement::render_transpose_tiles(elem_bytes),
-                None => render_strided(&c.shape, &c.strides, c.base, elem_bytes),
+                None => render_strided_units(&c.shape, &c.strides, c.base, elem_bytes).map(|(s, _)| s),
             });
         }
         if let Some(p) = &self.pad {
-            out.extend(render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem_bytes));
+            out.extend(render_zero_pad(&p.in_shape, &p.out_shape, &p.low, elem_bytes).map(|(s, _)| s));
         }
         out
     }

@@ -371,3 +371,46 @@ fn column_reductions_match_f64_sums() {
         println!("{shape} over [{dims}]: {} outputs agree", got.len());
     }
 }
+
+/// Convolutions whose cuDNN plans copy data around the call (tests/convs: JAX's stride-2 'SAME'
+/// convolution over NHWC and its two gradients: an explicit zero padding of the lhs (asymmetric
+/// padding), a result computed one stride taller and sliced), with channel counts that let those copies
+/// move 16-byte units, against the interpreter (TF32 off: exact f32 products).
+#[test]
+fn convolution_copies_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/convs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/convs").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for (n, path) in files.iter().enumerate() {
+        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), "conv.mlir").expect("parses");
+        oxhlo_ir::verify_module(&module).expect("verifies");
+        let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
+        let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let func = module.entry().expect("entry");
+        let inputs: Vec<Val> = func
+            .body
+            .entry()
+            .expect("block")
+            .args
+            .iter()
+            .enumerate()
+            .map(|(j, &a)| {
+                let t = func.ty(a).as_tensor().expect("tensor").clone();
+                let len = t.num_elements().expect("static");
+                Val::Native(NTensor::new(t, Buf::F32(rand(len, 300 + (n * 10 + j) as u64))))
+            })
+            .collect();
+        let got = prog.run(inputs.clone()).expect("runs on the GPU");
+        let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (as_f64(&g.to_rt()), as_f64(w));
+            assert_eq!(g.len(), w.len());
+            for (e, (a, b)) in g.iter().zip(&w).enumerate() {
+                assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{path:?} output {k} element {e}: {a} vs {b}");
+            }
+        }
+        println!("{}: {} outputs agree", path.display(), got.len());
+    }
+}
