@@ -10,6 +10,7 @@
 pub mod canon;
 pub mod cse;
 pub mod dce;
+pub mod conv_reverse;
 pub mod dot_transpose;
 pub mod factor_sums;
 pub mod fold;
@@ -209,6 +210,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
         pm.add(Box::new(cse::Cse));
         pm.add(Box::new(licm::Licm));
         pm.add(Box::new(reshape_sink::ReshapeSink));
+        pm.add(Box::new(conv_reverse::ConvReverseFold));
     }
     if level >= OptLevel::O3 {
         pm.add(Box::new(dot_transpose::DotTransposeFold));
