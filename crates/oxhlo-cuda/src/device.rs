@@ -132,6 +132,16 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
     GPU.get_or_init(create).clone()
 }
 
+/// Whether oxhlo's kernels launch as programmatic dependents of the kernel before them (sm_90 and
+/// later, as the architecture kernels are compiled for; `cuLaunchKernelEx` with programmatic stream
+/// serialization: a kernel may start while the one
+/// before it finishes, and waits in its prologue, `nvrtc::ENTRY_PROLOGUE`, before touching memory):
+/// yes on such devices unless `OXHLO_CUDA_PDL=0`.
+pub fn pdl_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_PDL") && gpu().is_ok_and(|g| g.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)))
+}
+
 /// A kernel's CUDA C source, its hash (computed once) and, once compiled, its function.
 #[derive(Debug)]
 pub struct Kernel {
@@ -395,6 +405,43 @@ impl Gpu {
     /// As for [`Gpu::launch_with`].
     unsafe fn launch_cfg(&self, src: &Kernel, cfg: LaunchConfig, scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let f = self.function(src)?;
+        if pdl_enabled() {
+            // Every parameter is 8 bytes (long long scalars, then device pointers).
+            let mut vals: Vec<u64> = scalars.iter().map(|&x| x as u64).collect();
+            let mut guards = Vec::with_capacity(inputs.len() + outputs.len());
+            for i in inputs {
+                let (p, g) = i.device_ptr(&self.stream);
+                vals.push(p);
+                guards.push(g);
+            }
+            for o in outputs.iter() {
+                let (p, g) = (**o).device_ptr(&self.stream);
+                vals.push(p);
+                guards.push(g);
+            }
+            let mut params: Vec<*mut std::ffi::c_void> = vals.iter_mut().map(|v| v as *mut u64 as *mut std::ffi::c_void).collect();
+            // SAFETY: a zeroed attribute value is a valid union; its one field used is set below.
+            let mut attr: cudarc::driver::sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+            attr.id = cudarc::driver::sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attr.value.programmaticStreamSerializationAllowed = 1;
+            let config = cudarc::driver::sys::CUlaunchConfig {
+                gridDimX: cfg.grid_dim.0,
+                gridDimY: cfg.grid_dim.1,
+                gridDimZ: cfg.grid_dim.2,
+                blockDimX: cfg.block_dim.0,
+                blockDimY: cfg.block_dim.1,
+                blockDimZ: cfg.block_dim.2,
+                sharedMemBytes: cfg.shared_mem_bytes,
+                hStream: self.stream.cu_stream(),
+                attrs: &mut attr,
+                numAttrs: 1,
+            };
+            // SAFETY: the caller guarantees the signature and the buffer sizes; `params` points at one
+            // 8-byte value per parameter, alive (as are the buffers' guards) until the call returns.
+            let r = unsafe { cudarc::driver::sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) };
+            drop(guards);
+            return r.result().map_err(|e| format!("kernel launch: {e}"));
+        }
         let mut b = self.stream.launch_builder(&f);
         for x in scalars {
             b.arg(x);

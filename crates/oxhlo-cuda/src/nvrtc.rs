@@ -55,8 +55,9 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     if !nvrtc_available() {
         return Err("libnvrtc not found".into());
     }
+    let src = &with_entry_prologue(src, ENTRY);
     guarded("NVRTC", || {
-        let c_src = std::ffi::CString::new(src).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
+        let c_src = std::ffi::CString::new(src.as_str()).map_err(|_| "a kernel source holds a NUL byte".to_string())?;
         let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
         let mut options = vec![format!("--gpu-architecture={arch}")];
         options.extend(options_beside_arch().iter().cloned());
@@ -80,6 +81,21 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
     })
 }
 
+/// What every kernel runs first ([`with_entry_prologue`]): on sm_90 and later, wait for the kernels
+/// before it in the stream to complete and their writes to be visible (`griddepcontrol.wait`: a no-op
+/// unless the kernel was launched as a programmatic dependent, see [`crate::device::pdl_enabled`]), then
+/// let the next kernel launch (`griddepcontrol.launch_dependents`): its blocks take free SM slots and
+/// wait there while this kernel runs, so the gap between two launches of a graph is mostly gone.
+pub const ENTRY_PROLOGUE: &str = "\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n  asm volatile(\"griddepcontrol.launch_dependents;\");\n#endif\n";
+
+/// `src` with [`ENTRY_PROLOGUE`] at the start of its entry `entry` (unchanged when it has none).
+pub fn with_entry_prologue(src: &str, entry: &str) -> String {
+    let Some(at) = src.find(&format!(" {entry}(")) else { return src.to_string() };
+    let Some(open) = src[at..].find('{') else { return src.to_string() };
+    let cut = at + open + 1;
+    format!("{}{ENTRY_PROLOGUE}{}", &src[..cut], &src[cut..])
+}
+
 /// The entry of kernel `j` of a batch.
 pub fn batch_entry(j: usize) -> String {
     format!("{ENTRY}{j}")
@@ -91,6 +107,7 @@ pub fn batch_unit(sources: &[&str]) -> String {
     let mut unit = String::from(PRELUDE);
     for (j, s) in sources.iter().enumerate() {
         let body = s.replacen(PRELUDE, "", 1).replacen(&format!(" {ENTRY}("), &format!(" {}(", batch_entry(j)), 1);
+        let body = with_entry_prologue(&body, &batch_entry(j));
         unit.push_str(&format!("namespace k{j} {{\n{body}\n}}\n"));
     }
     unit
@@ -164,10 +181,11 @@ fn on_disk(key: u64) -> Option<OnDisk> {
 }
 
 impl Gpu {
-    /// The key of a kernel source on this device (source hash, architecture and NVRTC options).
+    /// The key of a kernel source on this device (source hash, architecture, NVRTC options and the
+    /// entry prologue).
     fn device_key(&self, source_key: u64) -> u64 {
         static OPTIONS_KEY: OnceLock<u64> = OnceLock::new();
-        let options = *OPTIONS_KEY.get_or_init(|| hash(&options_beside_arch().join(" ")));
+        let options = *OPTIONS_KEY.get_or_init(|| hash(&format!("{}{ENTRY_PROLOGUE}", options_beside_arch().join(" "))));
         source_key ^ hash(self.arch) ^ options.rotate_left(17)
     }
 

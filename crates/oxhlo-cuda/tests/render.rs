@@ -446,3 +446,19 @@ func.func @main(%x: tensor<4096x64xf32>, %mean: tensor<64xf32>) -> (tensor<64xf3
     assert!(kernels(&single).iter().all(|k| k.reduce.len() <= 1), "{single:?}");
     assert!(single.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Reduce)), "{single:?}");
 }
+
+/// Every compiled kernel waits for the kernels before it at the start of its entry (programmatic
+/// dependent launches), in a batch and alone; a device function before the entry is left alone.
+#[test]
+fn entries_start_with_the_grid_dependency_prologue() {
+    use oxhlo_cuda::nvrtc::{batch_entry, batch_unit, with_entry_prologue, ENTRY_PROLOGUE};
+    let src = format!("{}__device__ void oxh_finish(long long n) {{ }}\nextern \"C\" __global__ void __launch_bounds__(256, 3) oxk(long long n, const float* __restrict__ in0) {{\n  body();\n}}\n", oxhlo_cuda::render::PRELUDE);
+    let alone = with_entry_prologue(&src, oxhlo_cuda::render::ENTRY);
+    assert!(alone.contains(&format!("oxk(long long n, const float* __restrict__ in0) {{{ENTRY_PROLOGUE}\n  body();")), "{alone}");
+    assert!(alone.contains("oxh_finish(long long n) { }"));
+    let unit = batch_unit(&[src.as_str(), src.as_str()]);
+    for j in 0..2 {
+        assert!(unit.contains(&format!("{}(long long n, const float* __restrict__ in0) {{{ENTRY_PROLOGUE}", batch_entry(j))), "{unit}");
+    }
+    assert_eq!(unit.matches("griddepcontrol.wait").count(), 2);
+}
