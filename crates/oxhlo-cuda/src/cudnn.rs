@@ -289,33 +289,65 @@ pub fn try_conv(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, r
         return None;
     }
     let c = cudnn().ok()?;
-    let plan = CudnnPlan::new(op, &lhs.ty.shape, &rhs.ty.shape, &rty.shape)?;
-    let strict = ConvDims::from_op(op, lhs.ty.shape.len(), None).ok()?.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
-    let tf32 = tf32 && !strict && rk == Kind::F32;
-    let key = (plan, rk, tf32);
-    let known = c.choices.lock().ok()?.get(&key).cloned();
-    let state = match known {
-        Some(s) => s,
-        None => {
-            let s = match rank(c, &key) {
-                Ok(r) if !r.is_empty() => State::Ranked(r),
-                Ok(_) => State::Unsupported,
-                Err(e) => {
-                    log(&key.0, &e);
-                    State::Unsupported
-                }
-            };
-            if matches!(s, State::Unsupported) {
-                log(&key.0, "no usable algorithm: im2col + cuBLAS instead");
-            }
-            c.choices.lock().ok()?.insert(key.clone(), s.clone());
-            s
-        }
-    };
+    let key = key_for(op, &lhs.ty.shape, &rhs.ty.shape, &rty.shape, rk, tf32)?;
+    let state = state_for(c, &key)?;
     if matches!(state, State::Unsupported) {
         return None;
     }
     Some(run(gpu, c, memo, op, &key, state, lhs, rhs, rty))
+}
+
+/// The cache key of `op` over operands of these shapes (elements of `rk`): its plan, the kind and
+/// whether TF32 may be used (`tf32` asked, f32, and the op's precision below HIGH).
+fn key_for(op: &Op, lhs: &[i64], rhs: &[i64], out: &[i64], rk: Kind, tf32: bool) -> Option<Key> {
+    let plan = CudnnPlan::new(op, lhs, rhs, out)?;
+    let strict = ConvDims::from_op(op, lhs.len(), None).ok()?.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
+    Some((plan, rk, tf32 && !strict && rk == Kind::F32))
+}
+
+/// What is known of `key`: cuDNN's ranking of its algorithms (asked once per key and kept).
+fn state_for(c: &Cudnn, key: &Key) -> Option<State> {
+    if let Some(s) = c.choices.lock().ok()?.get(key).cloned() {
+        return Some(s);
+    }
+    let s = match rank(c, key) {
+        Ok(r) if !r.is_empty() => State::Ranked(r),
+        Ok(_) => State::Unsupported,
+        Err(e) => {
+            log(&key.0, &e);
+            State::Unsupported
+        }
+    };
+    if matches!(s, State::Unsupported) {
+        log(&key.0, "no usable algorithm: im2col + cuBLAS instead");
+    }
+    c.choices.lock().ok()?.insert(key.clone(), s.clone());
+    Some(s)
+}
+
+/// Asks cuDNN for the algorithms of every convolution of `module` with static shapes (as the first
+/// run would at each one's first call), so that a program's compilation does it beside planning and
+/// NVRTC: ResNet-18's 30-odd shapes were part of its first run.
+pub fn prepare(module: &oxhlo_ir::Module, tf32: bool) {
+    let Ok(c) = cudnn() else { return };
+    for f in &module.funcs {
+        f.walk(&mut |op| {
+            if op.kind != oxhlo_ir::OpKind::Convolution || op.operands.len() != 2 || op.results.len() != 1 {
+                return;
+            }
+            let shape = |v| match f.try_ty(v) {
+                Some(oxhlo_ir::Type::Tensor(t)) if t.is_static() => Some((t.shape.clone(), Kind::of(&t.elem))),
+                _ => None,
+            };
+            let (Some((l, _)), Some((r, _)), Some((o, Some(rk)))) = (shape(op.operands[0]), shape(op.operands[1]), shape(op.results[0])) else { return };
+            if data_type(rk).is_none() {
+                return;
+            }
+            if let Some(key) = key_for(op, &l, &r, &o, rk, tf32) {
+                let _ = state_for(c, &key);
+            }
+        });
+    }
 }
 
 /// With `OXHLO_CUDNN_LOG=1`, prints what cuDNN decided for a plan.

@@ -207,12 +207,19 @@ impl CudaProgram {
     /// Plans every block of `module` (verified, already optimized) and uploads its constants.
     pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
         let gpu = gpu()?;
-        // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200)
-        // run beside planning and NVRTC instead of in the first run.
+        // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200) and
+        // cuDNN's algorithm ranking of each convolution shape run beside planning and NVRTC instead of in
+        // the first run.
         let convs = module.any_op(|op| op.kind == OpKind::Convolution);
         let dots = module.any_op(|op| matches!(op.kind, OpKind::Dot | OpKind::DotGeneral));
         let (g, tf32) = (gpu.clone(), opts.allow_tf32);
-        let warm = std::thread::spawn(move || crate::dot::warm_up(&g, convs, dots, tf32));
+        let convs_of = convs.then(|| module.clone());
+        let warm = std::thread::spawn(move || {
+            crate::dot::warm_up(&g, convs, dots, tf32);
+            if let Some(m) = convs_of {
+                crate::cudnn::prepare(&m, tf32);
+            }
+        });
         let program = Self::compile_with(gpu, module, opts, registry);
         let _ = warm.join();
         program
