@@ -47,7 +47,8 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
     } else {
         assert!(src.contains("((float)(expf(") && !src.contains("(double)"), "{src}");
     }
-    assert_eq!(src.matches("out0[i] =").count(), 1);
+    // A multiple of 4 elements: no scalar tail (the 1003-element kernel below has one).
+    assert_eq!(src.matches("out0[i] =").count(), 0);
     // The elementwise input moves as vectors; the broadcast read indexes from each lane's `i`.
     assert!(src.contains("oxh_ld4(a1, in1 + i0)") && src.contains("const long long i = i0 + e;"), "{src}");
 }
