@@ -249,12 +249,26 @@ fn wrong_device_inputs_are_errors() {
 fn row_kernels_match_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/rows").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-5, true, &|t, seed| {
+        let data = rand(t.num_elements().expect("static"), 100 + seed);
+        match t.elem {
+            ElementType::Bool => Buf::Bool(data.iter().map(|&v| v > -0.5).collect()),
+            _ => Buf::F32(data.iter().map(|&v| v * 4.0).collect()),
+        }
+    });
+}
+
+/// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
+/// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative);
+/// `all_on_device`: no op may fall back to the host.
+fn files_match_the_interpreter(dir: &std::path::Path, opts: &CudaOptions, tol: f64, all_on_device: bool, input: &dyn Fn(&TensorType, u64) -> Buf) {
+    let mut files: Vec<_> = std::fs::read_dir(dir).expect("a test directory").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
+    assert!(!files.is_empty(), "no programs in {dir:?}");
     for (n, path) in files.iter().enumerate() {
-        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), "rows.mlir").expect("parses");
+        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), &path.display().to_string()).expect("parses");
         oxhlo_ir::verify_module(&module).expect("verifies");
-        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let prog = CudaProgram::compile(module.clone(), opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
         let func = module.entry().expect("entry");
         let inputs: Vec<Val> = func
             .body
@@ -265,23 +279,20 @@ fn row_kernels_match_the_interpreter() {
             .enumerate()
             .map(|(j, &a)| {
                 let t = func.ty(a).as_tensor().expect("tensor").clone();
-                let len = t.num_elements().expect("static");
-                let data = rand(len, 100 + (n * 10 + j) as u64);
-                let buf = match t.elem {
-                    ElementType::Bool => Buf::Bool(data.iter().map(|&v| v > -0.5).collect()),
-                    _ => Buf::F32(data.iter().map(|&v| v * 4.0).collect()),
-                };
+                let buf = input(&t, (n * 10 + j) as u64);
                 Val::Native(NTensor::new(t, buf))
             })
             .collect();
         let got = prog.run(inputs.clone()).expect("runs on the GPU");
-        assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{path:?}: everything on the device");
+        if all_on_device {
+            assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{path:?}: everything on the device");
+        }
         let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
         for (k, (g, w)) in got.iter().zip(&want).enumerate() {
             let (g, w) = (as_f64(&g.to_rt()), as_f64(w));
             assert_eq!(g.len(), w.len());
             for (e, (a, b)) in g.iter().zip(&w).enumerate() {
-                assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{path:?} output {k} element {e}: {a} vs {b}");
+                assert!((a - b).abs() <= tol * (1.0 + b.abs()), "{path:?} output {k} element {e}: {a} vs {b}");
             }
         }
         println!("{}: {} outputs agree", path.display(), got.len());
@@ -380,37 +391,6 @@ fn column_reductions_match_f64_sums() {
 fn convolution_copies_match_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/convs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/convs").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
-    files.sort();
-    assert!(!files.is_empty());
-    for (n, path) in files.iter().enumerate() {
-        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), "conv.mlir").expect("parses");
-        oxhlo_ir::verify_module(&module).expect("verifies");
-        let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
-        let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
-        let func = module.entry().expect("entry");
-        let inputs: Vec<Val> = func
-            .body
-            .entry()
-            .expect("block")
-            .args
-            .iter()
-            .enumerate()
-            .map(|(j, &a)| {
-                let t = func.ty(a).as_tensor().expect("tensor").clone();
-                let len = t.num_elements().expect("static");
-                Val::Native(NTensor::new(t, Buf::F32(rand(len, 300 + (n * 10 + j) as u64))))
-            })
-            .collect();
-        let got = prog.run(inputs.clone()).expect("runs on the GPU");
-        let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            let (g, w) = (as_f64(&g.to_rt()), as_f64(w));
-            assert_eq!(g.len(), w.len());
-            for (e, (a, b)) in g.iter().zip(&w).enumerate() {
-                assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{path:?} output {k} element {e}: {a} vs {b}");
-            }
-        }
-        println!("{}: {} outputs agree", path.display(), got.len());
-    }
+    let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
+    files_match_the_interpreter(&dir, &opts, 1e-4, false, &|t, seed| Buf::F32(rand(t.num_elements().expect("static"), 300 + seed)));
 }

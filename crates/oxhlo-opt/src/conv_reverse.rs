@@ -8,10 +8,10 @@
 //! each was a launch over the whole kernel (19 a ResNet-18 step) that the convolution's own filter
 //! packing now absorbs. The reverse is left for DCE.
 
-use crate::util::for_each_func;
+use crate::util::{for_each_func, visit_ops_mut};
 use crate::Pass;
 use oxhlo_ir::attr::DenseArray;
-use oxhlo_ir::{Attr, Func, OpKind, Region, Value};
+use oxhlo_ir::{Attr, Func, OpKind, Value};
 use std::collections::HashMap;
 
 pub struct ConvReverseFold;
@@ -28,60 +28,39 @@ impl Pass for ConvReverseFold {
 /// Folds kernel reverses into the convolutions of one function.
 pub fn fold_func(f: &mut Func) -> bool {
     let mut reverses: HashMap<Value, (Value, Vec<i64>)> = HashMap::new();
-    let mut body = std::mem::take(&mut f.body);
-    let changed = region(&mut body, &mut reverses);
-    f.body = body;
-    changed
-}
-
-fn region(r: &mut Region, reverses: &mut HashMap<Value, (Value, Vec<i64>)>) -> bool {
-    let mut changed = false;
-    for b in &mut r.blocks {
-        for op in &mut b.ops {
-            for nested in &mut op.regions {
-                changed |= region(nested, reverses);
+    visit_ops_mut(&mut f.body, &mut |op| match op.kind {
+        OpKind::Reverse if op.operands.len() == 1 && op.results.len() == 1 => {
+            if let Some(d) = op.i64s("dimensions") {
+                reverses.insert(op.results[0], (op.operands[0], d));
             }
-            match op.kind {
-                OpKind::Reverse if op.operands.len() == 1 && op.results.len() == 1 => {
-                    if let Some(d) = op.i64s("dimensions") {
-                        reverses.insert(op.results[0], (op.operands[0], d));
-                    }
-                }
-                OpKind::Convolution if op.operands.len() == 2 => {
-                    let Some((src, dims)) = reverses.get(&op.operands[1]) else { continue };
-                    let Some(Attr::ConvDims(cd)) = op.attr("dimension_numbers") else { continue };
-                    let spatial = cd.kernel_spatial_dimensions.clone();
-                    let mut flags = match op.attr("window_reversal") {
-                        None => vec![false; spatial.len()],
-                        Some(a) => match a.as_bool_list() {
-                            Some(v) if v.len() == spatial.len() => v,
-                            _ => continue,
-                        },
-                    };
-                    // Every reversed dim must be a kernel spatial dim, each named once.
-                    let mut seen = vec![false; spatial.len()];
-                    let mut ok = true;
-                    for d in dims {
-                        match spatial.iter().position(|s| s == d) {
-                            Some(i) if !seen[i] => seen[i] = true,
-                            _ => ok = false,
-                        }
-                    }
-                    if !ok {
-                        continue;
-                    }
-                    for (i, s) in seen.iter().enumerate() {
-                        flags[i] ^= *s;
-                    }
-                    op.operands[1] = *src;
-                    op.set_attr("window_reversal", Attr::DenseArray(DenseArray::Bool(flags)));
-                    changed = true;
-                }
-                _ => {}
-            }
+            false
         }
-    }
-    changed
+        OpKind::Convolution if op.operands.len() == 2 => {
+            let Some((src, dims)) = reverses.get(&op.operands[1]) else { return false };
+            let Some(Attr::ConvDims(cd)) = op.attr("dimension_numbers") else { return false };
+            let spatial = cd.kernel_spatial_dimensions.clone();
+            let mut flags = match op.attr("window_reversal").map(Attr::as_bool_list) {
+                None => vec![false; spatial.len()],
+                Some(Some(v)) if v.len() == spatial.len() => v,
+                Some(_) => return false,
+            };
+            // Every reversed dim must be a kernel spatial dim, each named once.
+            let mut seen = vec![false; spatial.len()];
+            for d in dims {
+                match spatial.iter().position(|s| s == d) {
+                    Some(i) if !seen[i] => seen[i] = true,
+                    _ => return false,
+                }
+            }
+            for (flag, s) in flags.iter_mut().zip(&seen) {
+                *flag ^= *s;
+            }
+            op.operands[1] = *src;
+            op.set_attr("window_reversal", Attr::DenseArray(DenseArray::Bool(flags)));
+            true
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! dimensions keep their relative order, so the result's dimension order (batch, lhs free, rhs free, each
 //! in ascending operand order) — and thus its type — is unchanged. The transpose is left for DCE.
 
-use crate::util::for_each_func;
+use crate::util::{for_each_func, visit_ops_mut};
 use crate::Pass;
 use oxhlo_ir::attr::DotDims;
-use oxhlo_ir::{Attr, Func, Module, OpKind, Region, Value};
+use oxhlo_ir::{Attr, Func, Module, OpKind, Value};
 use std::collections::HashMap;
 
 pub struct DotTransposeFold;
@@ -23,58 +23,43 @@ impl Pass for DotTransposeFold {
 /// Folds the transposes into the dot_generals of one function.
 pub fn fold_func(f: &mut Func) -> bool {
     let mut transposes: HashMap<Value, (Value, Vec<i64>)> = HashMap::new();
-    let mut body = std::mem::take(&mut f.body);
-    let changed = region(&mut body, &mut transposes);
-    f.body = body;
-    changed
-}
-
-fn region(r: &mut Region, transposes: &mut HashMap<Value, (Value, Vec<i64>)>) -> bool {
-    let mut changed = false;
-    for b in &mut r.blocks {
-        for op in &mut b.ops {
-            for nested in &mut op.regions {
-                changed |= region(nested, transposes);
+    visit_ops_mut(&mut f.body, &mut |op| match op.kind {
+        OpKind::Transpose if op.operands.len() == 1 && op.results.len() == 1 => {
+            if let Some(p) = op.i64s("permutation") {
+                transposes.insert(op.results[0], (op.operands[0], p));
             }
-            match op.kind {
-                OpKind::Transpose if op.operands.len() == 1 && op.results.len() == 1 => {
-                    if let Some(p) = op.i64s("permutation") {
-                        transposes.insert(op.results[0], (op.operands[0], p));
-                    }
-                }
-                OpKind::DotGeneral if op.operands.len() == 2 => {
-                    let Some(Attr::DotDims(dims)) = op.attr("dot_dimension_numbers").cloned() else { continue };
-                    let mut dims = dims;
-                    let mut any = false;
-                    for side in 0..2 {
-                        let Some((src, perm)) = transposes.get(&op.operands[side]) else { continue };
-                        let (batch, contract) = if side == 0 {
-                            (&dims.lhs_batching_dimensions, &dims.lhs_contracting_dimensions)
-                        } else {
-                            (&dims.rhs_batching_dimensions, &dims.rhs_contracting_dimensions)
-                        };
-                        if let Some((nb, nc)) = remap(perm, batch, contract) {
-                            op.operands[side] = *src;
-                            if side == 0 {
-                                dims.lhs_batching_dimensions = nb;
-                                dims.lhs_contracting_dimensions = nc;
-                            } else {
-                                dims.rhs_batching_dimensions = nb;
-                                dims.rhs_contracting_dimensions = nc;
-                            }
-                            any = true;
-                        }
-                    }
-                    if any {
-                        op.set_attr("dot_dimension_numbers", Attr::DotDims(dims as DotDims));
-                        changed = true;
-                    }
-                }
-                _ => {}
-            }
+            false
         }
-    }
-    changed
+        OpKind::DotGeneral if op.operands.len() == 2 => {
+            let Some(Attr::DotDims(dims)) = op.attr("dot_dimension_numbers").cloned() else { return false };
+            let mut dims = dims;
+            let mut any = false;
+            for side in 0..2 {
+                let Some((src, perm)) = transposes.get(&op.operands[side]) else { continue };
+                let (batch, contract) = if side == 0 {
+                    (&dims.lhs_batching_dimensions, &dims.lhs_contracting_dimensions)
+                } else {
+                    (&dims.rhs_batching_dimensions, &dims.rhs_contracting_dimensions)
+                };
+                if let Some((nb, nc)) = remap(perm, batch, contract) {
+                    op.operands[side] = *src;
+                    if side == 0 {
+                        dims.lhs_batching_dimensions = nb;
+                        dims.lhs_contracting_dimensions = nc;
+                    } else {
+                        dims.rhs_batching_dimensions = nb;
+                        dims.rhs_contracting_dimensions = nc;
+                    }
+                    any = true;
+                }
+            }
+            if any {
+                op.set_attr("dot_dimension_numbers", Attr::DotDims(dims as DotDims));
+            }
+            any
+        }
+        _ => false,
+    })
 }
 
 /// Batch and contracting dims of the transpose's input, if its free dims stay in ascending order.

@@ -101,6 +101,21 @@ pub fn substitute_region(r: &mut Region, map: &HashMap<Value, Value>) {
     }
 }
 
+/// Calls `visit` on every op of `r` in program order, an op's nested regions before the op itself;
+/// returns whether any call returned true (changed something).
+pub fn visit_ops_mut(r: &mut Region, visit: &mut impl FnMut(&mut Op) -> bool) -> bool {
+    let mut changed = false;
+    for b in &mut r.blocks {
+        for op in &mut b.ops {
+            for nested in &mut op.regions {
+                changed |= visit_ops_mut(nested, visit);
+            }
+            changed |= visit(op);
+        }
+    }
+    changed
+}
+
 /// Number of uses of every value of a function (operands anywhere in the body), indexed by value id.
 pub fn use_counts(f: &Func) -> Vec<u32> {
     let mut counts = vec![0u32; f.values.len()];
