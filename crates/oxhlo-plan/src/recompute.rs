@@ -141,7 +141,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                     }
                 }
             }
-            if extra >= saved || (!costly && extra > 0 && !swaps_for_its_source(block, &producer, &steps, &readers, &chain, extra, v_bytes)) {
+            if extra >= saved || (!costly && extra > 0) {
                 continue;
             }
             for &j in &readers {
@@ -174,25 +174,6 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
         ki += 1;
     }
     steps
-}
-
-/// Where recomputation may not add work (the CPU), the one case that reads a full-shape input the
-/// reader did not read: a row reduction's kernel (every reduction over the innermost dims, as a layer
-/// norm's variance) storing `x - broadcast(m)` for a single plain elementwise reader, which reads `x`
-/// instead (the same bytes) and subtracts again, so the producer stores nothing. Layer norm 4096^2
-/// on the 2-core dev machine: 17-22 -> 13-14 ms (session 12). Column reductions (a batch norm's, over
-/// the outer dims) are left alone: the same swap made the CPU ResNet-18 step 4-5% slower.
-fn swaps_for_its_source(block: &Block, producer: &FusedKernel, steps: &[Step], readers: &[usize], chain: &[usize], extra: usize, v_bytes: usize) -> bool {
-    let [reader] = readers else { return false };
-    let Step::Kernel(c) = &steps[*reader] else { return false };
-    c.reduce.is_empty()
-        && c.rows.is_none()
-        && producer.rows.is_none()
-        && !producer.reduce.is_empty()
-        && producer.reduce.iter().all(|e| e.inner == 1)
-        && extra <= v_bytes
-        && chain.len() <= 2
-        && chain.iter().all(|&j| matches!(block.ops[j].kind, OpKind::Subtract | OpKind::BroadcastInDim))
 }
 
 /// Drops the ops of `k` that no longer contribute to its outputs or its reduction, and the inputs only
