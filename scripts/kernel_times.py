@@ -8,6 +8,9 @@ Usage (on the GPU machine): python3 kernel_times.py BENCH [STEPS] [TOP]
 """
 import os, sys, collections
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+# oxhlo's programmatic dependent launches start a kernel while the one before it runs (it waits inside):
+# its device time would include that wait. Plain launches, unless the caller says otherwise.
+os.environ.setdefault("OXHLO_CUDA_PDL", "0")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jax
 import torch
