@@ -132,11 +132,10 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
     GPU.get_or_init(create).clone()
 }
 
-/// Whether oxhlo's kernels launch as programmatic dependents of the kernel before them (sm_90 and
-/// later, as the architecture kernels are compiled for; `cuLaunchKernelEx` with programmatic stream
-/// serialization: a kernel may start while the one
-/// before it finishes, and waits in its prologue, `nvrtc::ENTRY_PROLOGUE`, before touching memory):
-/// yes on such devices unless `OXHLO_CUDA_PDL=0`.
+/// Whether oxhlo's kernels launch as programmatic dependents of the kernel before them
+/// (`cuLaunchKernelEx` with programmatic stream serialization: a kernel may start while the one before
+/// it finishes, and waits in its prologue, `nvrtc::ENTRY_PROLOGUE`, before touching memory): yes when
+/// kernels are compiled for sm_90 or later, unless `OXHLO_CUDA_PDL=0`.
 pub fn pdl_enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_PDL") && gpu().is_ok_and(|g| g.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)))
@@ -533,7 +532,7 @@ impl Gpu {
     pub fn launch_reduce_cols(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, cols_per_block: i64, threads: u32, rows: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         let total = outer * ((inner + cols_per_block - 1) / cols_per_block.max(1)) * parts;
         if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 || cols_per_block <= 0 {
-            return Err(format!("a column reduction block of {threads} threads (a multiple of 32 up to 1024 expected)"));
+            return Err(format!("a column reduction block of {threads} threads over {cols_per_block} columns (a multiple of 32 up to 1024 threads, at least one column expected)"));
         }
         if total <= 0 || inner <= 0 {
             return Ok(());

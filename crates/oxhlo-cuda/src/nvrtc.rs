@@ -85,7 +85,8 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
 /// before it in the stream to complete and their writes to be visible (`griddepcontrol.wait`: a no-op
 /// unless the kernel was launched as a programmatic dependent, see [`crate::device::pdl_enabled`]), then
 /// let the next kernel launch (`griddepcontrol.launch_dependents`): its blocks take free SM slots and
-/// wait there while this kernel runs, so the gap between two launches of a graph is mostly gone.
+/// wait there while this kernel runs. (On the H200 the training steps did not move with it; the
+/// back-to-back passes of a reduction did. crates/oxhlo-cuda/NOTES.md, v12.)
 pub const ENTRY_PROLOGUE: &str = "\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n  asm volatile(\"griddepcontrol.launch_dependents;\");\n#endif\n";
 
 /// `src` with [`ENTRY_PROLOGUE`] at the start of its entry `entry` (unchanged when it has none).
