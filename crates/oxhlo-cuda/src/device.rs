@@ -139,7 +139,12 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
 pub fn pdl_enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_PDL") && gpu().is_ok_and(|g| g.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)))
+        && !PDL_REFUSED.load(std::sync::atomic::Ordering::Relaxed)
 }
+
+/// Set when the driver refused a programmatic dependent launch (a driver without them): every later
+/// launch is a plain one.
+static PDL_REFUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// A kernel's CUDA C source, its hash (computed once) and, once compiled, its function.
 #[derive(Debug)]
@@ -439,7 +444,15 @@ impl Gpu {
             // 8-byte value per parameter, alive (as are the buffers' guards) until the call returns.
             let r = unsafe { cudarc::driver::sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) };
             drop(guards);
-            return r.result().map_err(|e| format!("kernel launch: {e}"));
+            match r.result() {
+                Ok(()) => return Ok(()),
+                // A driver without programmatic launches: plain launches from now on (the entry
+                // prologue's wait is a no-op for them).
+                Err(e) if !PDL_REFUSED.swap(true, std::sync::atomic::Ordering::Relaxed) => {
+                    eprintln!("oxhlo-cuda: programmatic dependent launch refused ({e}); launching plainly");
+                }
+                Err(e) => return Err(format!("kernel launch: {e}")),
+            }
         }
         let mut b = self.stream.launch_builder(&f);
         for x in scalars {

@@ -1,12 +1,12 @@
 //! O2 (exact): folds a `reverse` of a convolution's kernel along its spatial dims into the
 //! convolution's `window_reversal`. Per the spec, `window_reversal` reverses each lhs window along the
-//! flagged spatial dims before the dot product with the kernel; pairing window position `(taps - 1 - r)
-//! * dilation` with tap `r` is the same sum as pairing position `r * dilation` with the reversed kernel's
-//! tap `r`, so `convolution(x, reverse(w, spatial dims))` equals `convolution(x, w)` with those dims'
-//! flags toggled, bit for bit (the same products, summed in the same order by any backend that sums taps
-//! in one order). JAX emits the reverse for every input gradient (the flipped forward kernel): on the GPU
-//! each was a launch over the whole kernel (19 a ResNet-18 step) that the convolution's own filter
-//! packing now absorbs. The reverse is left for DCE.
+//! flagged spatial dims before the dot product with the kernel; pairing tap `r` with window position
+//! `(taps - 1 - r) x dilation` is the same sum as pairing position `r x dilation` with the reversed
+//! kernel's tap `r`, so `convolution(x, reverse(w, spatial dims))` equals `convolution(x, w)` with those
+//! dims' flags toggled, bit for bit (the same products, summed in the same order by any backend that
+//! sums taps in one order). JAX emits the reverse for every input gradient (the flipped forward
+//! kernel): on the GPU each was a launch over the whole kernel (19 a ResNet-18 step) that the
+//! convolution's own filter packing now absorbs. The reverse is left for DCE.
 
 use crate::util::{for_each_func, visit_ops_mut};
 use crate::Pass;
