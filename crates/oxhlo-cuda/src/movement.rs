@@ -229,20 +229,11 @@ pub fn render_op_units(op: &Op, ins: &[&[i64]], out: &[i64], kind: Kind) -> Opti
             if start.len() != x.len() || step.len() != x.len() || step.iter().any(|&s| s <= 0) {
                 return None;
             }
-            // Operand, result and start in the units moved (elements unless whole units fit).
-            let unit = last.filter(|&l| step[l] == 1 && x.len() == out.len()).and_then(|l| Some((l, innermost_unit(bytes, &[x[l], out[l], start[l]])?)));
-            let (xs, os, start, size) = match unit {
-                Some((l, u)) => {
-                    let mut su = start.clone();
-                    su[l] = start[l] * bytes as i64 / u as i64;
-                    (in_units(x, bytes, u), in_units(out, bytes, u), su, u)
-                }
-                None => (x.to_vec(), out.to_vec(), start, bytes),
-            };
-            let st = row_major_strides(&xs);
+            // A strided view of the operand (in units where the innermost extents allow).
+            let st = row_major_strides(x);
             let base = start.iter().zip(&st).map(|(a, s)| a * s).sum();
             let strides: Vec<i64> = st.iter().zip(&step).map(|(s, k)| s * k).collect();
-            Some((render_strided(&os, &strides, base, size)?, checked_numel(&os)?))
+            render_strided_units(out, &strides, base, bytes)
         }
         OpKind::Reverse => {
             let [x] = ins else { return None };

@@ -725,8 +725,8 @@ pub fn shared_finish(launches: &[Launch], m: usize) -> Option<Launch> {
     }
 }
 
-/// Launches the finishing pass `l` of `m` reductions at once ([`render_finish_multi`]): `inputs` are
-/// their partials then their init values, `outputs` their results.
+/// Launches the pass over partials `l` ([`finish_cols_kernel`]) of `m` reductions at once (`m` > 1:
+/// [`render_finish_multi`], `inputs` their partials then their init values, `outputs` their results).
 pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m: usize, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, FINISH_COLS, (FINISH_COLS * FINISH_LANES) as u32, m as u32, inputs, outputs)
 }
@@ -735,7 +735,7 @@ pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m
 pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     match l.pass.shape {
         Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, inputs, outputs),
-        Shape::Cols if l.pass.from_partials => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, FINISH_COLS, (FINISH_COLS * FINISH_LANES) as u32, 1, inputs, outputs),
+        Shape::Cols if l.pass.from_partials => launch_finish_multi(gpu, src, l, 1, inputs, outputs),
         Shape::Cols => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, 32, (32 * COL_GROUPS) as u32, 1, inputs, outputs),
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
     }
