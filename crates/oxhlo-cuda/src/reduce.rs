@@ -47,6 +47,16 @@ pub enum Shape {
 /// Columns of a `Cols4` block's group, at most (256 threads x 4).
 pub const COLS4_TILE: i64 = 1024;
 
+/// The widest column group of a `Cols4` block: [`COLS4_TILE`] unless `OXHLO_CUDA_COLS4_TILE` says
+/// otherwise (a power of two from 4 to 1024; read once; a knob for measuring). With parts, a pass
+/// writes about `blocks x tile` partials (8 bytes each) whatever `inner` is, so narrower groups write
+/// fewer of them: a sum over the 4096 columns of a [4096, 4096] tensor wrote 4 MB of partials beside
+/// its 64 MB of input in groups of 1024.
+pub fn cols4_tile() -> i64 {
+    static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&T, "OXHLO_CUDA_COLS4_TILE", |t: i64| (4..=COLS4_TILE).contains(&t) && t.count_ones() == 1, COLS4_TILE)
+}
+
 /// Whether a column reduction over `inner` columns has the vectorized shape `Cols4`.
 pub fn cols4_fits(inner: i64) -> bool {
     inner >= 4 && inner % 4 == 0
@@ -67,7 +77,7 @@ pub(crate) fn knob<T: std::str::FromStr + Copy + Send + Sync>(cell: &'static std
 
 /// `(column groups, rows per tile)` of a `Cols4` pass over `inner` columns.
 pub fn cols4_layout(inner: i64) -> (i64, i64) {
-    let w = inner.min(COLS4_TILE);
+    let w = inner.min(cols4_tile());
     ((inner + w - 1) / w, 256 / (w / 4))
 }
 
@@ -427,7 +437,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
         "extern \"C\" __global__ void {bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
   __shared__ {acc} sh[{m}][256][4];
   const long long chunk = (red + parts - 1) / parts;
-  const int w = (int)min(inner, {COLS4_TILE}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
+  const int w = (int)min(inner, {tile}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
   const long long groups = (inner + w - 1) / w;
   for (long long b = blockIdx.x; b < outer * groups * parts; b += gridDim.x) {{
     const long long row = b % outer, rest = b / outer, g = rest % groups, part = rest / groups;
@@ -468,6 +478,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
 ",
         bind = bind,
         combine = combine,
+        tile = cols4_tile(),
         unroll = cols4_unroll(),
     )
 }
