@@ -2,7 +2,8 @@
 //! step, fused kernels with their inputs, outputs, shape and reduction epilogues. For reading what
 //! fusion made of a program. Each step ends with the megabytes it reads and writes (every input once),
 //! and a summary per kind of step closes each function: the traffic a device pass cannot go below.
-//! `PLAN_DUMP_OPS=1` lists the ops inside each kernel too.
+//! `PLAN_DUMP_OPS=1` lists the ops inside each kernel too. A step that a reduction's finishing pass runs
+//! (`finish_epilogue`) says so.
 use oxhlo_cpu::OptLevel;
 use oxhlo_ir::{Type, Value};
 use oxhlo_plan::fusion::Step;
@@ -27,7 +28,11 @@ fn main() {
         // (steps, MB read, MB written) per kind of step.
         let mut totals: std::collections::BTreeMap<String, (usize, f64, f64)> = Default::default();
         println!("func {}", func.name);
-        for (si, s) in oxhlo_cuda::kernels::plan_steps(func, block, &fusion).iter().enumerate() {
+        let steps = oxhlo_cuda::kernels::plan_steps(func, block, &fusion);
+        for (si, s) in steps.iter().enumerate() {
+            if si > 0 && oxhlo_cuda::finish_epilogue::epilogue(func, block, &steps[si - 1], s).is_some() {
+                print!("(run by the finishing pass of {}) ", si - 1);
+            }
             match s {
                 Step::Op(i) => {
                     let op = &block.ops[*i];

@@ -49,6 +49,8 @@ pub struct Stats {
     /// Runs captured as a CUDA graph, and replays of captured graphs.
     pub graph_captures: AtomicUsize,
     pub graph_replays: AtomicUsize,
+    /// Steps run by the finishing pass of the reduction before them ([`crate::finish_epilogue`]).
+    pub finish_epilogues: AtomicUsize,
 }
 
 struct PlannedStep {
@@ -62,6 +64,18 @@ struct PlannedStep {
     fused_reduce: Option<Arc<Kernel>>,
     /// A row kernel (`oxhlo_plan::row_fusion`) and whether it runs a warp per row.
     row_kernel: Option<(Arc<Kernel>, bool)>,
+    /// A reduction kernel's finishing pass that also runs the next step ([`crate::finish_epilogue`]).
+    epilogue: Option<Epilogue>,
+    /// This step is the epilogue of the step before: nothing to run when that one ran it.
+    after_epilogue: bool,
+}
+
+/// The next step run by a reduction's finishing pass: its kernel, the combined source, and the pass's
+/// counter of finished blocks (allocated zeroed at the first run, reset by each launch's last block).
+struct Epilogue {
+    kernel: Arc<oxhlo_plan::fusion::FusedKernel>,
+    src: Arc<Kernel>,
+    counter: std::sync::Mutex<Option<DTensor>>,
 }
 
 /// A module compiled for the CUDA backend.
@@ -194,9 +208,21 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp)),
                 _ => None,
             };
-            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel }
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false }
         })
         .collect();
+    for i in 1..planned.len() {
+        let (before, after) = planned.split_at_mut(i);
+        let (r, next) = (&mut before[i - 1], &mut after[0]);
+        let Step::Kernel(rk) = &r.step else { continue };
+        if r.epilogue.is_some() || r.after_epilogue || r.fused_reduce.is_none() {
+            continue;
+        }
+        let Some(kernel) = crate::finish_epilogue::epilogue(func, block, &r.step, &next.step) else { continue };
+        let Some(src) = crate::finish_epilogue::render(func, block, rk, &kernel) else { continue };
+        r.epilogue = Some(Epilogue { kernel, src: Arc::new(Kernel::new(src)), counter: std::sync::Mutex::new(None) });
+        next.after_epilogue = true;
+    }
     for (v, &i) in &last {
         planned[i].free_after.push(*v);
     }
@@ -486,7 +512,7 @@ impl CudaProgram {
                 (_, c) => Slot { dev: None, host: Some(Val::from_rt(c)) },
             })
             .collect();
-        let mut run = Run { prog: self, interp: None, depth: 0 };
+        let mut run = Run { prog: self, interp: None, depth: 0, epilogue_ran: false };
         let res = run.call(func, args);
         let checks = run.interp.take().map(|it| (it.checks_run, it.check_failures)).unwrap_or_default();
         (res, checks)
@@ -571,6 +597,8 @@ struct Run<'p> {
     prog: &'p CudaProgram,
     interp: Option<Interpreter<'p>>,
     depth: usize,
+    /// The step just run was a finishing pass that ran the next step too ([`Epilogue`]).
+    epilogue_ran: bool,
 }
 
 struct Frame<'f> {
@@ -666,6 +694,15 @@ impl<'p> Run<'p> {
         }
         let profiling = crate::profile::enabled();
         for ps in plan {
+            // An epilogue the finishing pass before it already ran: its values are set.
+            if std::mem::take(&mut self.epilogue_ran) && ps.after_epilogue {
+                for v in &ps.free_after {
+                    if let Some(s) = frame.env.get_mut(v.0 as usize) {
+                        *s = None;
+                    }
+                }
+                continue;
+            }
             let started = profiling.then(|| (std::time::Instant::now(), self.prog.stats.host_ops.load(Ordering::Relaxed)));
             // OXHLO_PROFILE=gpu: the step (a return enqueues nothing) waits behind the gate between two events.
             let gpu_events = profiling && crate::profile::gpu_events();
@@ -757,7 +794,8 @@ impl<'p> Run<'p> {
         if let Some(outs) = self.try_device_kernel(frame, ps, &k.outputs)? {
             return Ok(outs);
         }
-        if let Some(outs) = self.try_device_fused_reduce(frame, block, k, ps)? {
+        if let Some((outs, epilogue_ran)) = self.try_device_fused_reduce(frame, block, k, ps)? {
+            self.epilogue_ran = epilogue_ran;
             return Ok(outs);
         }
         let vals = k.inputs.iter().map(|&v| self.host(frame, v, false)).collect::<Result<Vec<_>, _>>()?;
@@ -794,7 +832,10 @@ impl<'p> Run<'p> {
     /// reducing as it goes, plus passes over partial results when the reductions are split (one series
     /// per reduction; several sums finished by one pass share its launch,
     /// [`reduce::render_finish_multi`]).
-    fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<Vec<Slot>>, String> {
+    ///
+    /// With an epilogue ([`crate::finish_epilogue`]) whose other inputs are on the device, the finishing
+    /// pass runs it and its results are set in `frame`; the flag says so.
+    fn try_device_fused_reduce(&self, frame: &mut Frame, block: &Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Option<(Vec<Slot>, bool)>, String> {
         let (Some(first_pass), Some(e0)) = (&ps.fused_reduce, k.reduce.first()) else { return Ok(None) };
         let Some(devs) = self.devs(frame, &k.inputs)? else { return Ok(None) };
         let gpu = &self.prog.gpu;
@@ -820,6 +861,14 @@ impl<'p> Run<'p> {
         let firsts = outs.split_off(outs.len() - m);
         let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
         let init_of = |e: &oxhlo_plan::fusion::ReduceEpilogue| k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input");
+        if let Some(ep) = ps.epilogue.as_ref().filter(|_| first.pass.to_partials && launches.len() == 2) {
+            if let Some(done) = self.finish_with_epilogue(frame, k, ep, &launches[1], &firsts, &init_of)? {
+                slots.extend(done);
+                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                self.prog.stats.finish_epilogues.fetch_add(1, Ordering::Relaxed);
+                return Ok(Some((slots, true)));
+            }
+        }
         // Several sums finished by one pass over their partials: one launch for all of them.
         let finish_all = reduce::shared_finish(&launches, m).and_then(|fin| self.prog.memo.get(&block.ops[e0.op], FINISH_MULTI_TAG, || reduce::render_finish_multi(e0.kind, m)).map(|src| (src, fin)));
         let results: Vec<crate::device::DBuf> = if let Some((src, fin)) = finish_all {
@@ -848,6 +897,58 @@ impl<'p> Run<'p> {
             slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
         }
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        Ok(Some((slots, false)))
+    }
+
+    /// The finishing pass `fin` of `k`'s reductions (partials `firsts`) with epilogue `ep`: sets the
+    /// epilogue's outputs in `frame` and returns the reductions' result slots; None (nothing launched)
+    /// when an input of the epilogue is not on the device.
+    fn finish_with_epilogue(
+        &self,
+        frame: &mut Frame,
+        k: &oxhlo_plan::fusion::FusedKernel,
+        ep: &Epilogue,
+        fin: &reduce::Launch,
+        firsts: &[crate::device::DBuf],
+        init_of: &dyn Fn(&oxhlo_plan::fusion::ReduceEpilogue) -> Result<DTensor, &'static str>,
+    ) -> Result<Option<Vec<Slot>>, String> {
+        let gpu = &self.prog.gpu;
+        let results: Vec<Value> = k.reduce.iter().map(|e| e.result).collect();
+        let others: Vec<Value> = ep.kernel.inputs.iter().copied().filter(|v| !results.contains(v)).collect();
+        let Some(other_devs) = self.devs(frame, &others)? else { return Ok(None) };
+        let counter = {
+            let mut c = ep.counter.lock().map_err(|_| "an epilogue counter lock was poisoned")?;
+            if c.is_none() {
+                let zero = NTensor::new(oxhlo_ir::TensorType::new(vec![1], oxhlo_ir::ElementType::uint(32)), oxhlo_cpu::Buf::U32(vec![0]));
+                *c = Some(gpu.upload(&zero)?);
+            }
+            c.clone().ok_or("internal error: no epilogue counter")?
+        };
+        let inits = k.reduce.iter().map(init_of).collect::<Result<Vec<_>, _>>()?;
+        let m = k.reduce.len();
+        let n_res = (fin.outer * fin.inner) as usize;
+        let mut ins: Vec<&cudarc::driver::CudaSlice<u8>> = firsts.iter().map(|b| &**b).collect();
+        ins.extend(inits.iter().map(|t| &**t.buf));
+        ins.extend(other_devs.iter().map(|t| &**t.buf));
+        ins.push(&counter.buf);
+        let mut outs = (0..m).map(|_| gpu.alloc_raw(oxhlo_cpu::Kind::F32, n_res)).collect::<Result<Vec<_>, _>>()?;
+        let mut meta = Vec::new();
+        for &v in &ep.kernel.outputs {
+            let Some(Type::Tensor(t)) = frame.func.try_ty(v) else { return Ok(None) };
+            let Some((kind, _)) = render::kind_of(frame.func, v) else { return Ok(None) };
+            outs.push(gpu.alloc_raw(kind, n_res)?);
+            meta.push((t.clone(), kind));
+        }
+        reduce::launch_finish_multi(gpu, &ep.src, fin, m, &ins, &mut outs)?;
+        let epi_outs = outs.split_off(m);
+        for ((&v, b), (t, kind)) in ep.kernel.outputs.iter().zip(epi_outs).zip(meta) {
+            frame.set(v, Slot { dev: Some(Gpu::wrap(t, kind, n_res, b)), host: None })?;
+        }
+        let mut slots = Vec::with_capacity(m);
+        for (e, result) in k.reduce.iter().zip(outs) {
+            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
+            slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
+        }
         Ok(Some(slots))
     }
 

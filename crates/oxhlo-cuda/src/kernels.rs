@@ -53,7 +53,7 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
     if fusion.sibling_reductions > 1 {
         steps = oxhlo_plan::reduce_fusion::merge_kernels(block, steps, fusion.sibling_reductions, fits);
     }
-    steps
+    crate::finish_epilogue::reorder(func, block, steps)
 }
 
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
@@ -69,11 +69,23 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
 
 /// The kernels the executor can launch running `steps` (the plan of `block`, nested blocks aside).
 pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, out: &mut Vec<String>) {
-    for step in steps {
+    let steps: Vec<&Step> = steps.into_iter().collect();
+    let mut skip_next = false;
+    for (at, &step) in steps.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         match step {
             Step::Kernel(k) if k.rows.is_some() => out.extend(crate::rows::render_rows(func, block, k).map(|r| r.src)),
             Step::Kernel(k) if !k.reduce.is_empty() => {
                 out.extend(crate::reduce::render_fused_pass(func, block, k));
+                // A finishing pass with the next step as its epilogue (as `exec` runs it).
+                let paired = steps.get(at + 1).and_then(|next| crate::finish_epilogue::epilogue(func, block, step, next)).and_then(|e| crate::finish_epilogue::render(func, block, k, &e));
+                if let Some(src) = paired {
+                    out.push(src);
+                    skip_next = true;
+                    continue;
+                }
                 let e0 = &k.reduce[0];
                 let passes = crate::reduce::launches(e0.outer as i64, e0.n as i64, e0.inner as i64);
                 if crate::reduce::shared_finish(&passes, k.reduce.len()).is_some() {

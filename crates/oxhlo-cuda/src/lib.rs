@@ -10,6 +10,7 @@ pub mod cudnn_plan;
 pub mod device;
 pub mod dot;
 pub mod exec;
+pub mod finish_epilogue;
 pub mod gather_scatter;
 pub mod graph;
 pub mod kernels;

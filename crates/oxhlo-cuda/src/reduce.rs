@@ -808,6 +808,11 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
     if k.reduce.iter().any(|e| e.kind != e0.kind) {
         return None;
     }
+    // A reduction of a kernel input alone (`finish_epilogue` makes such kernels of `reduce` ops): the
+    // plain pass over elements, whose parameters are the same (operand, init value, result).
+    if m == 1 && k.ops == [e0.op] && k.inputs == [e0.operand, e0.init] && k.outputs == [e0.result] {
+        return (crate::render::kind_of(func, e0.operand)?.0 == Kind::F32).then(|| render_pass(Kind::F32, e0.kind, first.pass)).flatten();
+    }
     let red_ops: Vec<usize> = k.reduce.iter().map(|e| e.op).collect();
     let ops: Vec<usize> = k.ops.iter().copied().filter(|i| !red_ops.contains(i)).collect();
     let full_outputs = &k.outputs[..k.outputs.len() - m];

@@ -262,6 +262,15 @@ fn row_kernels_match_the_interpreter() {
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative);
 /// `all_on_device`: no op may fall back to the host.
 fn files_match_the_interpreter(dir: &std::path::Path, opts: &CudaOptions, tol: f64, all_on_device: bool, input: &dyn Fn(&TensorType, u64) -> Buf) {
+    files_match_the_interpreter_then(dir, opts, tol, all_on_device, input, &|_, _, _, _| {});
+}
+
+/// What [`files_match_the_interpreter_then`] calls after each program's checked run: the file, the
+/// program, its inputs and its results.
+type AfterRun<'a> = &'a dyn Fn(&std::path::Path, &CudaProgram, &[Val], &[Val]);
+
+/// [`files_match_the_interpreter`], then `after` for each program.
+fn files_match_the_interpreter_then(dir: &std::path::Path, opts: &CudaOptions, tol: f64, all_on_device: bool, input: &dyn Fn(&TensorType, u64) -> Buf, after: AfterRun) {
     let mut files: Vec<_> = std::fs::read_dir(dir).expect("a test directory").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     assert!(!files.is_empty(), "no programs in {dir:?}");
@@ -296,6 +305,7 @@ fn files_match_the_interpreter(dir: &std::path::Path, opts: &CudaOptions, tol: f
             }
         }
         println!("{}: {} outputs agree", path.display(), got.len());
+        after(path, &prog, &inputs, &got);
     }
 }
 
@@ -393,4 +403,27 @@ fn convolution_copies_match_the_interpreter() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/convs");
     let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
     files_match_the_interpreter(&dir, &opts, 1e-4, false, &|t, seed| Buf::F32(rand(t.num_elements().expect("static"), 300 + seed)));
+}
+
+/// Batch norms whose per-channel arithmetic after the column sums (the mean's and variance's `[C]` ops,
+/// the running mean's update, the scale's and bias's SGD step reading two sums) runs in the sums'
+/// finishing pass (tests/epilogues; `oxhlo_cuda::finish_epilogue`), against the interpreter; then three
+/// more runs each (the counter of finished blocks must be back at zero for the next launch; the last
+/// replays a CUDA graph) giving the same bits.
+#[test]
+fn finish_epilogues_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/epilogues");
+    let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
+    files_match_the_interpreter_then(&dir, &opts, 1e-4, true, &|t, seed| Buf::F32(rand(t.num_elements().expect("static"), 500 + seed)), &|path, prog, inputs, first| {
+        let ran = prog.stats.finish_epilogues.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(ran >= 1, "{path:?}: a finishing pass ran the step after it");
+        for run in 0..3 {
+            let again = prog.run(inputs.to_vec()).expect("runs again");
+            for (k, (a, b)) in again.iter().zip(first).enumerate() {
+                assert_eq!(as_f64(&a.to_rt()), as_f64(&b.to_rt()), "{path:?} run {} output {k}: other bits than the first run", run + 2);
+            }
+        }
+        println!("{}: {} finishing passes ran the step after them; later runs gave the same bits", path.display(), prog.stats.finish_epilogues.load(std::sync::atomic::Ordering::Relaxed));
+    });
 }

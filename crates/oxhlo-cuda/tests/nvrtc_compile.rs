@@ -138,6 +138,14 @@ fn every_rendered_kernel_compiles() {
         all.extend(ks);
     }
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
+    // Reductions' finishing passes running the small kernels after them (tests/epilogues: batch norms).
+    let epi_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/epilogues");
+    for e in std::fs::read_dir(&epi_dir).expect("tests/epilogues exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
+        let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "epilogue.mlir").expect("parses");
+        let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
+        assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{:?}: a finishing pass with an epilogue", e.path());
+        all.extend(ks);
+    }
     all.insert(oxhlo_cuda::profile::GATE_SRC.to_string());
     for bytes in [1, 2, 4, 8] {
         all.extend(oxhlo_cuda::movement::render_transpose_tiles(bytes));
