@@ -6,7 +6,7 @@
 //!   shuffles and shared memory to combine;
 //! - columns (`inner > 1`): a block per (outer, 32 columns, part of `red`), eight row groups of a warp
 //!   each walking their rows with reads coalesced across the warp, combined in shared memory; when
-//!   `inner` is a multiple of 4 (`Shape::Cols4`), a block per (outer, up to 1024 columns, part) whose
+//!   `inner` is a multiple of 4 (`Shape::Cols4`), a block per (outer, up to [`cols4_tile`] columns, part) whose
 //!   threads read 4 adjacent columns as one vector load.
 //!
 //! When there are too few rows or columns to fill the device, `red` is split into parts whose partial
@@ -37,24 +37,26 @@ pub enum Shape {
     /// D* out0)`: a block per (part, row, 32 columns); `out0[(part * outer + row) * inner + column]`.
     Cols,
     /// As `Cols` for elements (not partials) when `inner` is a multiple of 4 ([`cols4_fits`]): a block
-    /// per (part, row, group of up to [`COLS4_TILE`] columns) whose threads each read 4 adjacent columns
+    /// per (part, row, group of up to [`cols4_tile`] columns) whose threads each read 4 adjacent columns
     /// as one vector load, `256 / (w / 4)` rows at a time for a group of `w` columns (threads past the
     /// last whole row or past `inner` idle). A batch-norm sum over 64 channels read 128 bytes per warp
     /// load as `Cols`, 1.3-1.7 TB/s on the H200.
     Cols4,
 }
 
-/// Columns of a `Cols4` block's group, at most (256 threads x 4).
+/// Columns of a `Cols4` block's group, at most (256 threads x 4; [`cols4_tile`] is the default).
 pub const COLS4_TILE: i64 = 1024;
 
-/// The widest column group of a `Cols4` block: [`COLS4_TILE`] unless `OXHLO_CUDA_COLS4_TILE` says
-/// otherwise (a power of two from 4 to 1024; read once; a knob for measuring). With parts, a pass
-/// writes about `blocks x tile` partials (8 bytes each) whatever `inner` is, so narrower groups write
-/// fewer of them: a sum over the 4096 columns of a [4096, 4096] tensor wrote 4 MB of partials beside
-/// its 64 MB of input in groups of 1024.
+/// The widest column group of a `Cols4` block: 128 unless `OXHLO_CUDA_COLS4_TILE` says otherwise (a
+/// power of two from 4 to [`COLS4_TILE`]; read once; a knob for measuring). With parts, a pass writes
+/// about `blocks x tile` partials (8 bytes each) whatever `inner` is, so narrower groups write fewer of
+/// them: a sum over the 4096 columns of a [4096, 4096] tensor wrote 4 MB of partials beside its 64 MB
+/// of input in groups of 1024 (65% of the copy bandwidth on the H200; 71% in groups of 128), and 384
+/// columns (nanoGPT's width) kept a quarter of a 1024-group block's threads idle. resnet18's kernels
+/// 8.15 -> 8.08 ms a step (crates/oxhlo-cuda/NOTES.md, v13).
 pub fn cols4_tile() -> i64 {
     static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    knob(&T, "OXHLO_CUDA_COLS4_TILE", |t: i64| (4..=COLS4_TILE).contains(&t) && t.count_ones() == 1, COLS4_TILE)
+    knob(&T, "OXHLO_CUDA_COLS4_TILE", |t: i64| (4..=COLS4_TILE).contains(&t) && t.count_ones() == 1, 128)
 }
 
 /// Whether a column reduction over `inner` columns has the vectorized shape `Cols4`.

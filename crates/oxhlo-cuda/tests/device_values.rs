@@ -310,7 +310,7 @@ fn files_match_the_interpreter_then(dir: &std::path::Path, opts: &CudaOptions, t
 }
 
 /// Column reductions of the vectorized shape (`reduce::Shape::Cols4`: a multiple of 4 columns, in one
-/// group of up to 1024 or several, whole rows to a tile or not) and of the plain one, alone and fused with the ops computing their operand, split into parts
+/// group or several, whole rows to a tile or not) and of the plain one, alone and fused with the ops computing their operand, split into parts
 /// or not, a batch-norm-like sum of an operand broadcast along the reduced dims among them (the
 /// vectorized kernel reads it once per column), against sums in f64 of the same f32 operands (the interpreter's f32 running sums are less
 /// exact than the kernels' f64 accumulation over rows of thousands). The fused sums of a shape merge into one pass (sibling
