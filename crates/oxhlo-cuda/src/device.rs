@@ -169,6 +169,9 @@ impl Kernel {
 #[derive(Debug, Default)]
 pub struct Memo {
     map: Mutex<HashMap<MemoKey, Option<Arc<Kernel>>>>,
+    /// Zeroed `unsigned int` counters of kernels whose last block finishes the work (each launch
+    /// leaves them at zero again), per (op, role).
+    counters: Mutex<HashMap<MemoKey, DTensor>>,
 }
 
 /// (op address, role).
@@ -190,6 +193,20 @@ impl Memo {
                 k
             })
         })
+    }
+
+    /// `n` zeroed counters of `op` in role `tag`, allocated at first use (before any graph capture of
+    /// the run that uses them: a program's first run is never captured) and kept with the program.
+    pub fn counter(&self, gpu: &Gpu, op: &oxhlo_ir::Op, tag: u32, n: usize) -> Result<DTensor, String> {
+        let key = (op as *const oxhlo_ir::Op as usize, tag);
+        let mut m = self.counters.lock().map_err(|_| "the counters' lock was poisoned")?;
+        if let Some(c) = m.get(&key).filter(|c| c.len == n) {
+            return Ok(c.clone());
+        }
+        let zeros = NTensor::new(oxhlo_ir::TensorType::new(vec![n as i64], oxhlo_ir::ElementType::uint(32)), oxhlo_cpu::Buf::U32(vec![0; n]));
+        let c = gpu.upload(&zeros)?;
+        m.insert(key, c.clone());
+        Ok(c)
     }
 
     fn get_kernel(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<Kernel>) -> Option<Arc<Kernel>> {

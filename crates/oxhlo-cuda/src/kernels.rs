@@ -163,6 +163,12 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
                     (p(true), p(false), 1)
                 }
             };
+            if let Some(l) = crate::reduce::folded_launch(outer, red, inner) {
+                if let Some(src) = crate::reduce::render_folded(*k, rk, l.pass.shape) {
+                    out.push(src);
+                    return;
+                }
+            }
             for l in crate::reduce::launches(outer, red, inner) {
                 out.extend(crate::reduce::render_pass(*k, rk, l.pass));
             }

@@ -151,6 +151,23 @@ pub fn acc_type(kind: Kind) -> &'static str {
 /// The CUDA C of one reduction pass over elements of `kind` with reducer `rk` (entry
 /// [`crate::render::ENTRY`], parameters as [`Shape`] says). None for unsupported kinds and reducers.
 pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
+    render_pass_with(kind, rk, pass, false)
+}
+
+/// The first pass of `shape` (`Rows` or `Cols4`) over elements of `kind` that also finishes the
+/// reduction ([`folded_launch`]): each block writes its partial result, and the last block of a row (or
+/// of a column group) to do so folds that row's (group's) partials in a fixed order into the final
+/// values. Parameters: those of `shape`, then `(const S* in0, const S* init, unsigned int* count, S* out0,
+/// A* oxh_part)`: `count` holds one zero per row (rows x column groups for `Cols4`), each set back to
+/// zero by the block that folds; `oxh_part` takes the partials. One launch instead of two.
+pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String> {
+    if !matches!(shape, Shape::Rows | Shape::Cols4) {
+        return None;
+    }
+    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, true)
+}
+
+fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, fold: bool) -> Option<String> {
     let st = crate::render::storage_type(kind)?;
     let unsigned = matches!(kind, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64);
     let acc = acc_type(kind);
@@ -188,22 +205,75 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
         _ => combine.to_string(),
     };
     let src_t = if pass.from_partials { acc } else { st };
-    let dst_t = if pass.to_partials { acc } else { st };
+    let dst_t = if pass.to_partials && !fold { acc } else { st };
+    let final_store = |x: &str, at: &str| format!("{{ {acc} init_v = {}; out0[{at}] = {}; }}", load_elem("init", "0"), store(&format!("oxr(init_v, {x})")));
     let result = |x: &str, at: &str| {
-        if pass.to_partials {
+        if fold {
+            format!("oxh_part[{at}] = {x};")
+        } else if pass.to_partials {
             format!("out0[{at}] = {x};")
         } else {
-            format!("{{ {acc} init_v = {}; out0[{at}] = {}; }}", load_elem("init", "0"), store(&format!("oxr(init_v, {x})")))
+            final_store(x, at)
         }
     };
-    let params = format!("const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0");
+    let params = if fold {
+        format!("const {st}* __restrict__ in0, const {st}* __restrict__ init, unsigned int* __restrict__ count, {st}* __restrict__ out0, {acc}* oxh_part")
+    } else {
+        format!("const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0")
+    };
+    // The last block's fold of the partials it and the others wrote (`render_folded`).
+    let tail = if !fold {
+        String::new()
+    } else if pass.shape == Shape::Cols4 {
+        format!(
+            "    __shared__ unsigned int oxh_arrived;
+    __threadfence();
+    __syncthreads();
+    if (t == 0) oxh_arrived = atomicAdd(count + row * groups + g, 1u);
+    __syncthreads();
+    if (oxh_arrived + 1u == (unsigned int)parts) {{
+      __threadfence();
+      for (int c = t; c < w && g * w + c < inner; c += 256) {{
+        {acc} f = ({acc})({ident});
+        #pragma unroll 4
+        for (long long p = 0; p < parts; ++p) f = oxr(f, __ldcg(oxh_part + (p * outer + row) * inner + g * w + c));
+        {}
+      }}
+      if (t == 0) count[row * groups + g] = 0u;
+    }}
+",
+            final_store("f", "row * inner + g * w + c")
+        )
+    } else {
+        format!(
+            "    __shared__ unsigned int oxh_arrived;
+    if (threadIdx.x == 0) {{ __threadfence(); oxh_arrived = atomicAdd(count + row, 1u); }}
+    __syncthreads();
+    if (oxh_arrived + 1u == (unsigned int)parts) {{
+      __threadfence();
+      {acc} f = ({acc})({ident});
+      for (long long p = threadIdx.x; p < parts; p += blockDim.x) f = oxr(f, __ldcg(oxh_part + row * parts + p));
+      for (int o = 16; o > 0; o >>= 1) f = oxr(f, __shfl_down_sync(0xffffffffu, f, o));
+      if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = f;
+      __syncthreads();
+      if (threadIdx.x < 32) {{
+        f = (threadIdx.x < (blockDim.x >> 5)) ? sh[threadIdx.x] : ({acc})({ident});
+        for (int o = 16; o > 0; o >>= 1) f = oxr(f, __shfl_down_sync(0xffffffffu, f, o));
+        if (threadIdx.x == 0) {{ {} count[row] = 0u; }}
+      }}
+    }}
+    __syncthreads();
+",
+            final_store("f", "row")
+        )
+    };
     let body = if pass.shape == Shape::Cols4 {
         if pass.from_partials {
             return None;
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &|x, at, _| result(x, at))
+        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators.
         let lane = |e: usize| format!("acc{e} = oxr(acc{e}, {});", load_elem("a0", &e.to_string()));
@@ -230,7 +300,9 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
             lane(3),
             load_in("i")
         );
-        rows_kernel(&params, acc, ident, &fold, &result)
+        rows_kernel(&params, acc, ident, &fold, &tail, &result)
+    } else if fold {
+        return None;
     } else if pass.shape == Shape::Cols && pass.from_partials {
         finish_cols_kernel(&params, acc, ident, &format!("acc = oxr(acc, {});", load_in("i")), &result)
     } else {
@@ -252,7 +324,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     let entry = crate::render::ENTRY;
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
-        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", &|x, at, _| result(x, at)),
+        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", &|x, at, _| result(x, at)),
         Shape::Rows => rows_kernel(
             params,
             acc,
@@ -264,6 +336,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     }}
 "
             ),
+            "",
             result,
         ),
         Shape::WarpRows => format!(
@@ -377,9 +450,9 @@ fn finish_cols_kernel(params: &str, acc: &str, ident: &str, step: &str, result: 
 /// The `Rows` pass (entry [`crate::render::ENTRY`], `(outer, red, parts)`, then `params`): a block per
 /// (row, part) runs `fold` (C folding the part's elements `lo..hi` of row `row` into `acc`, declared
 /// before it), then combines its threads' values by warp shuffles and shared memory; `result(acc, at)`
-/// stores it. Parts are `chunk` elements long, a multiple of 4 (so that a part of a row of a multiple
-/// of 4 elements starts on a vector boundary).
-fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn(&str, &str) -> String) -> String {
+/// stores it, and `tail` runs after (every thread, once per part). Parts are `chunk` elements long, a
+/// multiple of 4 (so that a part of a row of a multiple of 4 elements starts on a vector boundary).
+fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, tail: &str, result: &dyn Fn(&str, &str) -> String) -> String {
     let entry = crate::render::ENTRY;
     format!(
         "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
@@ -398,7 +471,7 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn
       if (threadIdx.x == 0) {res}
     }}
     __syncthreads();
-  }}
+{tail}  }}
 }}
 ",
         res = result("acc", "b"),
@@ -406,15 +479,15 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, result: &dyn Fn
 }
 
 /// The `Cols4` pass (entry [`crate::render::ENTRY`], the parameters of `Cols`, then `params`): a block
-/// takes a group of `w = min(inner, 1024)` columns of one row of a part; thread t reads columns `4 * (t %
+/// takes a group of `w = min(inner, cols4_tile())` columns of one row of a part; thread t reads columns `4 * (t %
 /// q) ..` (q = w / 4 threads to a row) of the group, rows `t / q`, `t / q + 256 / q`, ... of its part.
 /// Per tile, `loads` runs with `i0` (the first of the thread's 4 elements), then `step` for each lane
 /// `e` (with `i = i0 + e`, `acc` its lane's accumulator; with `m > 1` reductions at once, `acc0` ..
 /// `acc{m-1}`), then `stores`. The lanes of threads sharing a column are combined in shared memory
 /// (thread t combining columns t, t + 256, ... of the group); `result(acc, at, j)` stores reduction j's
-/// column.
+/// column; then `tail` runs (every thread, once per block's tile group).
 #[allow(clippy::too_many_arguments)]
-fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
+fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, tail: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
     let entry = crate::render::ENTRY;
     let bind: String = if m == 1 { format!("{acc}& acc = acc_[0][e];") } else { (0..m).map(|j| format!(" {acc}& acc{j} = acc_[{j}][e];")).collect() };
     let combine: String = (0..m)
@@ -474,7 +547,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
     for (int c = t; c < w && g * w + c < inner; c += 256) {{
       const long long at = (part * outer + row) * inner + g * w + c;
 {combine}    }}
-    __syncthreads();
+{tail}    __syncthreads();
   }}
 }}
 ",
@@ -623,17 +696,63 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, x: &DTensor, ini
     })())
 }
 
-/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` by the launches of [`launches`]
-/// (kernels kept in `memo` as `op`'s).
+/// Reduces `x` viewed as `[outer, red, inner]` to `[outer, inner]` by the launches of [`launches`], or
+/// the one of [`folded_launch`] (kernels and counters kept in `memo` as `op`'s).
 #[allow(clippy::too_many_arguments)]
 pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor, init: &DTensor, outer: i64, red: i64, inner: i64) -> Result<crate::device::DBuf, String> {
     let n_out = (outer * inner) as usize;
     let mut out = [gpu.alloc_raw(x.kind, n_out)?];
-    if n_out > 0 {
-        run_launches(gpu, memo, op, x.kind, rk, &launches(outer, red, inner), &x.buf, init, &mut out)?;
+    if n_out == 0 {
+        let [o] = out;
+        return Ok(o);
     }
+    let folded = folded_launch(outer, red, inner).and_then(|l| memo.get(op, FOLD_TAG, || render_folded(x.kind, rk, l.pass.shape)).map(|src| (l, src)));
+    if let Some((l, src)) = folded {
+        let counts = if l.pass.shape == Shape::Cols4 { outer * cols4_layout(inner).0 } else { outer };
+        let count = memo.counter(gpu, op, FOLD_TAG, counts as usize)?;
+        let [o] = out;
+        let mut outs = [o, gpu.alloc_bytes((outer * inner * l.parts) as usize * 8)?];
+        let ins = [&**x.buf, &**init.buf, &**count.buf];
+        match l.pass.shape {
+            Shape::Cols4 => gpu.launch_reduce_cols4(&src, l.outer, l.red, l.inner, l.parts, &ins, &mut outs)?,
+            _ => gpu.launch_reduce_rows(&src, l.outer, l.red, l.parts, &ins, &mut outs)?,
+        }
+        let [o, _partials] = outs;
+        return Ok(o);
+    }
+    run_launches(gpu, memo, op, x.kind, rk, &launches(outer, red, inner), &x.buf, init, &mut out)?;
     let [o] = out;
     Ok(o)
+}
+
+/// `op`'s memo tag of its folded pass ([`render_folded`]) and of that pass's counters.
+const FOLD_TAG: u32 = 27;
+
+/// The most partials a `Cols4` group's last block folds (each of its threads then folds at most 16).
+const FOLD_COLS_MAX: i64 = 4096;
+
+/// The one launch that reduces `[outer, red, inner]` when [`launches`] would be a `Rows` or `Cols4`
+/// pass to partials and one pass over them, and a block can fold the partials of a row or column group
+/// cheaply (rows: any number of parts; columns: at most [`FOLD_COLS_MAX`] partials a group): its
+/// pass ([`render_folded`]) finishes the reduction itself. The bandwidth of the anchors' sums over
+/// [4096, 4096] was 67-71% of the copy's with the second launch, 89-98% over tensors four times larger
+/// (the launch and its ramp weigh less there). None otherwise, or with `OXHLO_CUDA_FOLD=0`.
+pub fn folded_launch(outer: i64, red: i64, inner: i64) -> Option<Launch> {
+    static F: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    if knob(&F, "OXHLO_CUDA_FOLD", |f| f <= 1, 1) == 0 {
+        return None;
+    }
+    let ls = launches(outer, red, inner);
+    let [first, second] = ls.as_slice() else { return None };
+    if !first.pass.to_partials || second.pass.to_partials || first.pass.from_partials {
+        return None;
+    }
+    let cheap = match first.pass.shape {
+        Shape::Rows => true,
+        Shape::Cols4 => first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
+        _ => false,
+    };
+    cheap.then_some(*first)
 }
 
 /// The finishing pass of `m` f32 reductions at once (a fused kernel's merged sums): the single
@@ -851,7 +970,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             operands.iter().enumerate().map(|(j, o)| format!("      acc{j} = oxr(acc{j}, (double){o});\n")).collect()
         };
         let step = format!("{}{folds}", column_invariant(&lanes.lane, e0.inner as i64, k.shape.iter().product()));
-        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, &result)
+        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, "", &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){});\n      }}", operands[0]);
         reduction_kernel(shape, &params.join(", "), "double", ident, &step, &|x, at| result(x, at, 0))

@@ -157,7 +157,10 @@ fn gpu_timings() {
         let gbs = (n * 4) as f64 / (ms * 1e-3) / 1e9;
         let (inner, red) = if dims == "0" { (shape[1], shape[0]) } else if dims == "1" { (1, shape[1]) } else { (1, n as i64) };
         let outer = if dims == "1" { shape[0] } else { 1 };
-        let sched: Vec<String> = oxhlo_cuda::reduce::launches(outer, red, inner).iter().map(|l| format!("{:?}x{}", l.pass.shape, l.parts)).collect();
+        let sched: Vec<String> = match oxhlo_cuda::reduce::folded_launch(outer, red, inner) {
+            Some(l) => vec![format!("{:?}x{} folding", l.pass.shape, l.parts)],
+            None => oxhlo_cuda::reduce::launches(outer, red, inner).iter().map(|l| format!("{:?}x{}", l.pass.shape, l.parts)).collect(),
+        };
         table.push(format!("sum {st} over [{dims}]{:>w$} {ms:8.3} ms  {gbs:8.1} GB/s  ({:.0}% of copy)  {}", "", 100.0 * gbs / ceiling, sched.join(" + "), w = 14usize.saturating_sub(st.len() + dims.len())));
         let got = gpu.download(&last.unwrap()).unwrap();
         let got = got.f32s().unwrap();

@@ -80,6 +80,8 @@ fn reduction_kernels() -> BTreeSet<String> {
                 for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
                     out.extend(render_pass(k, rk, Pass { shape, from_partials, to_partials }));
                 }
+                // The first pass that finishes the reduction in its last block (`reduce::folded_launch`).
+                out.extend(oxhlo_cuda::reduce::render_folded(k, rk, shape));
             }
         }
     }
