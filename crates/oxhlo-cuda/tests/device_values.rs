@@ -428,14 +428,14 @@ fn finish_epilogues_match_the_interpreter() {
     });
 }
 
-/// Reductions whose first pass finishes them in its last block (`reduce::folded_launch`): a row split
-/// into parts (a whole-tensor sum, long rows), column groups of few parts; f32 sums and maxima against
-/// f64 references, i32 sums exactly (wrapping); four runs each giving the same bits (each launch leaves
-/// its counters at zero for the next).
+/// Reductions whose first pass finishes them in its last block (`reduce::folded_launch`): rows split
+/// into parts (whole-tensor sums, long rows); f32 sums and maxima against f64 references, i32 sums
+/// exactly (wrapping); four runs each giving the same bits (each launch leaves its counters at zero for
+/// the next). (Column groups fold only with `OXHLO_CUDA_FOLD=2`; this test passed with it on the H200.)
 #[test]
 fn folded_reductions_match_host_references() {
     let Some(_gpu) = gpu_or_skip() else { return };
-    for (shape, dims) in [("4194304", "0"), ("64x262144", "1"), ("4096x4096", "0"), ("2048x1024", "0, 1"), ("3x2000x1024", "1")] {
+    for (shape, dims) in [("4194304", "0"), ("64x262144", "1"), ("2048x1024", "0, 1"), ("3x2000x1024", "1, 2")] {
         let full: Vec<i64> = shape.split('x').map(|d| d.parse().unwrap()).collect();
         let dims_v: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
         let (lo, hi) = (dims_v[0], dims_v[dims_v.len() - 1] + 1);
