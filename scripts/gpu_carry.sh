@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu_run.sh needs on the GPU machine (x86-64 binaries; no Rust toolchain there) and
-# copies it into gpu-carry/ (ignored through .git/info/exclude; name it in the device tool's `carry`).
+# copies it into gpu-carry/ (ignored through .git/info/exclude; name it in the device tool's `carry`), the
+# binaries packed into gpu-carry/bins.tar.xz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p gpu-carry
@@ -18,5 +19,9 @@ for line in sys.stdin:
         if name in ("conformance_gpu", "bench_gpu", "render", "device_values"):
             shutil.copy(m["executable"], "gpu-carry/" + name)
 '
-cp ../shared/bench/anchor_bench.py scripts/bench_table.py gpu-carry/
+cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py gpu-carry/
+# The device tool carries at most 64 MiB with the working tree: the binaries (~55 MB) travel as one xz
+# archive (~12 MB) that scripts/gpu_run.sh unpacks.
+( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values liboxhlo_pjrt.so \
+    && rm -f conformance_gpu bench_gpu render device_values liboxhlo_pjrt.so )
 ls -la gpu-carry

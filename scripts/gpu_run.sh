@@ -12,6 +12,7 @@
 # gpu-carry/ (listed in .git/info/exclude):
 #
 #   gpu-carry/{conformance_gpu,bench_gpu,render,device_values}   cargo test -p oxhlo-cuda --release binaries
+#     (these and the plugin travel packed as gpu-carry/bins.tar.xz, unpacked below)
 #   gpu-carry/liboxhlo_pjrt.so                                     cargo build --release -p oxhlo-pjrt
 #   gpu-carry/old_pjrt.so (`gpu_run.sh ab` only)                   an earlier build of it, to compare with
 #   gpu-carry/{anchor_bench.py,bench_table.py}                     the suite and the table maker
@@ -22,6 +23,8 @@ OUT=${OUT:-/tmp/oxhlo-gpu-out}
 mkdir -p "$OUT"
 ROOT=$(pwd)
 C="${CARRY:-$ROOT/gpu-carry}"
+# scripts/gpu_carry.sh packs the binaries into one archive (the carry limit): unpacked once here.
+if [ -f "$C/bins.tar.xz" ] && [ ! -e "$C/liboxhlo_pjrt.so" ]; then tar xJf "$C/bins.tar.xz" -C "$C"; fi
 PY=/opt/torch/.venv/bin/python3
 export OXHLO_CUDA_CACHE=/tmp/oxhlo-kernel-cache
 export CONFORMANCE_DIR="$ROOT/crates/oxhlo-interp/tests/conformance"
