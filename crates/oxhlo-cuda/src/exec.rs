@@ -70,12 +70,11 @@ struct PlannedStep {
     after_epilogue: bool,
 }
 
-/// The next step run by a reduction's finishing pass: its kernel, the combined source, and the pass's
-/// counter of finished blocks (allocated zeroed at the first run, reset by each launch's last block).
+/// The next step run by a reduction's finishing pass: its kernel and the combined source (the pass's
+/// counter of finished blocks is the reduction op's in the program's `Memo`, [`EPILOGUE_TAG`]).
 struct Epilogue {
     kernel: Arc<oxhlo_plan::fusion::FusedKernel>,
     src: Arc<Kernel>,
-    counter: std::sync::Mutex<Option<DTensor>>,
 }
 
 /// A module compiled for the CUDA backend.
@@ -109,6 +108,8 @@ const GRAPH_MIN_STEPS: usize = 16;
 
 /// The memo role of a fused kernel's finishing pass of several sums ([`reduce::render_finish_multi`]).
 const FINISH_MULTI_TAG: u32 = 60;
+/// Memo tag of the counter of a finishing pass that runs an epilogue (kept with the reduction's op).
+const EPILOGUE_TAG: u32 = 61;
 
 /// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
 fn has_control_flow(block: &Block) -> bool {
@@ -154,6 +155,18 @@ fn collect(r: &Region, uses: &mut HashSet<Value>, defs: &mut HashSet<Value>) {
             }
         }
     }
+}
+
+/// The f32 results of a fused kernel's reductions (`n_res` elements each) as slots of their types.
+fn reduction_slots(func: &Func, k: &oxhlo_plan::fusion::FusedKernel, results: Vec<crate::device::DBuf>, n_res: usize) -> Result<Vec<Slot>, String> {
+    k.reduce
+        .iter()
+        .zip(results)
+        .map(|(e, result)| match func.try_ty(e.result) {
+            Some(Type::Tensor(rt)) => Ok(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None }),
+            _ => Err("internal error: a reduction result is not a tensor".to_string()),
+        })
+        .collect()
 }
 
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<PlannedStep> {
@@ -220,7 +233,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
         }
         let Some(kernel) = crate::finish_epilogue::epilogue(func, block, &r.step, &next.step) else { continue };
         let Some(src) = crate::finish_epilogue::render(func, block, rk, &kernel) else { continue };
-        r.epilogue = Some(Epilogue { kernel, src: Arc::new(Kernel::new(src)), counter: std::sync::Mutex::new(None) });
+        r.epilogue = Some(Epilogue { kernel, src: Arc::new(Kernel::new(src)) });
         next.after_epilogue = true;
     }
     for (v, &i) in &last {
@@ -862,7 +875,7 @@ impl<'p> Run<'p> {
         let mut slots: Vec<Slot> = outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect();
         let init_of = |e: &oxhlo_plan::fusion::ReduceEpilogue| k.inputs.iter().position(|&v| v == e.init).map(|j| devs[j].clone()).ok_or("internal error: the init value is not a kernel input");
         if let Some(ep) = ps.epilogue.as_ref().filter(|_| first.pass.to_partials && launches.len() == 2) {
-            if let Some(done) = self.finish_with_epilogue(frame, k, ep, &launches[1], &firsts, &init_of)? {
+            if let Some(done) = self.finish_with_epilogue(frame, &block.ops[e0.op], k, ep, &launches[1], &firsts, &init_of)? {
                 slots.extend(done);
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                 self.prog.stats.finish_epilogues.fetch_add(1, Ordering::Relaxed);
@@ -892,20 +905,19 @@ impl<'p> Run<'p> {
             }
             rs
         };
-        for (e, result) in k.reduce.iter().zip(results) {
-            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
-            slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
-        }
+        slots.extend(reduction_slots(frame.func, k, results, n_res)?);
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
         Ok(Some((slots, false)))
     }
 
-    /// The finishing pass `fin` of `k`'s reductions (partials `firsts`) with epilogue `ep`: sets the
+    /// The finishing pass `fin` of `k`'s reductions (partials `firsts`; `op` the first reduce) with
+    /// epilogue `ep`: sets the
     /// epilogue's outputs in `frame` and returns the reductions' result slots; None (nothing launched)
     /// when an input of the epilogue is not on the device.
     fn finish_with_epilogue(
         &self,
         frame: &mut Frame,
+        op: &Op,
         k: &oxhlo_plan::fusion::FusedKernel,
         ep: &Epilogue,
         fin: &reduce::Launch,
@@ -916,14 +928,7 @@ impl<'p> Run<'p> {
         let results: Vec<Value> = k.reduce.iter().map(|e| e.result).collect();
         let others: Vec<Value> = ep.kernel.inputs.iter().copied().filter(|v| !results.contains(v)).collect();
         let Some(other_devs) = self.devs(frame, &others)? else { return Ok(None) };
-        let counter = {
-            let mut c = ep.counter.lock().map_err(|_| "an epilogue counter lock was poisoned")?;
-            if c.is_none() {
-                let zero = NTensor::new(oxhlo_ir::TensorType::new(vec![1], oxhlo_ir::ElementType::uint(32)), oxhlo_cpu::Buf::U32(vec![0]));
-                *c = Some(gpu.upload(&zero)?);
-            }
-            c.clone().ok_or("internal error: no epilogue counter")?
-        };
+        let counter = self.prog.memo.counter(gpu, op, EPILOGUE_TAG, 1)?;
         let inits = k.reduce.iter().map(init_of).collect::<Result<Vec<_>, _>>()?;
         let m = k.reduce.len();
         let n_res = (fin.outer * fin.inner) as usize;
@@ -944,12 +949,7 @@ impl<'p> Run<'p> {
         for ((&v, b), (t, kind)) in ep.kernel.outputs.iter().zip(epi_outs).zip(meta) {
             frame.set(v, Slot { dev: Some(Gpu::wrap(t, kind, n_res, b)), host: None })?;
         }
-        let mut slots = Vec::with_capacity(m);
-        for (e, result) in k.reduce.iter().zip(outs) {
-            let Some(Type::Tensor(rt)) = frame.func.try_ty(e.result) else { return Err("internal error: a reduction result is not a tensor".into()) };
-            slots.push(Slot { dev: Some(Gpu::wrap(rt.clone(), oxhlo_cpu::Kind::F32, n_res, result)), host: None });
-        }
-        Ok(Some(slots))
+        reduction_slots(frame.func, k, outs, n_res).map(Some)
     }
 
     fn exec_op(&mut self, frame: &mut Frame<'p>, block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {

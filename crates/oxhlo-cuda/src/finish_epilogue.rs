@@ -19,6 +19,7 @@ use crate::render::{self, ENTRY};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, Value};
 use oxhlo_plan::fusion::{FusedKernel, Step};
+use oxhlo_plan::reduce_fusion::step_reads;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -121,14 +122,6 @@ fn defined(block: &Block, step: &Step) -> Vec<Value> {
     }
 }
 
-/// Values each step reads (fused kernels: their inputs).
-fn read(block: &Block, step: &Step) -> Vec<Value> {
-    match step {
-        Step::Op(i) => block.ops[*i].operands.clone(),
-        Step::Kernel(k) => k.inputs.clone(),
-    }
-}
-
 /// `steps` with each step that makes an [`epilogue`] for an earlier reduction kernel moved right behind
 /// it, when every value it reads is defined by then (the first such step per reduction; constants it
 /// reads that come later move ahead of the reduction with it). Steps with regions (control flow) stay
@@ -170,7 +163,7 @@ pub fn reorder(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
                     continue;
                 }
             }
-            if epilogue(func, block, &steps[i], &steps[j]).is_some() && read(block, &steps[j]).iter().all(|v| !later.contains(v)) {
+            if epilogue(func, block, &steps[i], &steps[j]).is_some() && step_reads(block, &steps[j]).iter().all(|v| !later.contains(v)) {
                 found = Some(j);
                 break;
             }
@@ -183,7 +176,7 @@ pub fn reorder(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
             i += 1;
             continue;
         };
-        let mut moved: Vec<usize> = read(block, &steps[j]).iter().filter_map(|v| constants.get(v).copied()).collect();
+        let mut moved: Vec<usize> = step_reads(block, &steps[j]).iter().filter_map(|v| constants.get(v).copied()).collect();
         moved.sort_unstable();
         moved.dedup();
         let k = steps.remove(j);

@@ -67,7 +67,7 @@ pub(crate) fn reads(op: &Op) -> Vec<Value> {
 }
 
 /// Every value a step reads (an op's operands and its regions' uses, a kernel's inputs).
-pub(crate) fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
+pub fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
     match step {
         Step::Op(j) => reads(&block.ops[*j]),
         Step::Kernel(k) => k.inputs.clone(),
