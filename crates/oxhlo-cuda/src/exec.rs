@@ -914,6 +914,7 @@ impl<'p> Run<'p> {
     /// epilogue `ep`: sets the
     /// epilogue's outputs in `frame` and returns the reductions' result slots; None (nothing launched)
     /// when an input of the epilogue is not on the device.
+    #[allow(clippy::too_many_arguments)]
     fn finish_with_epilogue(
         &self,
         frame: &mut Frame,

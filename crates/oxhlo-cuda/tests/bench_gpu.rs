@@ -62,10 +62,11 @@ fn gpu_timings() {
     let ceiling = 2.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9;
     table.push(format!("copy 256MiB d2d            {ms:8.3} ms  {ceiling:8.1} GB/s"));
     // The same copy at the 64 MiB of the [4096, 4096] sums below (launch and ramp costs weigh more).
-    let quarter = src.buf.slice(0..(n * 4) / 4);
-    let mut dst_q = dst.slice_mut(0..(n * 4) / 4);
-    let ms_q = time_ms(50, &gpu, || gpu.stream.memcpy_dtod(&quarter, &mut dst_q).unwrap());
-    drop(dst_q);
+    let ms_q = {
+        let quarter = src.buf.slice(0..(n * 4) / 4);
+        let mut dst_q = dst.slice_mut(0..(n * 4) / 4);
+        time_ms(50, &gpu, || gpu.stream.memcpy_dtod(&quarter, &mut dst_q).unwrap())
+    };
     let gbs_q = 2.0 * (n as f64) / (ms_q * 1e-3) / 1e9;
     table.push(format!("copy 64MiB d2d             {ms_q:8.3} ms  {gbs_q:8.1} GB/s  ({:.0}% of the 256MiB copy)", 100.0 * gbs_q / ceiling));
 
