@@ -19,9 +19,11 @@ for line in sys.stdin:
         if name in ("conformance_gpu", "bench_gpu", "render", "device_values"):
             shutil.copy(m["executable"], "gpu-carry/" + name)
 '
-cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py gpu-carry/
+cargo build --release -p oxhlo-cuda --example nvrtc_time
+cp target/release/examples/nvrtc_time gpu-carry/
+cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py scripts/first_call_parts.py gpu-carry/
 # The device tool carries at most 64 MiB with the working tree: the binaries (~55 MB) travel as one xz
 # archive (~12 MB) that scripts/gpu_run.sh unpacks.
-( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values liboxhlo_pjrt.so \
-    && rm -f conformance_gpu bench_gpu render device_values liboxhlo_pjrt.so )
+( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so \
+    && rm -f conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so )
 ls -la gpu-carry

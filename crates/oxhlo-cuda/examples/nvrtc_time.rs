@@ -3,7 +3,8 @@
 //! listing take (`kernels::module_kernels`) and how long the first N kernels take to compile on THREADS
 //! threads, in about N/BATCH NVRTC programs of equal length (`nvrtc::balanced_batches`, as
 //! `Gpu::precompile` makes them).
-//! `NVRTC_TIME_DUMP=dir` writes the listed sources there.
+//! `NVRTC_TIME_DUMP=dir` writes the listed sources there; `NVRTC_TIME_SLICE=i/n` keeps every n-th listed
+//! kernel from the i-th (to compare n processes with n threads of one process).
 use oxhlo_cpu::OptLevel;
 
 fn main() {
@@ -26,7 +27,11 @@ fn main() {
             std::fs::write(format!("{dir}/k{i:04}.cu"), k).ok();
         }
     }
-    let ks: Vec<String> = ks.into_iter().take(n).collect();
+    let (slice, of) = std::env::var("NVRTC_TIME_SLICE")
+        .ok()
+        .and_then(|v| v.split_once('/').and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?.max(1)))))
+        .unwrap_or((0, 1));
+    let ks: Vec<String> = ks.into_iter().take(n).skip(slice).step_by(of).collect();
     let keyed: Vec<(u64, &str)> = ks.iter().map(|s| (0, s.as_str())).collect();
     let units: Vec<String> = oxhlo_cuda::nvrtc::balanced_batches(&keyed, ks.len().div_ceil(per)).iter().map(|b| oxhlo_cuda::nvrtc::batch_unit(&b.iter().map(|(_, s)| *s).collect::<Vec<_>>())).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);

@@ -254,13 +254,26 @@ impl CudaProgram {
         let (g, tf32) = (gpu.clone(), opts.allow_tf32);
         let convs_of = convs.then(|| module.clone());
         let warm = std::thread::spawn(move || {
+            let t = std::time::Instant::now();
             crate::dot::warm_up(&g, convs, dots, tf32);
+            let libraries = t.elapsed();
             if let Some(m) = convs_of {
                 crate::cudnn::prepare(&m, tf32);
             }
+            (libraries, t.elapsed())
         });
+        let t0 = std::time::Instant::now();
         let program = Self::compile_with(gpu, module, opts, registry);
-        let _ = warm.join();
+        let planned = t0.elapsed();
+        if let Ok((libraries, all)) = warm.join() {
+            crate::nvrtc::compile_log(&format!(
+                "libraries' warm-up {:.0} ms, convolutions ranked by {:.0} ms; planning and NVRTC {:.0} ms, compile done at {:.0} ms",
+                libraries.as_secs_f64() * 1e3,
+                all.as_secs_f64() * 1e3,
+                planned.as_secs_f64() * 1e3,
+                t0.elapsed().as_secs_f64() * 1e3
+            ));
+        }
         program
     }
 
