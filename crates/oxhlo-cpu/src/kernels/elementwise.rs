@@ -4,6 +4,7 @@
 //! directly, as a repeated scalar, or through a broadcast index map. Parts of the iteration space are
 //! spread over rayon's worker threads when the tensor is big enough.
 
+use super::elementwise_direct::{exec_bin, fold_loads, Operand, Scratch};
 use super::elementwise_ops::{self as eo, Lane, OutSlice, Reg, Sel};
 use super::fused_reduce::{self, Partial, RedView};
 use crate::tensor::{Buf, Kind, NTensor};
@@ -37,6 +38,12 @@ pub(crate) fn avx512() -> bool {
 }
 
 
+
+/// Whether f32 arithmetic reads inputs in place (`elementwise_direct`): yes unless `OXHLO_DIRECT=0`.
+fn direct_operands() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !std::env::var("OXHLO_DIRECT").is_ok_and(|v| v.trim() == "0"))
+}
 
 /// The unary op of an op kind.
 pub fn un_of(kind: OpKind) -> Option<Un> {
@@ -115,7 +122,7 @@ pub fn bin_of(kind: OpKind) -> Option<Bin> {
 
 /// How a load instruction selects input elements.
 #[derive(Clone, Debug, PartialEq)]
-enum Src {
+pub(super) enum Src {
     Range,
     Scalar,
     /// Broadcast: output dims and, per output dim, the source stride (0 where broadcast).
@@ -123,10 +130,12 @@ enum Src {
 }
 
 #[derive(Clone, Debug)]
-enum Inst {
+pub(super) enum Inst {
     Load { dst: usize, input: usize, src: Src },
     Un { dst: usize, a: usize, op: Un },
     Bin { dst: usize, a: usize, b: usize, op: Bin },
+    /// An f32 op whose operands may be inputs read in place (`elementwise_direct`).
+    BinF32 { dst: usize, a: Operand, b: Operand, op: Bin },
     Cmp { dst: usize, a: usize, b: usize, dir: Dir, ty: Option<CmpTy> },
     Select { dst: usize, p: usize, t: usize, f: usize },
     Clamp { dst: usize, lo: usize, x: usize, hi: usize },
@@ -139,6 +148,7 @@ impl Inst {
             Inst::Load { dst, .. }
             | Inst::Un { dst, .. }
             | Inst::Bin { dst, .. }
+            | Inst::BinF32 { dst, .. }
             | Inst::Cmp { dst, .. }
             | Inst::Select { dst, .. }
             | Inst::Clamp { dst, .. }
@@ -146,9 +156,10 @@ impl Inst {
         }
     }
 
-    fn reads(&self) -> Vec<usize> {
+    pub(super) fn reads(&self) -> Vec<usize> {
         match *self {
             Inst::Load { .. } => vec![],
+            Inst::BinF32 { ref a, ref b, .. } => [a, b].into_iter().filter_map(|o| if let Operand::Reg(r) = o { Some(*r) } else { None }).collect(),
             Inst::Un { a, .. } | Inst::Convert { a, .. } => vec![a],
             Inst::Bin { a, b, .. } | Inst::Cmp { a, b, .. } => vec![a, b],
             Inst::Select { p, t, f, .. } => vec![p, t, f],
@@ -159,6 +170,14 @@ impl Inst {
     fn rename(&mut self, m: &[usize]) {
         match self {
             Inst::Load { dst, .. } => *dst = m[*dst],
+            Inst::BinF32 { dst, a, b, .. } => {
+                *dst = m[*dst];
+                for o in [a, b] {
+                    if let Operand::Reg(r) = o {
+                        *r = m[*r];
+                    }
+                }
+            }
             Inst::Un { dst, a, .. } | Inst::Convert { dst, a, .. } => (*dst, *a) = (m[*dst], m[*a]),
             Inst::Bin { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => (*dst, *a, *b) = (m[*dst], m[*a], m[*b]),
             Inst::Select { dst, p, t, f } => (*dst, *p, *t, *f) = (m[*dst], m[*p], m[*t], m[*f]),
@@ -385,6 +404,7 @@ fn set_dst(inst: &mut Inst, d: usize) {
         Inst::Load { dst, .. }
         | Inst::Un { dst, .. }
         | Inst::Bin { dst, .. }
+        | Inst::BinF32 { dst, .. }
         | Inst::Cmp { dst, .. }
         | Inst::Select { dst, .. }
         | Inst::Clamp { dst, .. }
@@ -434,7 +454,12 @@ impl Program {
             ty.encoding = None;
             outs.push((r, kind, ty));
         }
-        Some(Program::allocate(b.insts, b.lanes, b.op_lanes, outs, len))
+        let (mut insts, mut op_lanes) = (b.insts, b.op_lanes);
+        if direct_operands() {
+            let out_regs: Vec<usize> = outs.iter().map(|o| o.0).collect();
+            fold_loads(&mut insts, &mut op_lanes, &out_regs, input_tensors);
+        }
+        Some(Program::allocate(insts, b.lanes, op_lanes, outs, len))
     }
 
     /// Maps virtual registers to physical ones, reusing a register of the same class once its value is
@@ -665,6 +690,7 @@ impl Program {
     ) -> Result<(), String> {
         let mut regs: Vec<Reg> = self.lanes.iter().map(|l| l.reg(CHUNK.min(count.max(1)))).collect();
         let mut idx: Vec<usize> = Vec::with_capacity(CHUNK);
+        let mut scratch: [Scratch; 2] = Default::default();
         let sink_reg = self.outputs.last().map(|o| o.0);
         let mut off = 0;
         while off < count {
@@ -673,7 +699,10 @@ impl Program {
             for (inst, &ol) in self.insts.iter().zip(&self.op_lanes) {
                 let d = inst.dst();
                 let mut dr = std::mem::take(&mut regs[d]);
-                let r = exec(inst, ol, &regs, &mut dr, inputs, base, n, &mut idx);
+                let r = match inst {
+                    Inst::BinF32 { a, b, op, .. } => exec_bin(*op, a, b, &regs, &mut dr, inputs, base, n, &mut scratch),
+                    _ => exec(inst, ol, &regs, &mut dr, inputs, base, n, &mut idx),
+                };
                 regs[d] = dr;
                 r?;
             }
@@ -716,6 +745,7 @@ fn exec(
         }
         Inst::Un { a, op, .. } => eo::unary(*op, lane, &regs[*a], d, n),
         Inst::Bin { a, b, op, .. } => eo::binary(*op, lane, &regs[*a], &regs[*b], d, n),
+        Inst::BinF32 { .. } => Err("a direct-operand op outside its runner".into()),
         Inst::Cmp { a, b, dir, ty, .. } => eo::compare(*dir, *ty, lane, &regs[*a], &regs[*b], d, n),
         Inst::Select { p, t, f, .. } => eo::select(&regs[*p], &regs[*t], &regs[*f], d, n),
         Inst::Clamp { lo, x, hi, .. } => eo::clamp(&regs[*lo], &regs[*x], &regs[*hi], d, n),
@@ -726,7 +756,7 @@ fn exec(
 /// How to read output elements `lo .. lo + n` under a broadcast map: when they lie in one run of the
 /// innermost dimension, a contiguous range (source stride 1) or one repeated element (stride 0, e.g. a row
 /// statistic broadcast along the row), otherwise the gathered offsets (written to `idx`).
-fn map_selection<'a>(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &'a mut Vec<usize>) -> Sel<'a> {
+pub(super) fn map_selection<'a>(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &'a mut Vec<usize>) -> Sel<'a> {
     if let (Some(&inner), Some(&s_in)) = (dims.last(), strides.last()) {
         if !dims.contains(&0) && s_in <= 1 && lo % inner + n <= inner {
             let mut rem = lo;

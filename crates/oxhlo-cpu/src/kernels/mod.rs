@@ -9,6 +9,7 @@ use oxhlo_ir::{Func, Op, TensorType};
 pub mod conv;
 pub mod dot;
 pub mod elementwise;
+mod elementwise_direct;
 pub mod elementwise_ops;
 pub mod fastmath;
 pub mod elems;

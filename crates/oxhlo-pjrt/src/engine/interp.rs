@@ -33,11 +33,21 @@ impl Backend for InterpBackend {
                 req.format
             )));
         }
+        let t0 = std::time::Instant::now();
         let mut module = read_module(req.code)?;
+        let read = t0.elapsed();
         dump(&module, req.code);
         super::spmd::resolve_mesh_axes(&mut module)?;
         oxhlo_ir::verify::verify_module(&module)
             .map_err(|d| Error::invalid(format!("the program breaks the StableHLO spec:\n{d}")))?;
+        crate::log::info(|| {
+            format!(
+                "read {} bytes in {:.1} ms, verified in {:.1} ms",
+                req.code.len(),
+                read.as_secs_f64() * 1e3,
+                (t0.elapsed() - read).as_secs_f64() * 1e3
+            )
+        });
         Ok(Arc::new(InterpProgram::new(module, req.options.num_replicas, req.options.num_partitions)?))
     }
 }
