@@ -3,6 +3,7 @@
 //! entry points, or `stubs` answering UNIMPLEMENTED.
 
 use crate::abi::{ApiVersion, ExtensionBase, ShardingsExtension, API_MAJOR, API_MINOR, EXTENSION_SHARDINGS};
+use crate::layouts_ext::LayoutsExtension;
 use crate::{buffer as b, client as c, device as d, error as e, event as ev, execute as x, executable as ex, plugin as p};
 use crate::host_callbacks as hc;
 use crate::stubs as s;
@@ -202,26 +203,33 @@ struct SyncApi(PjrtApi);
 unsafe impl Sync for SyncApi {}
 unsafe impl Send for SyncApi {}
 
-struct SyncExt(ShardingsExtension);
-// SAFETY: immutable after construction (its `next` pointer is null).
+struct SyncExt(ShardingsExtension, LayoutsExtension);
+// SAFETY: immutable after construction; the layouts extension's `next` points to the shardings
+// extension beside it, which lives as long (a process-wide static).
 unsafe impl Sync for SyncExt {}
 unsafe impl Send for SyncExt {}
 
-/// The extension chain: the shardings extension (parameter and output shardings of executables).
+/// The extension chain: the layouts extension (device layouts of buffers and executables), then the
+/// shardings extension (parameter and output shardings of executables).
 fn extensions() -> *mut c_void {
-    static EXT: OnceLock<SyncExt> = OnceLock::new();
+    static EXT: OnceLock<Box<SyncExt>> = OnceLock::new();
     let e = EXT.get_or_init(|| {
-        SyncExt(ShardingsExtension {
-            base: ExtensionBase {
-                struct_size: std::mem::size_of::<ShardingsExtension>(),
-                kind: EXTENSION_SHARDINGS,
-                next: std::ptr::null_mut(),
+        let mut e = Box::new(SyncExt(
+            ShardingsExtension {
+                base: ExtensionBase {
+                    struct_size: std::mem::size_of::<ShardingsExtension>(),
+                    kind: EXTENSION_SHARDINGS,
+                    next: std::ptr::null_mut(),
+                },
+                parameter_shardings: Some(ex::executable_parameter_shardings),
+                output_shardings: Some(ex::executable_output_shardings),
             },
-            parameter_shardings: Some(ex::executable_parameter_shardings),
-            output_shardings: Some(ex::executable_output_shardings),
-        })
+            LayoutsExtension::new(std::ptr::null_mut()),
+        ));
+        e.1.base.next = &mut e.0.base as *mut ExtensionBase;
+        e
     });
-    &e.0 as *const ShardingsExtension as *mut c_void
+    &e.1 as *const LayoutsExtension as *mut c_void
 }
 
 /// The process-wide table.

@@ -12,6 +12,7 @@ use crate::client::{client, ClientInner};
 use crate::device::MEMORY_KIND;
 use crate::engine::{CompileRequest, Program};
 use crate::error::{guard, Error, Result};
+use crate::layouts_ext::OwnedLayouts;
 use crate::proto::{CompileOptions, DeviceAssignment, Reader, Wire, Writer};
 use crate::{log, util};
 use std::ffi::{c_char, c_void};
@@ -35,6 +36,9 @@ pub struct Compiled {
     in_kind_sizes: Vec<usize>,
     /// Serialized OpShardings of the inputs and outputs, with pointer/size arrays into them.
     shardings: [OwnedList; 2],
+    /// Device layouts of the parameters and outputs (the layouts extension).
+    pub parameter_layouts: OwnedLayouts,
+    pub output_layouts: OwnedLayouts,
 }
 
 /// Byte strings with the pointer and size arrays the C API hands out.
@@ -93,6 +97,8 @@ impl Compiled {
             in_kinds: vec![kind.0; n_in],
             in_kind_sizes: vec![kind.1; n_in],
             shardings: [OwnedList::new(ins), OwnedList::new(outs_sh)],
+            parameter_layouts: OwnedLayouts::descending(program.inputs().iter().map(|s| s.dims.len())),
+            output_layouts: OwnedLayouts::descending(outs.iter().map(|s| s.dims.len())),
             program,
         }
     }

@@ -39,6 +39,7 @@ pub mod execute;
 pub mod host_bytes;
 pub mod host_callbacks;
 pub mod layout;
+pub mod layouts_ext;
 pub mod log;
 pub mod plugin;
 pub mod proto;
