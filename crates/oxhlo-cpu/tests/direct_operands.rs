@@ -38,7 +38,7 @@ fn direct_operands_match_the_interpreter_bit_for_bit() {
             // Specials spread over the whole tensor, not only its first elements.
             let specials = [f32::NAN, -f32::NAN, 0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY];
             for (j, at) in (0..n).step_by(97).enumerate() {
-                if (j as u64 + seed) % 3 == 0 {
+                if (j as u64 + seed).is_multiple_of(3) {
                     v[at] = specials[j % specials.len()];
                 }
             }

@@ -15,7 +15,7 @@ fn values(n: usize, seed: u64, specials: bool) -> Vec<f32> {
         .map(|_| {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let r = (s >> 33) as u32;
-            if specials && r % 7 == 0 {
+            if specials && r.is_multiple_of(7) {
                 pool[(r as usize / 7) % pool.len()]
             } else {
                 (r as f32 / (1u64 << 31) as f32) * 200.0 - 100.0

@@ -33,14 +33,15 @@ impl MemoryLayout {
 /// An executable's layouts for its parameters or outputs, owned by it (the framework never destroys
 /// them), with the pointer array the C API hands out.
 pub struct OwnedLayouts {
-    layouts: Vec<Box<MemoryLayout>>,
+    layouts: Vec<MemoryLayout>,
+    /// Pointers into `layouts` (never resized after creation).
     ptrs: Vec<*mut c_void>,
 }
 
 impl OwnedLayouts {
     pub fn descending(ranks: impl Iterator<Item = usize>) -> OwnedLayouts {
-        let layouts: Vec<Box<MemoryLayout>> = ranks.map(|r| Box::new(MemoryLayout::descending(r))).collect();
-        let ptrs = layouts.iter().map(|l| &**l as *const MemoryLayout as *mut c_void).collect();
+        let layouts: Vec<MemoryLayout> = ranks.map(MemoryLayout::descending).collect();
+        let ptrs = layouts.iter().map(|l| l as *const MemoryLayout as *mut c_void).collect();
         OwnedLayouts { layouts, ptrs }
     }
 }
