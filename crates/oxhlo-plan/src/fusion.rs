@@ -312,13 +312,14 @@ pub fn fuse_block(func: &Func, block: &Block, opts: &FusionOptions) -> Vec<Step>
     // Kernels: groups of at least two ops with some computation besides broadcasts.
     let mut kernel_at: HashMap<usize, Arc<FusedKernel>> = HashMap::new();
     let mut in_kernel: HashSet<usize> = HashSet::new();
+    let users = Users::of(block);
     for g in &mut groups {
         g.ops.sort_unstable();
-        for part in crate::kernel_split::split_group(func, block, &g.ops, opts.max_params).0 {
+        for part in crate::kernel_split::split_group(func, block, &g.ops, opts.max_params, &users).0 {
             if part.len() < 2 || part.iter().all(|&i| block.ops[i].kind == OpKind::BroadcastInDim) {
                 continue;
             }
-            let k = build_kernel(func, block, &part);
+            let k = build_kernel_in(func, block, &part, &users);
             in_kernel.extend(part.iter().copied());
             if let Some(&last) = part.last() {
                 kernel_at.insert(last, Arc::new(k));
@@ -336,8 +337,36 @@ pub fn fuse_block(func: &Func, block: &Block, opts: &FusionOptions) -> Vec<Step>
     steps
 }
 
+/// The ops of a block reading each value (operands and uses inside their regions), in block order: what
+/// [`build_kernel_in`] asks to decide a kernel's outputs without scanning the whole block per kernel.
+pub(crate) struct Users(HashMap<Value, Vec<usize>>);
+
+impl Users {
+    pub(crate) fn of(block: &Block) -> Users {
+        let mut m: HashMap<Value, Vec<usize>> = HashMap::new();
+        for (i, op) in block.ops.iter().enumerate() {
+            let mut uses = op.operands.clone();
+            for r in &op.regions {
+                region_uses(r, &mut uses);
+            }
+            for v in uses {
+                let e = m.entry(v).or_default();
+                if e.last() != Some(&i) {
+                    e.push(i);
+                }
+            }
+        }
+        Users(m)
+    }
+}
+
 /// The inputs and outputs of a group of ops.
 pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
+    build_kernel_in(func, block, ops, &Users::of(block))
+}
+
+/// [`build_kernel`] with the block's [`Users`] at hand.
+pub(crate) fn build_kernel_in(func: &Func, block: &Block, ops: &[usize], users: &Users) -> FusedKernel {
     let set: HashSet<usize> = ops.iter().copied().collect();
     let mut defined: HashSet<Value> = HashSet::new();
     for &i in ops {
@@ -351,21 +380,10 @@ pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKe
             }
         }
     }
-    let mut used_outside: HashSet<Value> = HashSet::new();
-    for (i, op) in block.ops.iter().enumerate() {
-        if set.contains(&i) {
-            continue;
-        }
-        let mut uses = op.operands.clone();
-        for r in &op.regions {
-            region_uses(r, &mut uses);
-        }
-        used_outside.extend(uses.into_iter().filter(|v| defined.contains(v)));
-    }
     let mut outputs = Vec::new();
     for &i in ops {
         for &r in &block.ops[i].results {
-            if used_outside.contains(&r) {
+            if users.0.get(&r).is_some_and(|u| u.iter().any(|j| !set.contains(j))) {
                 outputs.push(r);
             }
         }

@@ -9,14 +9,14 @@
 //! part stays in it. Parts are then packed, in program order, into kernels of at most `max_params`
 //! inputs + outputs (a part larger than that alone stays whole).
 
-use crate::fusion::build_kernel;
+use crate::fusion::{build_kernel_in, Users};
 use oxhlo_ir::{Block, Func, OpKind, Value};
 use std::collections::HashMap;
 
 /// The op groups `ops` (ascending) is split into, and the broadcasts left out of every group.
-pub fn split_group(func: &Func, block: &Block, ops: &[usize], max_params: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
+pub(crate) fn split_group(func: &Func, block: &Block, ops: &[usize], max_params: usize, users: &Users) -> (Vec<Vec<usize>>, Vec<usize>) {
     let params = |ops: &[usize]| {
-        let k = build_kernel(func, block, ops);
+        let k = build_kernel_in(func, block, ops, users);
         k.inputs.len() + k.outputs.len()
     };
     if max_params == 0 || ops.len() < 2 || params(ops) <= max_params {

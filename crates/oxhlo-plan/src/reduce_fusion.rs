@@ -9,7 +9,7 @@
 //! over the same activations (of dy, dy * x, ...), each a pass reading them again. It also merges
 //! elementwise kernels of one shape that follow each other.
 
-use crate::fusion::{build_kernel, fusable_shape, region_uses, FusedKernel, ReduceEpilogue, Step};
+use crate::fusion::{build_kernel_in, fusable_shape, region_uses, FusedKernel, ReduceEpilogue, Step};
 use crate::reducer::{reducer_kind, ReduceKind};
 use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Type, Value};
 use std::collections::HashSet;
@@ -21,9 +21,10 @@ use std::sync::Arc;
 /// reduction a kernel.
 pub fn fuse_reductions(func: &Func, block: &Block, mut steps: Vec<Step>, max_per_kernel: usize, accept: impl Fn(&FusedKernel) -> bool) -> Vec<Step> {
     let mut i = 0;
+    let users = crate::fusion::Users::of(block);
     while i < steps.len() {
         if let Step::Op(r) = steps[i] {
-            if let Some((ki, at_reduce, merged)) = fold_into_kernel(func, block, &steps, i, r, max_per_kernel, &accept) {
+            if let Some((ki, at_reduce, merged)) = fold_into_kernel(func, block, &steps, i, r, max_per_kernel, &accept, &users) {
                 let merged = Step::Kernel(Arc::new(merged));
                 if at_reduce {
                     steps[i] = merged;
@@ -76,6 +77,7 @@ pub fn step_reads(block: &Block, step: &Step) -> Vec<Value> {
 
 /// When the reduce at step `si` (op `r`) folds into the kernel step `ki` that defines its operand: `ki`,
 /// whether the merged kernel takes the reduce's place (else the kernel's), and the merged kernel.
+#[allow(clippy::too_many_arguments)]
 fn fold_into_kernel(
     func: &Func,
     block: &Block,
@@ -84,6 +86,7 @@ fn fold_into_kernel(
     r: usize,
     max_per_kernel: usize,
     accept: &impl Fn(&FusedKernel) -> bool,
+    users: &crate::fusion::Users,
 ) -> Option<(usize, bool, FusedKernel)> {
     let op = &block.ops[r];
     if op.kind != OpKind::Reduce || op.operands.len() != 2 || op.results.len() != 1 || op.regions.len() != 1 {
@@ -110,7 +113,7 @@ fn fold_into_kernel(
             if def.kind == OpKind::BroadcastInDim || fusable_shape(func, def).is_none() {
                 return None;
             }
-            Arc::new(build_kernel(func, block, &[*j]))
+            Arc::new(build_kernel_in(func, block, &[*j], users))
         }
     };
     let shape = match func.try_ty(operand)? {

@@ -636,21 +636,36 @@ impl Program {
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
+        self.run_range_shifted(inputs, &[], lo, count, out, sink)
+    }
+
+    /// [`Program::run_range`] where input `i` holds only the elements from `shifts[i]` on (a window
+    /// of the iteration space, such as a row kernel's slab; inputs past the end of `shifts` hold all):
+    /// element `e` of such an input is at `e - shifts[i]`. A shifted input must be read as a range.
+    pub(crate) fn run_range_shifted(
+        &self,
+        inputs: &[&NTensor],
+        shifts: &[usize],
+        lo: usize,
+        count: usize,
+        out: &mut [OutSlice],
+        sink: Option<(&RedView, &mut Partial)>,
+    ) -> Result<(), String> {
         #[cfg(target_arch = "x86_64")]
         if avx512() {
             // SAFETY: the processor supports these AVX-512 subsets, AVX2 and FMA (checked by `avx512`),
             // the only requirement of calling a `target_feature` function. Same code as below, for
             // 16-wide vectors: results are identical.
-            return unsafe { self.run_range_avx512(inputs, lo, count, out, sink) };
+            return unsafe { self.run_range_avx512(inputs, shifts, lo, count, out, sink) };
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the processor supports AVX2 and FMA (checked just above), the only requirement of
             // calling a `target_feature` function. The code is the same as the portable path's (no
             // contraction into FMA happens), compiled for wider vectors, so results are identical.
-            return unsafe { self.run_range_avx2(inputs, lo, count, out, sink) };
+            return unsafe { self.run_range_avx2(inputs, shifts, lo, count, out, sink) };
         }
-        self.run_range_portable(inputs, lo, count, out, sink)
+        self.run_range_portable(inputs, shifts, lo, count, out, sink)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -658,12 +673,13 @@ impl Program {
     fn run_range_avx512(
         &self,
         inputs: &[&NTensor],
+        shifts: &[usize],
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
-        self.run_range_portable(inputs, lo, count, out, sink)
+        self.run_range_portable(inputs, shifts, lo, count, out, sink)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -671,18 +687,20 @@ impl Program {
     fn run_range_avx2(
         &self,
         inputs: &[&NTensor],
+        shifts: &[usize],
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
-        self.run_range_portable(inputs, lo, count, out, sink)
+        self.run_range_portable(inputs, shifts, lo, count, out, sink)
     }
 
     #[inline(always)]
     fn run_range_portable(
         &self,
         inputs: &[&NTensor],
+        shifts: &[usize],
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
@@ -700,8 +718,8 @@ impl Program {
                 let d = inst.dst();
                 let mut dr = std::mem::take(&mut regs[d]);
                 let r = match inst {
-                    Inst::BinF32 { a, b, op, .. } => exec_bin(*op, a, b, &regs, &mut dr, inputs, base, n, &mut scratch),
-                    _ => exec(inst, ol, &regs, &mut dr, inputs, base, n, &mut idx),
+                    Inst::BinF32 { a, b, op, .. } => exec_bin(*op, a, b, &regs, &mut dr, inputs, shifts, base, n, &mut scratch),
+                    _ => exec(inst, ol, &regs, &mut dr, inputs, shifts, base, n, &mut idx),
                 };
                 regs[d] = dr;
                 r?;
@@ -729,6 +747,7 @@ fn exec(
     regs: &[Reg],
     d: &mut Reg,
     inputs: &[&NTensor],
+    shifts: &[usize],
     base: usize,
     n: usize,
     idx: &mut Vec<usize>,
@@ -737,8 +756,9 @@ fn exec(
         Inst::Load { input, src, .. } => {
             let t = inputs.get(*input).ok_or("missing kernel input")?;
             let sel = match src {
-                Src::Range => Sel::Range(base),
+                Src::Range => Sel::Range(shifted(base, shifts, *input)?),
                 Src::Scalar => Sel::Repeat(0),
+                Src::Map { .. } if shifts.get(*input).is_some_and(|&s| s > 0) => return Err("a shifted input read through a broadcast".into()),
                 Src::Map { dims, strides } => map_selection(dims, strides, base, n, idx),
             };
             eo::load(&t.buf, sel, n, d)
@@ -751,6 +771,12 @@ fn exec(
         Inst::Clamp { lo, x, hi, .. } => eo::clamp(&regs[*lo], &regs[*x], &regs[*hi], d, n),
         Inst::Convert { a, to, .. } => eo::convert(lane, *to, &regs[*a], d, n),
     }
+}
+
+/// Where element `base` of input `input` lies in its storage (see [`Program::run_range_shifted`]).
+#[inline(always)]
+pub(super) fn shifted(base: usize, shifts: &[usize], input: usize) -> Result<usize, String> {
+    base.checked_sub(shifts.get(input).copied().unwrap_or(0)).ok_or_else(|| "an element before a shifted input's window".to_string())
 }
 
 /// How to read output elements `lo .. lo + n` under a broadcast map: when they lie in one run of the
