@@ -649,3 +649,47 @@ fn sibling_reductions_merge_into_one_kernel_and_match_the_interpreter() {
         compare(a, b, 64, 1e-4).expect("against the interpreter");
     }
 }
+
+/// Softmax and layer norm over rows of 4096 as row kernels, 40 rows: several slabs of 16 rows per part
+/// (one or two threads), each keeping its `exp(x - max)` / `x - mean` in the part's slab buffer for the
+/// normalizing program; results match the interpreter's (up to the sums' association).
+#[test]
+fn row_kernel_slab_values_match_the_interpreter_across_slabs() {
+    const SRC: &str = r#"
+func.func @main(%x: tensor<40x4096xf32>, %g: tensor<4096xf32>) -> (tensor<40x4096xf32>, tensor<40x4096xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<4096.0> : tensor<40xf32>
+  %eps = stablehlo.constant dense<1.0e-5> : tensor<40xf32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<40x4096xf32>, tensor<f32>) -> tensor<40xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<40xf32>) -> tensor<40x4096xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<40x4096xf32>
+  %e = stablehlo.exponential %d : tensor<40x4096xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<40x4096xf32>, tensor<f32>) -> tensor<40xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<40xf32>) -> tensor<40x4096xf32>
+  %p = stablehlo.divide %e, %sb : tensor<40x4096xf32>
+  %t = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<40x4096xf32>, tensor<f32>) -> tensor<40xf32>
+  %mean = stablehlo.divide %t, %n : tensor<40xf32>
+  %meanb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<40xf32>) -> tensor<40x4096xf32>
+  %c = stablehlo.subtract %x, %meanb : tensor<40x4096xf32>
+  %c2 = stablehlo.multiply %c, %c : tensor<40x4096xf32>
+  %v = stablehlo.reduce(%c2 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<40x4096xf32>, tensor<f32>) -> tensor<40xf32>
+  %var = stablehlo.divide %v, %n : tensor<40xf32>
+  %ve = stablehlo.add %var, %eps : tensor<40xf32>
+  %r = stablehlo.rsqrt %ve : tensor<40xf32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<40xf32>) -> tensor<40x4096xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [1] : (tensor<4096xf32>) -> tensor<40x4096xf32>
+  %y0 = stablehlo.multiply %c, %rb : tensor<40x4096xf32>
+  %y = stablehlo.multiply %y0, %gb : tensor<40x4096xf32>
+  return %p, %y : tensor<40x4096xf32>, tensor<40x4096xf32>
+}"#;
+    let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true, max_params: 0, sibling_reductions: 0 };
+    let inputs = [f32_input(&[40, 4096], 91), f32_input(&[4096], 92)];
+    let want = run_interp(SRC, &inputs).expect("interp");
+    for threads in [1, 2] {
+        let got = run_cpu_with(SRC, &inputs, rows_on.clone(), threads).expect("cpu with row kernels");
+        for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+            compare(a, b, 64, 1e-5).unwrap_or_else(|e| panic!("output {k} ({threads} threads): {e}"));
+        }
+    }
+}

@@ -330,10 +330,19 @@ pub struct RowPhases {
 /// The ops of row kernel `k` computing `targets` over the full shape (transitively, stopping at the
 /// kernel's inputs and its per-row values), ascending.
 pub fn full_cone(block: &Block, k: &FusedKernel, targets: &[Value]) -> Vec<usize> {
+    cone_until(block, k, targets, &[])
+}
+
+/// [`full_cone`] that stops at the values `stops` (available from elsewhere, such as a row slab): the ops
+/// computing them, and what only those need, stay out.
+pub fn cone_until(block: &Block, k: &FusedKernel, targets: &[Value], stops: &[Value]) -> Vec<usize> {
     let is_row = |i: usize| is_row_op(k, i) || block.ops[i].kind == OpKind::Reduce;
     let mut seen: HashSet<usize> = HashSet::new();
-    let mut todo: Vec<Value> = targets.to_vec();
+    let mut todo: Vec<Value> = targets.iter().copied().filter(|v| !stops.contains(v)).collect();
     while let Some(v) = todo.pop() {
+        if stops.contains(&v) {
+            continue;
+        }
         let Some(j) = k.ops.iter().copied().find(|&j| !is_row(j) && block.ops[j].results.contains(&v)) else { continue };
         if seen.insert(j) {
             todo.extend(block.ops[j].operands.iter().copied());

@@ -211,6 +211,12 @@ fn lane_of(t: &TensorType) -> Option<(Lane, Kind)> {
     Some((Lane::of(k)?, k))
 }
 
+/// Elements of an input as its type says: a template tensor standing for data that comes later (a
+/// row kernel's slab values) may hold less, and compiling never reads the data.
+fn elements(t: &NTensor) -> usize {
+    t.ty.num_elements().unwrap_or_else(|| t.len())
+}
+
 /// Builder state: virtual registers (one per value / load).
 struct Builder<'a> {
     func: &'a Func,
@@ -251,8 +257,8 @@ impl Builder<'_> {
         if kind != t.kind() {
             return None;
         }
-        let scalar = self.splat.get(i).copied().unwrap_or(false) || (t.len() == 1 && self.len != 1);
-        if !scalar && t.len() != self.len {
+        let scalar = self.splat.get(i).copied().unwrap_or(false) || (elements(t) == 1 && self.len != 1);
+        if !scalar && elements(t) != self.len {
             return None;
         }
         if let Some(&r) = self.loads.get(&(i, scalar)) {
@@ -382,10 +388,10 @@ impl Builder<'_> {
             }
             s *= sdims[k];
         }
-        let src_sel = if t.len() == 1 {
+        let src_sel = if elements(t) == 1 {
             Src::Scalar
         } else if strides.iter().enumerate().all(|(d, &st)| st == odims[d + 1..].iter().product::<usize>())
-            && t.len() == self.len
+            && elements(t) == self.len
         {
             Src::Range
         } else {
