@@ -30,6 +30,9 @@ const WORKSPACE_CAP: usize = 1 << 30;
 struct Cudnn {
     handle: Mutex<Handle>,
     choices: Mutex<HashMap<Key, State>>,
+    /// `cudnnGetVersion` and the GPU's architecture: part of the choices' disk keys.
+    version: usize,
+    arch: &'static str,
     /// Which forms time their candidates (`OXHLO_CUDNN_FIND`) instead of taking the heuristic's first.
     find: FindForms,
 }
@@ -78,7 +81,7 @@ enum State {
 
 /// An algorithm of one of the three calls.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Algo {
+pub(crate) enum Algo {
     Forward(sys::cudnnConvolutionFwdAlgo_t),
     BackwardData(sys::cudnnConvolutionBwdDataAlgo_t),
     BackwardFilter(sys::cudnnConvolutionBwdFilterAlgo_t),
@@ -86,10 +89,10 @@ enum Algo {
 
 /// The algorithm, its math mode and its workspace.
 #[derive(Clone, Copy, Debug)]
-struct Choice {
-    algo: Algo,
-    math: sys::cudnnMathType_t,
-    workspace: usize,
+pub(crate) struct Choice {
+    pub(crate) algo: Algo,
+    pub(crate) math: sys::cudnnMathType_t,
+    pub(crate) workspace: usize,
 }
 
 fn check(what: &str, s: sys::cudnnStatus_t) -> Result<(), String> {
@@ -171,7 +174,7 @@ fn load() -> Result<Cudnn, String> {
             let mut h: sys::cudnnHandle_t = std::ptr::null_mut();
             check("create", sys::cudnnCreate(&mut h))?;
             check("set stream", sys::cudnnSetStream(h, gpu.stream.cu_stream() as sys::cudaStream_t))?;
-            Ok(Cudnn { handle: Mutex::new(Handle(h)), choices: Mutex::new(HashMap::new()), find: FindForms::from_env() })
+            Ok(Cudnn { handle: Mutex::new(Handle(h)), choices: Mutex::new(HashMap::new()), version: v, arch: gpu.arch, find: FindForms::from_env() })
         }
     })
 }
@@ -305,21 +308,35 @@ fn key_for(op: &Op, lhs: &[i64], rhs: &[i64], out: &[i64], rk: Kind, tf32: bool)
     Some((plan, rk, tf32 && !strict && rk == Kind::F32))
 }
 
-/// What is known of `key`: cuDNN's ranking of its algorithms (asked once per key and kept).
+/// The disk key of `key`'s choice ([`crate::cudnn_choices`]).
+fn disk_key(c: &Cudnn, key: &Key) -> u64 {
+    crate::cudnn_choices::disk_key(&format!("{key:?}"), c.version, c.arch)
+}
+
+/// What is known of `key`: the choice kept on disk by an earlier process, else cuDNN's ranking of its
+/// algorithms (asked once per key and kept).
 fn state_for(c: &Cudnn, key: &Key) -> Option<State> {
     if let Some(s) = c.choices.lock().ok()?.get(key).cloned() {
         return Some(s);
     }
-    let s = match rank(c, key) {
-        Ok(r) if !r.is_empty() => State::Ranked(r),
-        Ok(_) => State::Unsupported,
-        Err(e) => {
-            log(&key.0, &e);
-            State::Unsupported
-        }
+    let kept = if c.find.of(key.0.form) { None } else { crate::cudnn_choices::load(disk_key(c, key)) };
+    let s = match kept {
+        Some(Some(choice)) => State::Chosen(choice),
+        Some(None) => State::Unsupported,
+        None => match rank(c, key) {
+            Ok(r) if !r.is_empty() => State::Ranked(r),
+            Ok(_) => State::Unsupported,
+            Err(e) => {
+                log(&key.0, &e);
+                State::Unsupported
+            }
+        },
     };
     if matches!(s, State::Unsupported) {
         log(&key.0, "no usable algorithm: im2col + cuBLAS instead");
+        if kept.is_none() {
+            crate::cudnn_choices::store(disk_key(c, key), None);
+        }
     }
     c.choices.lock().ok()?.insert(key.clone(), s.clone());
     Some(s)
@@ -328,8 +345,9 @@ fn state_for(c: &Cudnn, key: &Key) -> Option<State> {
 /// Asks cuDNN for the algorithms of every convolution of `module` with static shapes (as the first
 /// run would at each one's first call), so that a program's compilation does it beside planning and
 /// NVRTC: ResNet-18's 30-odd shapes were part of its first run.
-pub fn prepare(module: &oxhlo_ir::Module, tf32: bool) {
+pub fn prepare(gpu: &Gpu, module: &oxhlo_ir::Module, tf32: bool) {
     let Ok(c) = cudnn() else { return };
+    let mut keys: Vec<Key> = Vec::new();
     for f in &module.funcs {
         f.walk(&mut |op| {
             if op.kind != oxhlo_ir::OpKind::Convolution || op.operands.len() != 2 || op.results.len() != 1 {
@@ -344,10 +362,57 @@ pub fn prepare(module: &oxhlo_ir::Module, tf32: bool) {
                 return;
             }
             if let Some(key) = key_for(op, &l, &r, &o, rk, tf32) {
-                let _ = state_for(c, &key);
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
             }
         });
     }
+    for key in &keys {
+        let Some(state) = state_for(c, key) else { continue };
+        if matches!(state, State::Unsupported) || !warm_runs() {
+            continue;
+        }
+        if warm_run(gpu, c, key, &state).is_err() && matches!(state, State::Chosen(_)) {
+            // A kept choice this cuDNN no longer runs: forgotten, and the shape ranked again.
+            if let Ok(mut m) = c.choices.lock() {
+                m.remove(key);
+            }
+            if let Some(p) = crate::nvrtc::disk_path(disk_key(c, key), "cudnn") {
+                let _ = std::fs::remove_file(p);
+            }
+            if let Some(state) = state_for(c, key) {
+                if !matches!(state, State::Unsupported) {
+                    let _ = warm_run(gpu, c, key, &state);
+                }
+            }
+        }
+    }
+    let _ = gpu.synchronize();
+}
+
+/// Whether [`prepare`] runs each convolution once on scratch buffers (`OXHLO_CUDNN_WARM=0`: no).
+fn warm_runs() -> bool {
+    !crate::env_off("OXHLO_CUDNN_WARM")
+}
+
+/// Elements a view of a buffer spans from its start (its offset included).
+fn extent(v: &View) -> usize {
+    let span: i64 = v.dims.iter().zip(&v.strides).map(|(&d, &s)| (d - 1).max(0) * s.max(0)).sum();
+    (v.offset + span + 1).max(1) as usize
+}
+
+/// Runs `key`'s convolution once on scratch buffers of its views' extents (their values unset; the
+/// result is dropped): what the program's first run would pay at its first call of the shape (the
+/// algorithm picked, cuDNN's kernels loaded) is paid during the compilation instead.
+fn warm_run(gpu: &Gpu, c: &Cudnn, key: &Key, state: &State) -> Result<(), String> {
+    let (plan, kind) = (&key.0, key.1);
+    let elem = kind.size();
+    let x = gpu.alloc_raw(kind, extent(&plan.x))?;
+    let w = gpu.alloc_raw(kind, plan.filter_len().max(1))?;
+    let y = gpu.alloc_raw(kind, extent(&plan.y))?;
+    let p = Ptrs { x: ptr(gpu, &x, plan.x.offset, elem), w: ptr(gpu, &w, 0, elem), y: ptr(gpu, &y, plan.y.offset, elem) };
+    call(gpu, c, key, state, &p)
 }
 
 /// With `OXHLO_CUDNN_LOG=1`, prints what cuDNN decided for a plan.
@@ -478,6 +543,9 @@ fn call(gpu: &Gpu, c: &Cudnn, key: &Key, state: &State, p: &Ptrs) -> Result<(), 
             log(plan, &format!("{ch:?} (of {} ranked)", ranked.len()));
             if let Ok(mut m) = c.choices.lock() {
                 m.insert(key.clone(), State::Chosen(ch));
+            }
+            if !c.find.of(plan.form) {
+                crate::cudnn_choices::store(disk_key(c, key), Some(&ch));
             }
             ch
         }

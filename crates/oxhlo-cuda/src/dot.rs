@@ -229,3 +229,50 @@ pub fn warm_up(gpu: &Gpu, convs: bool, dots: bool, tf32: bool) {
         }
     }
 }
+
+/// One GEMM of every distinct form (sizes, transposes, types, TF32) the dots of `module` will run, on
+/// scratch buffers (values unset, results dropped), during the program's compilation: cuBLAS's choice
+/// of kernel for a new form and the loading of that kernel were part of the first run (ResNet-18's
+/// [256, 512] x [512, 10] took 27 ms there). `OXHLO_CUDA_WARM_DOTS=0` skips them; failures are ignored.
+pub fn warm_runs(gpu: &Gpu, module: &oxhlo_ir::Module, tf32: bool) {
+    if crate::env_off("OXHLO_CUDA_WARM_DOTS") {
+        return;
+    }
+    type Form = (Kind, Kind, bool, bool, (i64, i64, i64, i64), bool);
+    let mut forms: Vec<Form> = Vec::new();
+    for f in &module.funcs {
+        f.walk(&mut |op| {
+            if !matches!(op.kind, oxhlo_ir::OpKind::Dot | oxhlo_ir::OpKind::DotGeneral) || op.operands.len() != 2 || op.results.len() != 1 {
+                return;
+            }
+            let ty = |v| match f.try_ty(v) {
+                Some(oxhlo_ir::Type::Tensor(t)) if t.is_static() => Some((t.shape.clone(), Kind::of(&t.elem)?)),
+                _ => None,
+            };
+            let (Some((ls, lk)), Some((rs, rk)), Some((_, ok))) = (ty(op.operands[0]), ty(op.operands[1]), ty(op.results[0])) else { return };
+            if lk != rk || data_type(lk).is_none() || data_type(ok).is_none() {
+                return;
+            }
+            let Ok(d) = DotDims::from_op(op, &ls, &rs) else { return };
+            let prod = |s: &[i64], ix: &[usize]| ix.iter().map(|&i| s[i]).product::<i64>();
+            let dims = (prod(&ls, &d.lhs_batch), prod(&ls, &d.lhs_free), prod(&ls, &d.lhs_contracting), prod(&rs, &d.rhs_free));
+            if [dims.0, dims.1, dims.2, dims.3].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
+                return;
+            }
+            // Transposed as `operand_view` reads them: in place in the other order, else permuted first.
+            let trans = |batch: &[usize], rows: &[usize], cols: &[usize]| operand_perm(batch, rows, cols).is_none() && !in_place(&[batch, rows, cols]);
+            let strict = d.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
+            let form = (lk, ok, trans(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting), trans(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free), dims, tf32 && !strict && lk == Kind::F32);
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        });
+    }
+    for (ik, ok, at, bt, (b, m, k, n), tf32) in forms {
+        let bufs = [(b * m * k, ik), (b * k * n, ik), (b * m * n, ok)].map(|(len, kind)| gpu.alloc_raw(kind, len as usize));
+        if let [Ok(a), Ok(bb), Ok(mut out)] = bufs {
+            let _ = gemm_t(gpu, ik, ok, (&a, at), (&bb, bt), &mut out, (b, m, k, n), tf32);
+        }
+    }
+    let _ = gpu.synchronize();
+}

@@ -246,29 +246,38 @@ impl CudaProgram {
     /// Plans every block of `module` (verified, already optimized) and uploads its constants.
     pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
         let gpu = gpu()?;
-        // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200) and
-        // cuDNN's algorithm ranking of each convolution shape run beside planning and NVRTC instead of in
+        // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200),
+        // cuDNN's algorithm choice for each convolution shape and one run of each convolution and GEMM
+        // form on scratch buffers (their kernels loaded) happen beside planning and NVRTC instead of in
         // the first run.
         let convs = module.any_op(|op| op.kind == OpKind::Convolution);
         let dots = module.any_op(|op| matches!(op.kind, OpKind::Dot | OpKind::DotGeneral));
         let (g, tf32) = (gpu.clone(), opts.allow_tf32);
-        let convs_of = convs.then(|| module.clone());
+        let lib_ops = (convs || dots).then(|| module.clone());
         let warm = std::thread::spawn(move || {
             let t = std::time::Instant::now();
             crate::dot::warm_up(&g, convs, dots, tf32);
             let libraries = t.elapsed();
-            if let Some(m) = convs_of {
-                crate::cudnn::prepare(&m, tf32);
+            let mut convolutions = libraries;
+            if let Some(m) = lib_ops {
+                if convs {
+                    crate::cudnn::prepare(&g, &m, tf32);
+                }
+                convolutions = t.elapsed();
+                if dots {
+                    crate::dot::warm_runs(&g, &m, tf32);
+                }
             }
-            (libraries, t.elapsed())
+            (libraries, convolutions, t.elapsed())
         });
         let t0 = std::time::Instant::now();
         let program = Self::compile_with(gpu, module, opts, registry);
         let planned = t0.elapsed();
-        if let Ok((libraries, all)) = warm.join() {
+        if let Ok((libraries, convolutions, all)) = warm.join() {
             crate::nvrtc::compile_log(&format!(
-                "libraries' warm-up {:.0} ms, convolutions ranked by {:.0} ms; planning and NVRTC {:.0} ms, compile done at {:.0} ms",
+                "libraries' warm-up {:.0} ms, convolutions ready by {:.0} ms, GEMMs by {:.0} ms; planning and NVRTC {:.0} ms, compile done at {:.0} ms",
                 libraries.as_secs_f64() * 1e3,
+                convolutions.as_secs_f64() * 1e3,
                 all.as_secs_f64() * 1e3,
                 planned.as_secs_f64() * 1e3,
                 t0.elapsed().as_secs_f64() * 1e3

@@ -6,6 +6,7 @@
 
 pub mod conv;
 pub mod cudnn;
+mod cudnn_choices;
 pub mod cudnn_plan;
 pub mod device;
 pub mod dot;

@@ -147,13 +147,13 @@ fn cache_dir() -> Option<std::path::PathBuf> {
     std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/oxhlo/cuda"))
 }
 
-fn disk_path(key: u64, ext: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn disk_path(key: u64, ext: &str) -> Option<std::path::PathBuf> {
     cache_dir().map(|d| d.join(format!("{key:016x}.{ext}")))
 }
 
 /// Writes `bytes` to the disk cache as `<key>.<ext>` (best effort: a cache that cannot be written is
 /// only slower).
-fn store(key: u64, ext: &str, bytes: &[u8]) {
+pub(crate) fn store(key: u64, ext: &str, bytes: &[u8]) {
     if let Some(p) = disk_path(key, ext) {
         if let Some(d) = p.parent() {
             let _ = std::fs::create_dir_all(d);
