@@ -657,56 +657,54 @@ impl Program {
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
+        let inputs = Inputs { tensors: inputs, shifts };
         #[cfg(target_arch = "x86_64")]
         if avx512() {
             // SAFETY: the processor supports these AVX-512 subsets, AVX2 and FMA (checked by `avx512`),
             // the only requirement of calling a `target_feature` function. Same code as below, for
             // 16-wide vectors: results are identical.
-            return unsafe { self.run_range_avx512(inputs, shifts, lo, count, out, sink) };
+            return unsafe { self.run_range_avx512(inputs, lo, count, out, sink) };
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the processor supports AVX2 and FMA (checked just above), the only requirement of
             // calling a `target_feature` function. The code is the same as the portable path's (no
             // contraction into FMA happens), compiled for wider vectors, so results are identical.
-            return unsafe { self.run_range_avx2(inputs, shifts, lo, count, out, sink) };
+            return unsafe { self.run_range_avx2(inputs, lo, count, out, sink) };
         }
-        self.run_range_portable(inputs, shifts, lo, count, out, sink)
+        self.run_range_portable(inputs, lo, count, out, sink)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
     fn run_range_avx512(
         &self,
-        inputs: &[&NTensor],
-        shifts: &[usize],
+        inputs: Inputs,
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
-        self.run_range_portable(inputs, shifts, lo, count, out, sink)
+        self.run_range_portable(inputs, lo, count, out, sink)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     fn run_range_avx2(
         &self,
-        inputs: &[&NTensor],
-        shifts: &[usize],
+        inputs: Inputs,
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
         sink: Option<(&RedView, &mut Partial)>,
     ) -> Result<(), String> {
-        self.run_range_portable(inputs, shifts, lo, count, out, sink)
+        self.run_range_portable(inputs, lo, count, out, sink)
     }
 
     #[inline(always)]
     fn run_range_portable(
         &self,
-        inputs: &[&NTensor],
-        shifts: &[usize],
+        inputs: Inputs,
         lo: usize,
         count: usize,
         out: &mut [OutSlice],
@@ -724,8 +722,8 @@ impl Program {
                 let d = inst.dst();
                 let mut dr = std::mem::take(&mut regs[d]);
                 let r = match inst {
-                    Inst::BinF32 { a, b, op, .. } => exec_bin(*op, a, b, &regs, &mut dr, inputs, shifts, base, n, &mut scratch),
-                    _ => exec(inst, ol, &regs, &mut dr, inputs, shifts, base, n, &mut idx),
+                    Inst::BinF32 { a, b, op, .. } => exec_bin(*op, a, b, &regs, &mut dr, inputs, base, n, &mut scratch),
+                    _ => exec(inst, ol, &regs, &mut dr, inputs, base, n, &mut idx),
                 };
                 regs[d] = dr;
                 r?;
@@ -752,22 +750,15 @@ fn exec(
     lane: Lane,
     regs: &[Reg],
     d: &mut Reg,
-    inputs: &[&NTensor],
-    shifts: &[usize],
+    inputs: Inputs,
     base: usize,
     n: usize,
     idx: &mut Vec<usize>,
 ) -> Result<(), String> {
     match inst {
         Inst::Load { input, src, .. } => {
-            let t = inputs.get(*input).ok_or("missing kernel input")?;
-            let sel = match src {
-                Src::Range => Sel::Range(shifted(base, shifts, *input)?),
-                Src::Scalar => Sel::Repeat(0),
-                Src::Map { .. } if shifts.get(*input).is_some_and(|&s| s > 0) => return Err("a shifted input read through a broadcast".into()),
-                Src::Map { dims, strides } => map_selection(dims, strides, base, n, idx),
-            };
-            eo::load(&t.buf, sel, n, d)
+            let t = inputs.tensors.get(*input).ok_or("missing kernel input")?;
+            eo::load(&t.buf, inputs.select(*input, src, base, n, idx)?, n, d)
         }
         Inst::Un { a, op, .. } => eo::unary(*op, lane, &regs[*a], d, n),
         Inst::Bin { a, b, op, .. } => eo::binary(*op, lane, &regs[*a], &regs[*b], d, n),
@@ -779,16 +770,32 @@ fn exec(
     }
 }
 
-/// Where element `base` of input `input` lies in its storage (see [`Program::run_range_shifted`]).
-#[inline(always)]
-pub(super) fn shifted(base: usize, shifts: &[usize], input: usize) -> Result<usize, String> {
-    base.checked_sub(shifts.get(input).copied().unwrap_or(0)).ok_or_else(|| "an element before a shifted input's window".to_string())
+/// A program's inputs as a run reads them: the tensors and, per input, the element its storage starts
+/// at (see [`Program::run_range_shifted`]).
+#[derive(Clone, Copy)]
+pub(super) struct Inputs<'a> {
+    pub(super) tensors: &'a [&'a NTensor],
+    shifts: &'a [usize],
+}
+
+impl Inputs<'_> {
+    /// Which elements of input `input` (read as `src` says) the chunk of `n` elements at `base` reads.
+    #[inline(always)]
+    pub(super) fn select<'i>(&self, input: usize, src: &Src, base: usize, n: usize, idx: &'i mut Vec<usize>) -> Result<Sel<'i>, String> {
+        let shift = self.shifts.get(input).copied().unwrap_or(0);
+        Ok(match src {
+            Src::Range => Sel::Range(base.checked_sub(shift).ok_or("an element before a shifted input's window")?),
+            Src::Scalar => Sel::Repeat(0),
+            Src::Map { .. } if shift > 0 => return Err("a shifted input read through a broadcast".into()),
+            Src::Map { dims, strides } => map_selection(dims, strides, base, n, idx),
+        })
+    }
 }
 
 /// How to read output elements `lo .. lo + n` under a broadcast map: when they lie in one run of the
 /// innermost dimension, a contiguous range (source stride 1) or one repeated element (stride 0, e.g. a row
 /// statistic broadcast along the row), otherwise the gathered offsets (written to `idx`).
-pub(super) fn map_selection<'a>(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &'a mut Vec<usize>) -> Sel<'a> {
+fn map_selection<'a>(dims: &[usize], strides: &[usize], lo: usize, n: usize, idx: &'a mut Vec<usize>) -> Sel<'a> {
     if let (Some(&inner), Some(&s_in)) = (dims.last(), strides.last()) {
         if !dims.contains(&0) && s_in <= 1 && lo % inner + n <= inner {
             let mut rem = lo;

@@ -7,7 +7,7 @@
 //! compiled program's instructions; [`exec_bin`] runs the rewritten instruction. Results are the same
 //! IEEE operations on the same values.
 
-use super::elementwise::{map_selection, shifted, Inst, Src};
+use super::elementwise::{Inputs, Inst, Src};
 use super::elementwise_ops::{Lane, Reg, Round, Sel};
 use super::fastmath;
 use crate::tensor::{Buf, NTensor};
@@ -86,20 +86,15 @@ pub(super) struct Scratch {
 }
 
 #[inline(always)]
-fn view<'a>(o: &Operand, regs: &'a [Reg], inputs: &'a [&NTensor], shifts: &[usize], base: usize, n: usize, s: &'a mut Scratch) -> Result<View<'a>, String> {
+fn view<'a>(o: &Operand, regs: &'a [Reg], inputs: Inputs<'a>, base: usize, n: usize, s: &'a mut Scratch) -> Result<View<'a>, String> {
     match o {
         Operand::Reg(r) => match &regs[*r] {
             Reg::F32(v) => Ok(View::Slice(&v[..n])),
             _ => Err("a direct f32 operand in a register of another lane".into()),
         },
         Operand::Input { input, src } => {
-            let Some(Buf::F32(v)) = inputs.get(*input).map(|t| &*t.buf) else { return Err("a direct operand's input is not f32".into()) };
-            let sel = match src {
-                Src::Range => Sel::Range(shifted(base, shifts, *input)?),
-                Src::Scalar => Sel::Repeat(0),
-                Src::Map { .. } if shifts.get(*input).is_some_and(|&s| s > 0) => return Err("a shifted input read through a broadcast".into()),
-                Src::Map { dims, strides } => map_selection(dims, strides, base, n, &mut s.idx),
-            };
+            let Some(Buf::F32(v)) = inputs.tensors.get(*input).map(|t| &*t.buf) else { return Err("a direct operand's input is not f32".into()) };
+            let sel = inputs.select(*input, src, base, n, &mut s.idx)?;
             Ok(match sel {
                 Sel::Range(lo) => View::Slice(v.get(lo..lo + n).ok_or("load out of range")?),
                 Sel::Repeat(at) => View::Splat(*v.get(at).ok_or("load out of range")?),
@@ -146,8 +141,7 @@ pub(super) fn exec_bin(
     b: &Operand,
     regs: &[Reg],
     d: &mut Reg,
-    inputs: &[&NTensor],
-    shifts: &[usize],
+    inputs: Inputs,
     base: usize,
     n: usize,
     scratch: &mut [Scratch; 2],
@@ -155,7 +149,7 @@ pub(super) fn exec_bin(
     let Reg::F32(d) = d else { return Err("a direct f32 op into a register of another lane".into()) };
     let d = &mut d[..n];
     let [sa, sb] = scratch;
-    let (a, b) = (view(a, regs, inputs, shifts, base, n, sa)?, view(b, regs, inputs, shifts, base, n, sb)?);
+    let (a, b) = (view(a, regs, inputs, base, n, sa)?, view(b, regs, inputs, base, n, sb)?);
     match op {
         Bin::Add => apply(d, a, b, |x, y| x + y),
         Bin::Sub => apply(d, a, b, |x, y| x - y),
