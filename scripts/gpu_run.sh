@@ -5,7 +5,8 @@
 # (PROFILE=name,name adds an OXHLO_PROFILE=1 pass over those); `gpu_run.sh profile` (PROFILE=name,name)
 # prints the device time of each step of those benchmarks (OXHLO_PROFILE=gpu); `gpu_run.sh ab` compares two
 # builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh cold` the first-call
-# (compile) time with an empty kernel cache and a filled one; `gpu_run.sh probe` the fixed cost
+# (compile) time with an empty kernel cache and a filled one; `gpu_run.sh firstcall` splits first calls
+# into JAX's lowering, the compile and the first run (XLA, then oxhlo cold and warm); `gpu_run.sh probe` the fixed cost
 # of a call beside its device work. The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -139,6 +140,19 @@ if [ "$MODE" = profile ]; then
     JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda OXHLO_PROFILE=gpu OXHLO_PROFILE_TOP=${TOP:-30} PYTHONUNBUFFERED=1 timeout 150 "$PY" "$C/anchor_bench.py" --only "$b" --reps 1 > "/tmp/prof_$b.log" 2>&1
     { echo "== $b"; "$PY" "$ROOT/scripts/profile_pick.py" "/tmp/prof_$b.log"; } > "/tmp/last_$b.txt"
     cat "/tmp/last_$b.txt" >> "$OUT/profiles.txt"; head -${SHOW:-12} "/tmp/last_$b.txt"
+  done
+fi
+if [ "$MODE" = firstcall ]; then
+  # Where the first calls of the benchmarks in AB (default the two training steps) go: JAX's tracing and
+  # lowering, the compile, the first run (scripts/first_call_parts.py), for XLA and for oxhlo with an empty
+  # kernel cache then twice with the cache it filled; the compile log of each oxhlo pass in $OUT.
+  AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
+  AB=${AB//,/ }
+  JAX_PLATFORMS=cuda "$PY" "$C/first_call_parts.py" $AB 2>&1 | grep 'first call' | sed 's/^/xla: /' | tee -a "$OUT/firstcall.txt"
+  rm -rf "$OXHLO_CUDA_CACHE"
+  for c in cold warm1 warm2; do
+    OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
+    grep 'first call' "$OUT/firstcall_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/firstcall.txt"
   done
 fi
 echo "== summary =="
