@@ -46,28 +46,41 @@ fn data_type(k: Kind) -> Option<sys::cudaDataType> {
 /// Runs a dot_general / dot on the GPU when its types are supported.
 pub fn try_dot(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool) -> Option<Result<DTensor, String>> {
     let rk = Kind::of(&rty.elem)?;
+    if !rty.is_static() {
+        return None;
+    }
+    let (d, (b, m, k, n), tf32) = gemm_form(op, (lhs.kind, rhs.kind, rk), &lhs.ty.shape, &rhs.ty.shape, tf32)?;
+    if rty.num_elements() != Some((b * m * n) as usize) {
+        return None;
+    }
+    Some(run(gpu, memo, op, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32))
+}
+
+/// A GEMM's `(batch, m, k, n)`.
+type GemmDims = (i64, i64, i64, i64);
+
+/// The GEMM a dot_general over operands of these kinds and shapes runs as: its dimension numbers,
+/// `(b, m, k, n)` and whether TF32 may be used (`tf32` asked and the precision below HIGH). None when
+/// the types or sizes have no GEMM here.
+fn gemm_form(op: &Op, kinds: (Kind, Kind, Kind), ls: &[i64], rs: &[i64], tf32: bool) -> Option<(DotDims, GemmDims, bool)> {
     let ok = matches!(
-        (lhs.kind, rhs.kind, rk),
+        kinds,
         (Kind::F32, Kind::F32, Kind::F32)
             | (Kind::F64, Kind::F64, Kind::F64)
             | (Kind::F16, Kind::F16, Kind::F16 | Kind::F32)
             | (Kind::BF16, Kind::BF16, Kind::BF16 | Kind::F32)
     );
-    if !ok || !rty.is_static() {
+    if !ok {
         return None;
     }
-    let d = DotDims::from_op(op, &lhs.ty.shape, &rhs.ty.shape).ok()?;
+    let d = DotDims::from_op(op, ls, rs).ok()?;
     let prod = |s: &[i64], ix: &[usize]| ix.iter().map(|&i| s[i]).product::<i64>();
-    let (ls, rs) = (&lhs.ty.shape, &rhs.ty.shape);
     let (b, m, k, n) = (prod(ls, &d.lhs_batch), prod(ls, &d.lhs_free), prod(ls, &d.lhs_contracting), prod(rs, &d.rhs_free));
     if [b, m, k, n].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
         return None;
     }
-    if rty.num_elements() != Some((b * m * n) as usize) {
-        return None;
-    }
     let strict = d.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
-    Some(run(gpu, memo, op, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32 && !strict))
+    Some((d, (b, m, k, n), tf32 && !strict))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -107,14 +120,23 @@ fn in_place(order: &[&[usize]]) -> bool {
     order.iter().flat_map(|g| g.iter()).enumerate().all(|(i, &d)| i == d)
 }
 
+/// How an operand reaches its GEMM: `(the permutation it is copied through first, transposed)`; read
+/// in place (no permutation) when its dims are already in either order, transposed when stored
+/// `[batch, cols, rows]`.
+fn operand_form(batch: &[usize], rows: &[usize], cols: &[usize]) -> (Option<Vec<usize>>, bool) {
+    match operand_perm(batch, rows, cols) {
+        Some(perm) => (Some(perm), false),
+        None => (None, !in_place(&[batch, rows, cols])),
+    }
+}
+
 /// An operand as a row-major `[batch, rows, cols]` matrix stack: `(tensor, transposed)`, where a
-/// transposed one is stored `[batch, cols, rows]`. The tensor itself when its dims are already in either
-/// order (no copy), else a permuted copy in the untransposed order.
+/// transposed one is stored `[batch, cols, rows]` ([`operand_form`]).
 #[allow(clippy::too_many_arguments)]
 fn operand_view(gpu: &Gpu, memo: &Memo, op: &Op, tag: u32, t: &DTensor, batch: &[usize], rows: &[usize], cols: &[usize]) -> Result<(DTensor, bool), String> {
-    match operand_perm(batch, rows, cols) {
-        Some(perm) => Ok((permute(gpu, memo, op, tag, t, &perm)?, false)),
-        None => Ok((t.clone(), !in_place(&[batch, rows, cols]))),
+    match operand_form(batch, rows, cols) {
+        (Some(perm), transposed) => Ok((permute(gpu, memo, op, tag, t, &perm)?, transposed)),
+        (None, transposed) => Ok((t.clone(), transposed)),
     }
 }
 
@@ -238,7 +260,7 @@ pub fn warm_runs(gpu: &Gpu, module: &oxhlo_ir::Module, tf32: bool) {
     if crate::env_off("OXHLO_CUDA_WARM_DOTS") {
         return;
     }
-    type Form = (Kind, Kind, bool, bool, (i64, i64, i64, i64), bool);
+    type Form = (Kind, Kind, bool, bool, GemmDims, bool);
     let mut forms: Vec<Form> = Vec::new();
     for f in &module.funcs {
         f.walk(&mut |op| {
@@ -250,19 +272,10 @@ pub fn warm_runs(gpu: &Gpu, module: &oxhlo_ir::Module, tf32: bool) {
                 _ => None,
             };
             let (Some((ls, lk)), Some((rs, rk)), Some((_, ok))) = (ty(op.operands[0]), ty(op.operands[1]), ty(op.results[0])) else { return };
-            if lk != rk || data_type(lk).is_none() || data_type(ok).is_none() {
-                return;
-            }
-            let Ok(d) = DotDims::from_op(op, &ls, &rs) else { return };
-            let prod = |s: &[i64], ix: &[usize]| ix.iter().map(|&i| s[i]).product::<i64>();
-            let dims = (prod(&ls, &d.lhs_batch), prod(&ls, &d.lhs_free), prod(&ls, &d.lhs_contracting), prod(&rs, &d.rhs_free));
-            if [dims.0, dims.1, dims.2, dims.3].iter().any(|&x| x <= 0 || x > i32::MAX as i64) {
-                return;
-            }
-            // Transposed as `operand_view` reads them: in place in the other order, else permuted first.
-            let trans = |batch: &[usize], rows: &[usize], cols: &[usize]| operand_perm(batch, rows, cols).is_none() && !in_place(&[batch, rows, cols]);
-            let strict = d.precision.iter().any(|p| matches!(p, Precision::High | Precision::Highest));
-            let form = (lk, ok, trans(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting), trans(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free), dims, tf32 && !strict && lk == Kind::F32);
+            let Some((d, dims, tf32)) = gemm_form(op, (lk, rk, ok), &ls, &rs, tf32) else { return };
+            let lhs_t = operand_form(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting).1;
+            let rhs_t = operand_form(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free).1;
+            let form = (lk, ok, lhs_t, rhs_t, dims, tf32);
             if !forms.contains(&form) {
                 forms.push(form);
             }
