@@ -5,6 +5,10 @@
 //! `Gpu::precompile` makes them).
 //! `NVRTC_TIME_DUMP=dir` writes the listed sources there; `NVRTC_TIME_SLICE=i/n` keeps every n-th listed
 //! kernel from the i-th (to compare n processes with n threads of one process).
+//! `NVRTC_TIME_PTX=1` stops at PTX (NVRTC without its ptxas part); with `NVRTC_TIME_JIT=1` too, each
+//! thread then has the driver compile its PTX (`cuModuleLoadData` on GPU 0), timed apart.
+//! `NVRTC_TIME_INT32=1` compiles the sources with 32-bit instead of 64-bit index arithmetic (a text
+//! substitution, for compile times only).
 use oxhlo_cpu::OptLevel;
 
 fn main() {
@@ -31,7 +35,12 @@ fn main() {
         .ok()
         .and_then(|v| v.split_once('/').and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?.max(1)))))
         .unwrap_or((0, 1));
+    let flag = |v: &str| std::env::var(v).is_ok_and(|v| v.trim() == "1");
+    let (ptx, jit) = (flag("NVRTC_TIME_PTX"), flag("NVRTC_TIME_JIT"));
     let ks: Vec<String> = ks.into_iter().take(n).skip(slice).step_by(of).collect();
+    let ks: Vec<String> = if flag("NVRTC_TIME_INT32") { ks.iter().map(|s| s.replace("long long", "int").replace("LL", "")).collect() } else { ks };
+    let ctx = (ptx && jit).then(|| cudarc::driver::CudaContext::new(0).expect("a GPU for NVRTC_TIME_JIT"));
+    let jit_ns = std::sync::atomic::AtomicU64::new(0);
     let keyed: Vec<(u64, &str)> = ks.iter().map(|s| (0, s.as_str())).collect();
     let units: Vec<String> = oxhlo_cuda::nvrtc::balanced_batches(&keyed, ks.len().div_ceil(per)).iter().map(|b| oxhlo_cuda::nvrtc::batch_unit(&b.iter().map(|(_, s)| *s).collect::<Vec<_>>())).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -43,19 +52,31 @@ fn main() {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(u) = units.get(i) else { break };
                 let t = std::time::Instant::now();
-                let b = oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90").expect("compiles");
-                println!("  program {i}: {} chars, {:?}", u.len(), t.elapsed());
+                let b = if ptx { oxhlo_cuda::nvrtc::compile_ptx(u, "compute_90") } else { oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90") }.expect("compiles");
+                let took = t.elapsed();
+                if let Some(ctx) = &ctx {
+                    let t = std::time::Instant::now();
+                    let text = String::from_utf8_lossy(&b).trim_end_matches('\0').to_string();
+                    ctx.load_module(cudarc::nvrtc::Ptx::from_src(text)).expect("the driver compiles the PTX");
+                    jit_ns.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+                    println!("  program {i}: {} chars, {took:?} + driver JIT {:?}", u.len(), t.elapsed());
+                } else {
+                    println!("  program {i}: {} chars, {took:?}", u.len());
+                }
                 bytes.fetch_add(b.len(), std::sync::atomic::Ordering::Relaxed);
             });
         }
     });
     let took = t.elapsed();
     println!(
-        "{} kernels in {} programs on {threads} threads: {:?} ({:?} a kernel), {} bytes of cubin",
+        "{} kernels in {} programs on {threads} threads{}: {:?} ({:?} a kernel), {} bytes of {}, driver JIT {:.0} ms of thread time",
         ks.len(),
         units.len(),
+        if flag("NVRTC_TIME_INT32") { " (32-bit indices)" } else { "" },
         took,
         took / ks.len().max(1) as u32,
-        bytes.into_inner()
+        bytes.into_inner(),
+        if ptx { "PTX" } else { "cubin" },
+        jit_ns.into_inner() as f64 / 1e6
     );
 }

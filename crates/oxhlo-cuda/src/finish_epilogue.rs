@@ -200,7 +200,7 @@ pub fn reorder(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
 pub fn render(func: &Func, block: &Block, r: &FusedKernel, k: &FusedKernel) -> Option<String> {
     let e0 = r.reduce.first()?;
     let m = r.reduce.len();
-    let n = finishing_results(r)?;
+    finishing_results(r)?;
     let head = format!("extern \"C\" __global__ void {ENTRY}(");
     let fin = if m > 1 {
         reduce::render_finish_multi(e0.kind, m)?
@@ -223,7 +223,10 @@ pub fn render(func: &Func, block: &Block, r: &FusedKernel, k: &FusedKernel) -> O
     let ty = |p: &str| p.rsplit_once(' ').map(|(t, _)| t.to_string());
     let mut params: Vec<String> = (0..m).map(|j| format!("const double* f_p{j}")).collect();
     params.extend((0..m).map(|j| format!("const float* f_i{j}")));
-    let mut args = vec![format!("{n}LL")];
+    // The epilogue's element count is the finishing pass's `outer * inner` (its results), a parameter
+    // rather than a constant: batch norms of different widths then share one kernel (one NVRTC
+    // compile).
+    let mut args = vec!["outer * inner".to_string()];
     for (j, v) in k.inputs.iter().enumerate() {
         match r.reduce.iter().position(|e| e.result == *v) {
             Some(at) => args.push(format!("f_o{at}")),

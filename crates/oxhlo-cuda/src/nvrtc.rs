@@ -50,7 +50,17 @@ pub const DEFAULT_FAST_COMPILE: &str = "0";
 
 /// Compiles CUDA C `src` with NVRTC for the real architecture `arch` (`sm_90`, ...) to a CUBIN: machine
 /// code, so that loading it needs no JIT compilation by the driver. Options: [`options_beside_arch`].
-pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
+pub fn compile_cubin(src: &str, arch: &str) -> Result<Vec<u8>, String> {
+    compile_to(src, arch, false)
+}
+
+/// Compiles CUDA C `src` with NVRTC to PTX for the virtual architecture `arch` (`compute_90`, ...): NVVM's
+/// part of [`compile_cubin`] without ptxas (the driver compiles PTX to machine code when it loads it).
+pub fn compile_ptx(src: &str, arch: &str) -> Result<Vec<u8>, String> {
+    compile_to(src, arch, true)
+}
+
+fn compile_to(src: &str, arch: &str, ptx: bool) -> Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     if !nvrtc_available() {
         return Err("libnvrtc not found".into());
@@ -70,9 +80,12 @@ pub fn compile_cubin(src: &str, arch: &'static str) -> Result<Vec<u8>, String> {
             });
             let r = r.and_then(|_| {
                 let mut n = 0usize;
-                sys::nvrtcGetCUBINSize(prog, &mut n).result().map_err(|e| format!("NVRTC: {e:?}"))?;
+                let size = if ptx { sys::nvrtcGetPTXSize(prog, &mut n) } else { sys::nvrtcGetCUBINSize(prog, &mut n) };
+                size.result().map_err(|e| format!("NVRTC: {e:?}"))?;
                 let mut bin = vec![0u8; n];
-                sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut std::ffi::c_char).result().map_err(|e| format!("NVRTC: {e:?}"))?;
+                let out = bin.as_mut_ptr() as *mut std::ffi::c_char;
+                let got = if ptx { sys::nvrtcGetPTX(prog, out) } else { sys::nvrtcGetCUBIN(prog, out) };
+                got.result().map_err(|e| format!("NVRTC: {e:?}"))?;
                 Ok(bin)
             });
             let _ = result::destroy_program(prog);

@@ -53,14 +53,16 @@ __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
 "#;
 
-/// `src` with its value registers (`v<id>`, named after IR value ids) renumbered `v0, v1, ...` in order of
-/// first appearance: kernels of the same computation on different values (every layer's batch norm, every
-/// block's residual add) become one source, so they share one NVRTC compilation, one cache entry and one
-/// loaded module. Every `v<digits>` identifier is renamed through one map, so the renaming is a bijection.
+/// `src` with its value registers renumbered in order of first appearance: `v<id>` (named after IR value
+/// ids) as `v0, v1, ...`, and a row kernel's row registers `r<id>` ([`crate::rows`]) as `r0, r1, ...`.
+/// Kernels of the same computation on different values (every layer's batch norm, every block's
+/// residual add, every layer's softmax) become one source, so they share one NVRTC compilation, one
+/// cache entry and one loaded module. Each prefix's `<letter><digits>` identifiers are renamed through a
+/// map of their own, so the renaming is a bijection.
 pub fn canonical_source(src: &str) -> String {
     let b = src.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut names: [HashMap<&str, usize>; 2] = [HashMap::new(), HashMap::new()];
     let mut out = String::with_capacity(src.len());
     let mut i = 0;
     let mut copied = 0;
@@ -74,11 +76,17 @@ pub fn canonical_source(src: &str) -> String {
             i += 1;
         }
         let word = &src[start..i];
-        if word.len() > 1 && word.as_bytes()[0] == b'v' && word.bytes().skip(1).all(|c| c.is_ascii_digit()) {
-            let next = names.len();
-            let n = *names.entry(word).or_insert(next);
+        let prefix = word.as_bytes()[0];
+        let which = match prefix {
+            b'v' => 0,
+            b'r' => 1,
+            _ => continue,
+        };
+        if word.len() > 1 && word.bytes().skip(1).all(|c| c.is_ascii_digit()) {
+            let next = names[which].len();
+            let n = *names[which].entry(word).or_insert(next);
             out.push_str(&src[copied..start]);
-            out.push('v');
+            out.push(prefix as char);
             out.push_str(&n.to_string());
             copied = i;
         }

@@ -244,6 +244,14 @@ fn kernel_sources_of_the_same_computation_on_other_values_are_one() {
     assert_eq!(canonical_source("v vx uv4 v4x oxh_ld4 v5"), "v vx uv4 v4x oxh_ld4 v0");
     // A different computation stays different.
     assert_ne!(canonical_source("float v1 = v2 + v3;"), canonical_source("float v1 = v2 + v2;"));
+    // Row registers (`r<id>`) are renumbered through a map of their own: every layer's softmax is one
+    // source, and an `r` and a `v` of the same number stay apart.
+    let a = "float r4734; r4734 = v9; float r4744 = r4734 + v5; out0[i] = r4744 * r4734;";
+    let b = "float r1057; r1057 = v2; float r267 = r1057 + v8; out0[i] = r267 * r1057;";
+    assert_eq!(canonical_source(a), "float r0; r0 = v0; float r1 = r0 + v1; out0[i] = r1 * r0;");
+    assert_eq!(canonical_source(a), canonical_source(b));
+    assert_ne!(canonical_source("float r1 = r2 + r3;"), canonical_source("float r1 = r2 + r2;"));
+    assert_eq!(canonical_source("r rows r2x oxr_add row r7"), "r rows r2x oxr_add row r0");
 }
 
 #[test]
