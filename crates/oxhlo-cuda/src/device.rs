@@ -154,13 +154,19 @@ pub struct Kernel {
     pub(crate) func: OnceLock<CudaFunction>,
     /// Work items of a launch when they are not the result's elements (kernels moving wider units).
     pub items: Option<usize>,
+    /// Scalar arguments of every launch of this kernel, after the launch's own scalars: an elementwise
+    /// kernel's power-of-two index sizes (`render::IndexScalars`), read from the rendered source's last
+    /// line. Kernels sharing a source (and its compiled function) may differ in them.
+    pub scalars: Vec<i64>,
 }
 
 impl Kernel {
-    /// The kernel of `src`, its value registers renumbered ([`crate::render::canonical_source`]).
+    /// The kernel of `src`, its value registers renumbered ([`crate::render::canonical_source`]) and its
+    /// launch scalars taken from its last line ([`crate::render::split_scalars`]).
     pub fn new(src: String) -> Kernel {
+        let scalars = crate::render::split_scalars(&src).1;
         let src = crate::render::canonical_source(&src);
-        Kernel { key: crate::nvrtc::hash(&src), src, func: OnceLock::new(), items: None }
+        Kernel { key: crate::nvrtc::hash(&src), src, func: OnceLock::new(), items: None, scalars }
     }
 }
 
@@ -428,7 +434,7 @@ impl Gpu {
         let f = self.function(src)?;
         if pdl_enabled() {
             // Every parameter is 8 bytes (long long scalars, then device pointers).
-            let mut vals: Vec<u64> = scalars.iter().map(|&x| x as u64).collect();
+            let mut vals: Vec<u64> = scalars.iter().chain(&src.scalars).map(|&x| x as u64).collect();
             let mut guards = Vec::with_capacity(inputs.len() + outputs.len());
             for i in inputs {
                 let (p, g) = i.device_ptr(&self.stream);
@@ -472,7 +478,7 @@ impl Gpu {
             }
         }
         let mut b = self.stream.launch_builder(&f);
-        for x in scalars {
+        for x in scalars.iter().chain(&src.scalars) {
             b.arg(x);
         }
         for i in inputs {

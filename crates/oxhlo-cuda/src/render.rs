@@ -58,8 +58,9 @@ __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.
 /// Kernels of the same computation on different values (every layer's batch norm, every block's
 /// residual add, every layer's softmax) become one source, so they share one NVRTC compilation, one
 /// cache entry and one loaded module. Each prefix's `<letter><digits>` identifiers are renamed through a
-/// map of their own, so the renaming is a bijection.
+/// map of their own, so the renaming is a bijection. A launch-scalars line ([`SCALARS_MARK`]) is dropped.
 pub fn canonical_source(src: &str) -> String {
+    let src = split_scalars(src).0;
     let b = src.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let mut names: [HashMap<&str, usize>; 2] = [HashMap::new(), HashMap::new()];
@@ -456,20 +457,79 @@ pub fn index_modulo(size: i64, numel: i64) -> String {
 
 /// The operand offset contributed by output dim `d` (`(i / step) % size * stride`): no division for a
 /// unit step, no modulo for the outermost dim, and 32-bit unsigned arithmetic when every index fits
-/// (64-bit division is a long instruction sequence on the GPU).
+/// (64-bit division is a long instruction sequence on the GPU). While [`render`] collects launch scalars
+/// ([`IndexScalars`]), a power-of-two step or size is a shift or a mask read from a scalar parameter.
 fn index_term(step: i64, size: i64, outermost: bool, stride: i64, numel: i64) -> String {
     let (x, suf) = index_form(numel);
+    let cast = if suf == "u" { "(unsigned int)" } else { "" };
     let mut t = x.to_string();
     if step != 1 {
-        t = format!("({t} / {step}{suf})");
+        t = match IndexScalars::take(step.trailing_zeros() as i64, step) {
+            Some(p) => format!("({t} >> {cast}{p})"),
+            None => format!("({t} / {step}{suf})"),
+        };
     }
     if !outermost {
-        t = if step == 1 { index_modulo(size, numel) } else { format!("({t} % {size}{suf})") };
+        t = match IndexScalars::take(size - 1, size) {
+            Some(p) => format!("({t} & {cast}{p})"),
+            None if step == 1 => index_modulo(size, numel),
+            None => format!("({t} % {size}{suf})"),
+        };
     }
     if stride == 1 {
         format!("(long long){t}")
     } else {
         format!("(long long){t} * {stride}LL")
+    }
+}
+
+/// The launch scalars of the elementwise kernel [`render`] is writing: each power-of-two divisor or
+/// modulus of a broadcast's index is a shift or a mask read from a parameter (`long long oxs<j>`, after
+/// `n`) instead of a literal, so that kernels that differ only in such sizes (every layer's per-channel
+/// scale and shift over 64, 128, 256 or 512 channels) are one source, compiled once by NVRTC; a shift or
+/// mask costs what the literal's division or modulo compiled to. One parameter per index term, never
+/// shared, so that the source depends on the computation alone. Other kernels (rows, reduction
+/// passes, epilogues embed bodies without these parameters) keep literals: collecting happens only
+/// inside [`render`], on its thread.
+struct IndexScalars;
+
+thread_local! {
+    static INDEX_SCALARS: std::cell::RefCell<Option<Vec<i64>>> = const { std::cell::RefCell::new(None) };
+}
+
+impl IndexScalars {
+    /// The parameter name holding `value` when collecting and `size` is a power of two above 1.
+    fn take(value: i64, size: i64) -> Option<String> {
+        if size < 2 || size & (size - 1) != 0 {
+            return None;
+        }
+        INDEX_SCALARS.with(|c| {
+            let mut c = c.borrow_mut();
+            let list = c.as_mut()?;
+            list.push(value);
+            Some(format!("oxs{}", list.len() - 1))
+        })
+    }
+
+    /// Runs `f` collecting the scalars its index terms take.
+    fn collect<T>(f: impl FnOnce() -> T) -> (T, Vec<i64>) {
+        INDEX_SCALARS.with(|c| *c.borrow_mut() = Some(Vec::new()));
+        let r = f();
+        let scalars = INDEX_SCALARS.with(|c| c.borrow_mut().take()).unwrap_or_default();
+        (r, scalars)
+    }
+}
+
+/// What ends a kernel source that takes launch scalars ([`IndexScalars`]): this mark, then the values,
+/// on the source's last line (a comment to NVRTC). [`canonical_source`] drops the line, so kernels that
+/// differ only in these values are one source; `Kernel::new` reads the values for its launches.
+pub const SCALARS_MARK: &str = "//@oxhlo-scalars";
+
+/// `src` without its launch-scalars line ([`SCALARS_MARK`]) and the values on it.
+pub fn split_scalars(src: &str) -> (&str, Vec<i64>) {
+    match src.rfind(SCALARS_MARK) {
+        Some(at) => (&src[..at], src[at + SCALARS_MARK.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()),
+        None => (src, Vec::new()),
     }
 }
 
@@ -499,9 +559,20 @@ fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
 /// Renders the kernel computing `ops` (indices into `block.ops`, in order) over `shape`, reading
 /// `inputs` and writing `outputs`: the full CUDA C source with entry [`ENTRY`] taking
 /// `(long long n, inputs..., outputs...)`. None when some op or type has no rendering.
+/// Power-of-two index sizes are launch scalars (`long long oxs<j>` after `n`, values on the source's
+/// last line: [`IndexScalars`], [`SCALARS_MARK`]).
 pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<String> {
-    let b = render_body(func, block, ops, inputs, outputs, shape)?;
-    Some(assemble(b, outputs.len(), shape.iter().product()))
+    let (b, scalars) = IndexScalars::collect(|| render_body(func, block, ops, inputs, outputs, shape));
+    let mut b = b?;
+    for j in (0..scalars.len()).rev() {
+        b.params.insert(1, format!("long long oxs{j}"));
+    }
+    let mut src = assemble(b, outputs.len(), shape.iter().product());
+    if !scalars.is_empty() {
+        let values: Vec<String> = scalars.iter().map(|v| v.to_string()).collect();
+        let _ = writeln!(src, "{SCALARS_MARK} {}", values.join(" "));
+    }
+    Some(src)
 }
 
 /// What [`render_body`] produces: the kernel's parameters (`long long n` first), the scalar body for

@@ -35,9 +35,31 @@ fn fused_chain_renders_one_loop_with_broadcast_index() {
         .expect("the chain fuses");
     assert_eq!(k.ops.len(), 4);
     let src = render::render_fused(f, block, &k).expect("renders");
-    assert!(src.contains("extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0)"), "{src}");
-    // The broadcast reads the rank-1 operand at the column index.
-    assert!(src.contains("in0[(long long)(((unsigned int)i) % 8u)]"), "{src}");
+    assert!(src.contains("extern \"C\" __global__ void oxk(long long n, long long oxs0, const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0)"), "{src}");
+    // The broadcast reads the rank-1 operand at the column index: a power-of-two column count is a
+    // mask passed at launch (the value on the source's last line, which the kernel's key leaves out).
+    assert!(src.contains("in0[(long long)(((unsigned int)i) & (unsigned int)oxs0)]"), "{src}");
+    assert!(src.trim_end().ends_with(&format!("{} 7", render::SCALARS_MARK)), "{src}");
+    let kernel = oxhlo_cuda::device::Kernel::new(src.clone());
+    assert_eq!(kernel.scalars, vec![7]);
+    assert!(!kernel.src.contains(render::SCALARS_MARK));
+    // The same chain over 16 columns is the same kernel with another mask; over 6 columns the modulo
+    // stays a literal.
+    for (cols, same, scalars) in [(16, true, vec![15]), (6, false, vec![])] {
+        let text = CHAIN.replace("8xf32", &format!("{cols}xf32")).replace("4x8xf32", &format!("4x{cols}xf32"));
+        let m2 = module(&text);
+        let f2 = &m2.funcs[0];
+        let block2 = f2.body.entry().unwrap();
+        let steps2 = fuse_block(f2, block2, &FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 });
+        let Some(Step::Kernel(k2)) = steps2.iter().find(|s| matches!(s, Step::Kernel(_))) else { panic!("the chain fuses") };
+        let src2 = render::render_fused(f2, block2, k2).expect("renders");
+        let kernel2 = oxhlo_cuda::device::Kernel::new(src2.clone());
+        assert_eq!(kernel2.src == kernel.src, same, "{src2}");
+        assert_eq!(kernel2.scalars, scalars);
+        if !same {
+            assert!(src2.contains(&format!("% {cols}u")), "{src2}");
+        }
+    }
     assert!(src.contains("oxh_max("), "{src}");
     // f32 addition in float with the round-to-nearest intrinsic (bit-identical to f64 then rounding),
     // exp by CUDA's single-precision expf (in double rounded to float with OXHLO_CUDA_EXACT_MATH=1).
