@@ -149,7 +149,9 @@ if [ "$MODE" = firstcall ]; then
   AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
   AB=${AB//,/ }
   JAX_PLATFORMS=cuda "$PY" "$C/first_call_parts.py" $AB 2>&1 | grep 'first call' | sed 's/^/xla: /' | tee -a "$OUT/firstcall.txt"
-  rm -rf "$OXHLO_CUDA_CACHE"
+  # Cold means no kernel cache of ours and none of the driver's: CUDA 13's NVRTC keeps the machine code
+  # it compiles in the driver's ComputeCache (~/.nv) too, so a second "cold" run would find it there.
+  rm -rf "$OXHLO_CUDA_CACHE" "$HOME/.nv/ComputeCache"
   for c in cold warm1 warm2; do
     OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
     grep 'first call' "$OUT/firstcall_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/firstcall.txt"
