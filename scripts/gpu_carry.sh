@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p gpu-carry
 cargo build --release -p oxhlo-pjrt
-cp target/release/liboxhlo_pjrt.so gpu-carry/
+cargo build --release -p oxhlo-cuda --bin oxhlo-nvrtc
+# The NVRTC worker sits beside the plugin, where the plugin looks for it (as in the Python wheel).
+cp target/release/liboxhlo_pjrt.so target/release/oxhlo-nvrtc gpu-carry/
 cargo test --release -p oxhlo-cuda --no-run --message-format=json 2>/dev/null | python3 -c '
 import json, shutil, sys
 for line in sys.stdin:
@@ -24,6 +26,6 @@ cp target/release/examples/nvrtc_time gpu-carry/
 cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py scripts/first_call_parts.py gpu-carry/
 # The device tool carries at most 64 MiB with the working tree: the binaries (~55 MB) travel as one xz
 # archive (~12 MB) that scripts/gpu_run.sh unpacks.
-( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so \
-    && rm -f conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so )
+( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so oxhlo-nvrtc \
+    && rm -f conformance_gpu bench_gpu render device_values nvrtc_time liboxhlo_pjrt.so oxhlo-nvrtc )
 ls -la gpu-carry

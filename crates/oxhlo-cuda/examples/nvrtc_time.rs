@@ -7,6 +7,8 @@
 //! kernel from the i-th (to compare n processes with n threads of one process).
 //! `NVRTC_TIME_PTX=1` stops at PTX (NVRTC without its ptxas part); with `NVRTC_TIME_JIT=1` too, each
 //! thread then has the driver compile its PTX (`cuModuleLoadData` on GPU 0), timed apart.
+//! `NVRTC_TIME_WORKER=1` has each thread compile its program in an NVRTC worker process
+//! (`oxhlo_cuda::nvrtc_worker`, found as the backend finds it, e.g. through `OXHLO_NVRTC_WORKER`).
 //! `NVRTC_TIME_INT32=1` compiles the sources with 32-bit instead of 64-bit index arithmetic (a text
 //! substitution, for compile times only).
 use oxhlo_cpu::OptLevel;
@@ -41,6 +43,7 @@ fn main() {
     let ks: Vec<String> = if flag("NVRTC_TIME_INT32") { ks.iter().map(|s| s.replace("long long", "int").replace("LL", "")).collect() } else { ks };
     let ctx = (ptx && jit).then(|| cudarc::driver::CudaContext::new(0).expect("a GPU for NVRTC_TIME_JIT"));
     let jit_ns = std::sync::atomic::AtomicU64::new(0);
+    let worker = flag("NVRTC_TIME_WORKER").then(|| oxhlo_cuda::nvrtc_worker::worker().expect("an NVRTC worker (OXHLO_NVRTC_WORKER=path)"));
     let keyed: Vec<(u64, &str)> = ks.iter().map(|s| (0, s.as_str())).collect();
     let units: Vec<String> = oxhlo_cuda::nvrtc::balanced_batches(&keyed, ks.len().div_ceil(per)).iter().map(|b| oxhlo_cuda::nvrtc::batch_unit(&b.iter().map(|(_, s)| *s).collect::<Vec<_>>())).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -52,7 +55,9 @@ fn main() {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(u) = units.get(i) else { break };
                 let t = std::time::Instant::now();
-                let b = if ptx { oxhlo_cuda::nvrtc::compile_ptx(u, "compute_90") } else { oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90") }.expect("compiles");
+                let b = if let Some(w) = worker {
+                    oxhlo_cuda::nvrtc_worker::compile_in_worker(w, u, "sm_90")
+                } else if ptx { oxhlo_cuda::nvrtc::compile_ptx(u, "compute_90") } else { oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90") }.expect("compiles");
                 let took = t.elapsed();
                 if let Some(ctx) = &ctx {
                     let t = std::time::Instant::now();
@@ -69,10 +74,11 @@ fn main() {
     });
     let took = t.elapsed();
     println!(
-        "{} kernels in {} programs on {threads} threads{}: {:?} ({:?} a kernel), {} bytes of {}, driver JIT {:.0} ms of thread time",
+        "{} kernels in {} programs on {threads} threads{}{}: {:?} ({:?} a kernel), {} bytes of {}, driver JIT {:.0} ms of thread time",
         ks.len(),
         units.len(),
         if flag("NVRTC_TIME_INT32") { " (32-bit indices)" } else { "" },
+        if worker.is_some() { " (worker processes)" } else { "" },
         took,
         took / ks.len().max(1) as u32,
         bytes.into_inner(),

@@ -127,9 +127,24 @@ fn keep_freed_memory(ctx: &CudaContext) {
 }
 
 /// The GPU, created on first use (the failure is remembered too).
+///
+/// Creating it starts the libraries' one-time warm-up on a thread of its own (`dot::warm_up`: cuDNN's
+/// loading and handle, cuBLAS's first GEMM, ~100 ms on the H200 host): a JAX client is created before
+/// its first program is traced and lowered (half a second or more), so the first compile no longer
+/// waits for them. `OXHLO_CUDA_EARLY_WARMUP=0` leaves them to the first compile that needs them.
 pub fn gpu() -> Result<Arc<Gpu>, String> {
     static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
-    GPU.get_or_init(create).clone()
+    GPU.get_or_init(|| {
+        let g = create();
+        if let Ok(g) = &g {
+            if !crate::env_off("OXHLO_CUDA_EARLY_WARMUP") {
+                let g = g.clone();
+                let _ = std::thread::Builder::new().name("oxhlo-cuda-warmup".into()).spawn(move || crate::dot::warm_up(&g, true, true, false));
+            }
+        }
+        g
+    })
+    .clone()
 }
 
 /// Whether oxhlo's kernels launch as programmatic dependents of the kernel before them

@@ -17,6 +17,7 @@ pub mod graph;
 pub mod kernels;
 pub mod movement;
 pub mod nvrtc;
+pub mod nvrtc_worker;
 pub mod profile;
 pub mod reduce;
 pub mod render;

@@ -295,6 +295,9 @@ impl Gpu {
         let t1 = std::time::Instant::now();
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let batches = balanced_batches(&todo, cores);
+        // Several batches go to worker processes (NVRTC serializes much of its work within a process),
+        // one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
+        let worker = crate::nvrtc_worker::worker().filter(|_| batches.len() >= MIN_WORKER_BATCHES);
         let next = AtomicUsize::new(0);
         let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|sc| {
@@ -302,7 +305,7 @@ impl Gpu {
                 sc.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(batch) = batches.get(i) else { break };
-                    let c = compile_batch(batch, self.arch);
+                    let c = compile_batch(batch, self.arch, worker);
                     if let Ok(mut slot) = results[i].lock() {
                         *slot = Some(c);
                     }
@@ -337,7 +340,7 @@ impl Gpu {
             }
         }
         compile_log(&format!(
-            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC as {} programs on {} threads in {:.0} ms; loaded in {:.0} ms",
+            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC as {} programs on {} {} in {:.0} ms; loaded in {:.0} ms",
             sources.len(),
             seen.len(),
             from_disk,
@@ -345,11 +348,15 @@ impl Gpu {
             todo.len(),
             batches.len(),
             cores.min(batches.len()),
+            if worker.is_some() { "worker processes" } else { "threads" },
             (t2 - t1).as_secs_f64() * 1e3,
             t2.elapsed().as_secs_f64() * 1e3
         ));
     }
 }
+
+/// The fewest batches a precompile sends to worker processes ([`crate::nvrtc_worker`]).
+pub const MIN_WORKER_BATCHES: usize = 3;
 
 /// `todo` split into at most `bins` batches of about equal source length (largest kernel first, each to
 /// the lightest batch so far): a program's compilation takes time about in proportion to its length,
@@ -376,10 +383,14 @@ enum Compiled {
     Alone(Vec<Option<Vec<u8>>>),
 }
 
-fn compile_batch(batch: &[(u64, &str)], arch: &'static str) -> Compiled {
+/// Compiles `batch` as one unit, in a process of `worker` when given (this process when that fails).
+fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>) -> Compiled {
     let srcs: Vec<&str> = batch.iter().map(|(_, s)| *s).collect();
     let unit = batch_unit(&srcs);
-    match compile_cubin(&unit, arch) {
+    let in_worker = worker.map(|w| {
+        crate::nvrtc_worker::compile_in_worker(w, &unit, arch).map_err(|e| compile_log(&format!("the NVRTC worker failed, compiling here: {}", e.lines().next().unwrap_or(""))))
+    });
+    match in_worker.unwrap_or(Err(())).or_else(|_| compile_cubin(&unit, arch)) {
         Ok(bin) => Compiled::Batch { key: hash(&unit) ^ hash(arch), bin },
         Err(_) => Compiled::Alone(srcs.iter().map(|s| compile_cubin(s, arch).ok()).collect()),
     }

@@ -1,0 +1,31 @@
+//! The NVRTC worker process (`oxhlo-nvrtc`, `oxhlo_cuda::nvrtc_worker`): a batch of rendered kernels
+//! compiled by the worker is the same CUBIN as compiled in this process, a unit NVRTC rejects comes back
+//! as an error carrying NVRTC's log, and a worker that cannot start is an error, not a panic. Needs the
+//! NVRTC library only (no GPU); without it the test says so and skips.
+
+use oxhlo_cuda::nvrtc::{batch_unit, compile_cubin, nvrtc_available};
+use oxhlo_cuda::nvrtc_worker::compile_in_worker;
+use std::path::Path;
+
+const SQUARE: &str = "extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, float* __restrict__ out0) {\n  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out0[i] = in0[i] * in0[i];\n}\n";
+const NEGATE: &str = "extern \"C\" __global__ void oxk(long long n, const float* __restrict__ in0, float* __restrict__ out0) {\n  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out0[i] = -in0[i];\n}\n";
+
+#[test]
+fn the_worker_compiles_what_this_process_compiles() {
+    if !nvrtc_available() {
+        eprintln!("SKIP: libnvrtc not found (pip install nvidia-cuda-nvrtc and put its lib/ on LD_LIBRARY_PATH)");
+        return;
+    }
+    let worker = Path::new(env!("CARGO_BIN_EXE_oxhlo-nvrtc"));
+    let unit = batch_unit(&[SQUARE, NEGATE]);
+    let here = compile_cubin(&unit, "sm_90").expect("NVRTC compiles the unit here");
+    let there = compile_in_worker(worker, &unit, "sm_90").expect("the worker compiles the unit");
+    assert!(there.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
+    assert_eq!(here, there, "the same CUBIN from the worker as from this process");
+
+    let err = compile_in_worker(worker, "extern \"C\" __global__ void oxk() { undeclared_name = 1; }", "sm_90").expect_err("NVRTC rejects the unit");
+    assert!(err.contains("undeclared_name"), "NVRTC's log comes back: {err}");
+
+    let err = compile_in_worker(Path::new("/nonexistent/oxhlo-nvrtc"), &unit, "sm_90").expect_err("no such worker");
+    assert!(err.contains("starting"), "{err}");
+}
