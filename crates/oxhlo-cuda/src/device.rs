@@ -138,13 +138,47 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
         let g = create();
         if let Ok(g) = &g {
             if !crate::env_off("OXHLO_CUDA_EARLY_WARMUP") {
-                let g = g.clone();
-                let _ = std::thread::Builder::new().name("oxhlo-cuda-warmup".into()).spawn(move || crate::dot::warm_up(&g, true, true, false));
+                start_early_warm_up(g.clone());
             }
         }
         g
     })
     .clone()
+}
+
+/// Whether the early warm-up ([`gpu`]) is still running; the process waits for it when it exits.
+static EARLY_WARM_UP: (Mutex<bool>, std::sync::Condvar) = (Mutex::new(false), std::sync::Condvar::new());
+
+/// Runs the libraries' warm-up on a thread of its own, and makes the process wait for it at exit: a
+/// library still loading while the process tears down the CUDA state crashed a short test binary
+/// (SIGSEGV after its last test).
+fn start_early_warm_up(g: Arc<Gpu>) {
+    extern "C" fn wait_at_exit() {
+        let (running, done) = &EARLY_WARM_UP;
+        if let Ok(r) = running.lock() {
+            let _ = done.wait_timeout_while(r, std::time::Duration::from_secs(30), |r| *r);
+        }
+    }
+    if let Ok(mut r) = EARLY_WARM_UP.0.lock() {
+        *r = true;
+    }
+    // SAFETY: registers a plain `extern "C"` function taking nothing; it only waits on a condition.
+    if unsafe { libc::atexit(wait_at_exit) } != 0 {
+        return;
+    }
+    let finish = || {
+        if let Ok(mut r) = EARLY_WARM_UP.0.lock() {
+            *r = false;
+        }
+        EARLY_WARM_UP.1.notify_all();
+    };
+    let spawned = std::thread::Builder::new().name("oxhlo-cuda-warmup".into()).spawn(move || {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::dot::warm_up(&g, true, true, false)));
+        finish();
+    });
+    if spawned.is_err() {
+        finish();
+    }
 }
 
 /// Whether oxhlo's kernels launch as programmatic dependents of the kernel before them

@@ -387,10 +387,21 @@ enum Compiled {
 fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>) -> Compiled {
     let srcs: Vec<&str> = batch.iter().map(|(_, s)| *s).collect();
     let unit = batch_unit(&srcs);
-    let in_worker = worker.map(|w| {
-        crate::nvrtc_worker::compile_in_worker(w, &unit, arch).map_err(|e| compile_log(&format!("the NVRTC worker failed, compiling here: {}", e.lines().next().unwrap_or(""))))
-    });
-    match in_worker.unwrap_or(Err(())).or_else(|_| compile_cubin(&unit, arch)) {
+    let in_worker = worker.map(|w| crate::nvrtc_worker::compile_in_worker(w, &unit, arch));
+    let bin = match in_worker {
+        Some(Ok(bin)) => Ok(bin),
+        Some(Err(e)) => {
+            let here = compile_cubin(&unit, arch);
+            if here.is_ok() {
+                // The worker failed where this process succeeds: the worker, not the unit, is at fault.
+                crate::nvrtc_worker::give_up();
+                compile_log(&format!("the NVRTC worker failed ({}); compiling in this process from now on", e.lines().next().unwrap_or("")));
+            }
+            here
+        }
+        None => compile_cubin(&unit, arch),
+    };
+    match bin {
         Ok(bin) => Compiled::Batch { key: hash(&unit) ^ hash(arch), bin },
         Err(_) => Compiled::Alone(srcs.iter().map(|s| compile_cubin(s, arch).ok()).collect()),
     }

@@ -17,13 +17,26 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The worker executable's file name.
 pub const WORKER: &str = "oxhlo-nvrtc";
 
-/// The worker to use, if any (looked up once; see the module doc).
+/// Set once a worker failed where this process then compiled the unit (a worker that cannot start, or
+/// cannot load NVRTC where this process can): later batches stay in this process.
+static GAVE_UP: AtomicBool = AtomicBool::new(false);
+
+/// Stops using workers in this process (see [`GAVE_UP`]).
+pub fn give_up() {
+    GAVE_UP.store(true, Ordering::Relaxed);
+}
+
+/// The worker to use, if any (looked up once; see the module doc; none after [`give_up`]).
 pub fn worker() -> Option<&'static Path> {
+    if GAVE_UP.load(Ordering::Relaxed) {
+        return None;
+    }
     static W: OnceLock<Option<PathBuf>> = OnceLock::new();
     W.get_or_init(|| {
         if let Some(v) = std::env::var_os("OXHLO_NVRTC_WORKER") {
