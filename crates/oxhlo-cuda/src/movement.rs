@@ -1,5 +1,6 @@
 //! Data movement on the GPU: slice, reverse, concatenate, pad and iota as index kernels (one thread per
-//! output element computes its source from constant shapes rendered into the source), so programs
+//! output element computes its source from constant shapes rendered into the source; small strided
+//! copies take their shape as launch scalars instead, [`SHAPE_SCALARS_MAX`]), so programs
 //! that split, join or flip tensors (attention heads, convolution gradients) keep their values on the
 //! device. Elements are copied as raw bits of their size (slices and concatenations whose innermost
 //! extents allow it move 16-, 8- or 4-byte units instead); iota converts its coordinate to the element
@@ -18,11 +19,20 @@ fn kernel(params: &str, body: &str) -> String {
     )
 }
 
+/// Strided copies of at most this many elements take their shape, strides and base as launch scalars
+/// (one kernel per rank and unit size: a program's filter copies around cuDNN, 32 of ResNet-18's 88
+/// kernels, compile once); larger ones keep them as literals (division by a literal is cheaper than by
+/// a parameter, and there the index arithmetic competes with the copy's bandwidth).
+pub const SHAPE_SCALARS_MAX: i64 = 1 << 22;
+
 /// `out[i] = in[base + sum_d c_d * strides[d]]` over the row-major output `shape` (slices, reverses).
 pub fn render_strided(shape: &[i64], strides: &[i64], base: i64, elem_bytes: usize) -> Option<String> {
     let ty = bits_type(elem_bytes)?;
     if strides.len() != shape.len() {
         return None;
+    }
+    if !shape.is_empty() && checked_numel(shape).is_some_and(|n| n <= SHAPE_SCALARS_MAX) {
+        return Some(render_strided_scalars(shape, strides, base, ty));
     }
     let mut body = coords("i", &coord_names("c", shape));
     let mut terms = vec![format!("{base}LL")];
@@ -33,6 +43,24 @@ pub fn render_strided(shape: &[i64], strides: &[i64], base: i64, elem_bytes: usi
     }
     let _ = writeln!(body, "    out0[i] = in0[{}];", terms.join(" + "));
     Some(kernel(&format!("const {ty}* __restrict__ in0, {ty}* __restrict__ out0"), &body))
+}
+
+/// [`render_strided`] with the shape, strides and base as launch scalars after `n` (`oxs0` the base,
+/// `oxs1..` the extents of dims 1.., then the strides of every dim; values on the source's last line,
+/// `render::SCALARS_MARK`), for copies of fewer than 2^32 elements.
+fn render_strided_scalars(shape: &[i64], strides: &[i64], base: i64, ty: &str) -> String {
+    let rank = shape.len();
+    let params: Vec<String> = (0..2 * rank).map(|j| format!("long long oxs{j}")).collect();
+    let mut body = String::from("    unsigned int r = (unsigned int)i;\n    long long src = oxs0;\n");
+    for d in (1..rank).rev() {
+        let _ = writeln!(body, "    {{ const unsigned int e = (unsigned int)oxs{d}; src += (long long)(r % e) * oxs{}; r /= e; }}", rank + d);
+    }
+    let _ = writeln!(body, "    src += (long long)r * oxs{rank};");
+    let _ = writeln!(body, "    out0[i] = in0[src];");
+    let mut src = kernel(&format!("{}, const {ty}* __restrict__ in0, {ty}* __restrict__ out0", params.join(", ")), &body);
+    let values: Vec<String> = std::iter::once(base).chain(shape[1..].iter().copied()).chain(strides.iter().copied()).map(|v| v.to_string()).collect();
+    let _ = writeln!(src, "{} {}", crate::render::SCALARS_MARK, values.join(" "));
+    src
 }
 
 /// [`render_strided`] moving whole 16-, 8- or 4-byte units when the innermost dim is contiguous

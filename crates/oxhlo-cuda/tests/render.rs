@@ -493,3 +493,23 @@ fn entries_start_with_the_grid_dependency_prologue() {
     }
     assert_eq!(unit.matches("griddepcontrol.wait").count(), 2);
 }
+
+#[test]
+fn small_strided_copies_share_one_kernel_and_take_their_shape_at_launch() {
+    use oxhlo_cuda::device::Kernel;
+    use oxhlo_cuda::movement::{render_strided, SHAPE_SCALARS_MAX};
+    // Two filter layouts of different sizes ([K, R, S, C] read from HWIO): one source, their shapes,
+    // strides and bases as launch scalars (base, extents of dims 1.., strides).
+    let a = Kernel::new(render_strided(&[64, 3, 3, 32], &[1, 3 * 32 * 64, 32 * 64, 64], 0, 4).expect("renders"));
+    let b = Kernel::new(render_strided(&[128, 3, 3, 64], &[1, 3 * 64 * 128, 64 * 128, 128], 5, 4).expect("renders"));
+    assert_eq!(a.src, b.src, "one kernel for both");
+    assert_eq!(a.scalars, vec![0, 3, 3, 32, 1, 6144, 2048, 64]);
+    assert_eq!(b.scalars, vec![5, 3, 3, 64, 1, 24576, 8192, 128]);
+    assert!(a.src.contains("long long oxs7, const unsigned int* __restrict__ in0"), "{}", a.src);
+    // A copy of another rank or element size is another kernel; a large copy keeps literal sizes.
+    let c = Kernel::new(render_strided(&[64, 9, 32], &[1, 2048, 64], 0, 4).expect("renders"));
+    assert_ne!(a.src, c.src);
+    let big = SHAPE_SCALARS_MAX * 2;
+    let d = Kernel::new(render_strided(&[big / 64, 64], &[1, big / 64], 0, 4).expect("renders"));
+    assert!(d.scalars.is_empty() && d.src.contains("% 64u"), "{}", d.src);
+}
