@@ -1,13 +1,14 @@
 //! NVRTC in worker processes: a program's kernels compiled by several `oxhlo-nvrtc` processes at once
 //! instead of several threads of this one.
 //!
-//! NVRTC serializes much of its work inside one process: on the H200 host (16 cores) ResNet-18's 87
-//! kernels took 1.18 s on 16 threads against ~6 s on one, so threads gave it about 5x. Processes share
-//! nothing. The worker (`src/bin/oxhlo-nvrtc.rs`) reads one translation unit on stdin, compiles it with
-//! [`crate::nvrtc::compile_cubin`] for the architecture named by its argument (the options come from
-//! the environment it inherits, as in this process) and writes the CUBIN to stdout; on failure it
+//! Many NVRTC instances in one process share its state; processes share nothing. On the H200 host
+//! (16 cores) ResNet-18's 60 kernels compiled in 829-930 ms by workers against 1029-1107 ms on threads
+//! (alternating, empty caches), both far from 16x their ~6 s on one thread: that host gives NVRTC about
+//! 5x either way. The worker (`src/bin/oxhlo-nvrtc.rs`) reads one translation unit on stdin, compiles
+//! it with [`crate::nvrtc::compile_cubin`] for the architecture named by its argument (the options come
+//! from the environment it inherits, as in this process) and writes the CUBIN to stdout; on failure it
 //! writes NVRTC's log to stderr and exits non-zero. A batch whose worker fails is compiled in this
-//! process as before.
+//! process, and if it compiles here, workers are not used again ([`give_up`]).
 //!
 //! The worker is found ([`worker`]) through `OXHLO_NVRTC_WORKER` (a path; `0` turns workers off), else
 //! beside the shared object this code was loaded from (the PJRT plugin's wheel ships it next to
