@@ -204,8 +204,9 @@ pub struct Kernel {
     /// Work items of a launch when they are not the result's elements (kernels moving wider units).
     pub items: Option<usize>,
     /// Scalar arguments of every launch of this kernel, after the launch's own scalars: an elementwise
-    /// kernel's power-of-two index sizes (`render::IndexScalars`), read from the rendered source's last
-    /// line. Kernels sharing a source (and its compiled function) may differ in them.
+    /// kernel's power-of-two index sizes (`render::IndexScalars`) or a small strided copy's shape
+    /// (`movement::SHAPE_SCALARS_MAX`), read from the rendered source's last line. Kernels sharing a
+    /// source (and its compiled function) may differ in them.
     pub scalars: Vec<i64>,
 }
 

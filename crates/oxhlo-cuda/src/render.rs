@@ -511,11 +511,20 @@ impl IndexScalars {
         })
     }
 
-    /// Runs `f` collecting the scalars its index terms take.
+    /// Runs `f` collecting the scalars its index terms take (collecting stops when `f` returns or
+    /// unwinds).
     fn collect<T>(f: impl FnOnce() -> T) -> (T, Vec<i64>) {
+        struct Stop;
+        impl Drop for Stop {
+            fn drop(&mut self) {
+                INDEX_SCALARS.with(|c| c.borrow_mut().take());
+            }
+        }
         INDEX_SCALARS.with(|c| *c.borrow_mut() = Some(Vec::new()));
+        let stop = Stop;
         let r = f();
         let scalars = INDEX_SCALARS.with(|c| c.borrow_mut().take()).unwrap_or_default();
+        drop(stop);
         (r, scalars)
     }
 }
