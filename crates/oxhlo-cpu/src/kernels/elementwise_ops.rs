@@ -257,7 +257,7 @@ pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), S
                 Un::Log if fast32 => fastmath::map(d, a, fastmath::log),
                 Un::Tanh if fast32 => fastmath::map(d, a, fastmath::tanh),
                 Un::Logistic if fast32 => fastmath::map(d, a, fastmath::logistic),
-                Un::ErfInv if fast32 => fastmath::map(d, a, fastmath::erf_inv_precise),
+                Un::ErfInv if fast32 => fastmath::erf_inv_precise_slice(d, a),
                 _ => {
                     let v: Vec<f64> = a.iter().map(|&x| x as f64).collect();
                     let out = fl::unary(op, lane.float_type(), &v).ok_or_else(|| bad(&format!("{op:?}"), lane))?;
