@@ -50,14 +50,26 @@ impl Cache {
     fn drop_stale(&mut self, now: u64) {
         let limit = MIN_AGE_NS.max(self.longest_reuse.saturating_mul(2));
         for slot in 0..SLOTS {
-            let (p, s, a, when) = self.blocks[slot];
+            let (p, _, _, when) = self.blocks[slot];
             if p != 0 && now.saturating_sub(when) > limit {
-                self.blocks[slot] = (0, 0, 0, 0);
-                self.bytes -= s;
-                // SAFETY: a kept block came from `System` with exactly this size and alignment.
-                unsafe { System.dealloc(p as *mut u8, Layout::from_size_align_unchecked(s, a)) };
+                self.release(slot);
             }
         }
+    }
+
+    /// The longest-kept block whose size `pick` accepts.
+    fn oldest(&self, pick: impl Fn(usize) -> bool) -> Option<usize> {
+        self.blocks.iter().enumerate().filter(|(_, b)| b.0 != 0 && pick(b.1)).min_by_key(|(_, b)| b.3).map(|(i, _)| i)
+    }
+
+    /// Gives kept block `slot` back to the C library; returns its size.
+    fn release(&mut self, slot: usize) -> usize {
+        let (p, s, a, _) = self.blocks[slot];
+        self.blocks[slot] = (0, 0, 0, 0);
+        self.bytes -= s;
+        // SAFETY: a kept block came from `System` with exactly this size and alignment.
+        unsafe { System.dealloc(p as *mut u8, Layout::from_size_align_unchecked(s, a)) };
+        s
     }
 }
 
@@ -95,12 +107,8 @@ impl BigBlockCache {
             if free.is_some() && c.bytes + layout.size() <= CAP {
                 break;
             }
-            let Some(old) = c.blocks.iter().enumerate().filter(|(_, b)| b.0 != 0).min_by_key(|(_, b)| b.3).map(|(i, _)| i) else { return false };
-            let (p, s, a, _) = c.blocks[old];
-            c.blocks[old] = (0, 0, 0, 0);
-            c.bytes -= s;
-            // SAFETY: a kept block came from `System` with exactly this size and alignment.
-            unsafe { System.dealloc(p as *mut u8, Layout::from_size_align_unchecked(s, a)) };
+            let Some(old) = c.oldest(|_| true) else { return false };
+            c.release(old);
         }
         let Some(slot) = c.blocks.iter().position(|&(p, _, _, _)| p == 0) else { return false };
         c.blocks[slot] = (ptr as usize, layout.size(), layout.align(), now);
@@ -134,13 +142,8 @@ impl BigBlockCache {
         c.drop_stale(now_ns());
         let mut given = 0;
         while given < size {
-            let Some(i) = c.blocks.iter().enumerate().filter(|(_, b)| b.0 != 0 && b.1 > size).min_by_key(|(_, b)| b.3).map(|(i, _)| i) else { break };
-            let (p, s, a, _) = c.blocks[i];
-            c.blocks[i] = (0, 0, 0, 0);
-            c.bytes -= s;
-            given += s;
-            // SAFETY: a kept block came from `System` with exactly this size and alignment.
-            unsafe { System.dealloc(p as *mut u8, Layout::from_size_align_unchecked(s, a)) };
+            let Some(i) = c.oldest(|s| s > size) else { break };
+            given += c.release(i);
         }
     }
 }

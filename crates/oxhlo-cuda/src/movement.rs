@@ -58,8 +58,8 @@ fn render_strided_scalars(shape: &[i64], strides: &[i64], base: i64, ty: &str) -
     let _ = writeln!(body, "    src += (long long)r * oxs{rank};");
     let _ = writeln!(body, "    out0[i] = in0[src];");
     let mut src = kernel(&format!("{}, const {ty}* __restrict__ in0, {ty}* __restrict__ out0", params.join(", ")), &body);
-    let values: Vec<String> = std::iter::once(base).chain(shape[1..].iter().copied()).chain(strides.iter().copied()).map(|v| v.to_string()).collect();
-    let _ = writeln!(src, "{} {}", crate::render::SCALARS_MARK, values.join(" "));
+    let values: Vec<i64> = std::iter::once(base).chain(shape[1..].iter().copied()).chain(strides.iter().copied()).collect();
+    crate::render::append_scalars(&mut src, &values);
     src
 }
 

@@ -534,6 +534,14 @@ impl IndexScalars {
 /// differ only in these values are one source; `Kernel::new` reads the values for its launches.
 pub const SCALARS_MARK: &str = "//@oxhlo-scalars";
 
+/// Ends `src` with its launch-scalars line ([`SCALARS_MARK`] and `values`; nothing when there are none).
+pub fn append_scalars(src: &mut String, values: &[i64]) {
+    if !values.is_empty() {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let _ = writeln!(src, "{SCALARS_MARK} {}", values.join(" "));
+    }
+}
+
 /// `src` without its launch-scalars line ([`SCALARS_MARK`]) and the values on it.
 pub fn split_scalars(src: &str) -> (&str, Vec<i64>) {
     match src.rfind(SCALARS_MARK) {
@@ -577,10 +585,7 @@ pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outpu
         b.params.insert(1, format!("long long oxs{j}"));
     }
     let mut src = assemble(b, outputs.len(), shape.iter().product());
-    if !scalars.is_empty() {
-        let values: Vec<String> = scalars.iter().map(|v| v.to_string()).collect();
-        let _ = writeln!(src, "{SCALARS_MARK} {}", values.join(" "));
-    }
+    append_scalars(&mut src, &scalars);
     Some(src)
 }
 
