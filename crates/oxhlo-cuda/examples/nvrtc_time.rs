@@ -10,7 +10,8 @@
 //! `NVRTC_TIME_WORKER=1` has each thread compile its program in an NVRTC worker process
 //! (`oxhlo_cuda::nvrtc_worker`, found as the backend finds it, e.g. through `OXHLO_NVRTC_WORKER`).
 //! `NVRTC_TIME_INT32=1` compiles the sources with 32-bit instead of 64-bit index arithmetic (a text
-//! substitution, for compile times only).
+//! substitution, for compile times only). `NVRTC_TIME_QUICK=1` compiles at the quick tier
+//! (`nvrtc::Tier::Quick`, what a cold first call waits for).
 use oxhlo_cpu::OptLevel;
 
 fn main() {
@@ -39,6 +40,7 @@ fn main() {
         .unwrap_or((0, 1));
     let flag = |v: &str| std::env::var(v).is_ok_and(|v| v.trim() == "1");
     let (ptx, jit) = (flag("NVRTC_TIME_PTX"), flag("NVRTC_TIME_JIT"));
+    let tier = if flag("NVRTC_TIME_QUICK") { oxhlo_cuda::nvrtc::Tier::Quick } else { oxhlo_cuda::nvrtc::Tier::Full };
     let ks: Vec<String> = ks.into_iter().take(n).skip(slice).step_by(of).collect();
     let ks: Vec<String> = if flag("NVRTC_TIME_INT32") { ks.iter().map(|s| s.replace("long long", "int").replace("LL", "")).collect() } else { ks };
     let ctx = (ptx && jit).then(|| cudarc::driver::CudaContext::new(0).expect("a GPU for NVRTC_TIME_JIT"));
@@ -56,8 +58,8 @@ fn main() {
                 let Some(u) = units.get(i) else { break };
                 let t = std::time::Instant::now();
                 let b = if let Some(w) = worker {
-                    oxhlo_cuda::nvrtc_worker::compile_in_worker(w, u, "sm_90")
-                } else if ptx { oxhlo_cuda::nvrtc::compile_ptx(u, "compute_90") } else { oxhlo_cuda::nvrtc::compile_cubin(u, "sm_90") }.expect("compiles");
+                    oxhlo_cuda::nvrtc_worker::compile_in_worker(w, u, "sm_90", tier)
+                } else if ptx { oxhlo_cuda::nvrtc::compile_ptx(u, "compute_90") } else { oxhlo_cuda::nvrtc::compile_cubin_tier(u, "sm_90", tier) }.expect("compiles");
                 let took = t.elapsed();
                 if let Some(ctx) = &ctx {
                     let t = std::time::Instant::now();
@@ -74,11 +76,12 @@ fn main() {
     });
     let took = t.elapsed();
     println!(
-        "{} kernels in {} programs on {threads} threads{}{}: {:?} ({:?} a kernel), {} bytes of {}, driver JIT {:.0} ms of thread time",
+        "{} kernels in {} programs on {threads} threads{}{} ({:?} tier): {:?} ({:?} a kernel), {} bytes of {}, driver JIT {:.0} ms of thread time",
         ks.len(),
         units.len(),
         if flag("NVRTC_TIME_INT32") { " (32-bit indices)" } else { "" },
         if worker.is_some() { " (worker processes)" } else { "" },
+        tier,
         took,
         took / ks.len().max(1) as u32,
         bytes.into_inner(),

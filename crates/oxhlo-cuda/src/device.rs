@@ -32,6 +32,13 @@ pub struct Gpu {
     /// Compiled kernels by key (`nvrtc`), and the modules of batches loaded from the disk cache.
     pub(crate) kernels: Mutex<HashMap<u64, CudaFunction>>,
     pub(crate) batch_modules: Mutex<HashMap<u64, Arc<cudarc::driver::CudaModule>>>,
+    /// Quickly compiled kernels whose fully optimized versions are compiling (`tiers`), and every
+    /// module of such kernels (kept for the process's life: a captured graph may launch them).
+    pub(crate) quick: Mutex<HashMap<u64, CudaFunction>>,
+    pub(crate) quick_modules: Mutex<Vec<Arc<cudarc::driver::CudaModule>>>,
+    /// How many times quickly compiled kernels were replaced by fully optimized ones: a graph captured
+    /// under an earlier count is captured again.
+    pub upgrades: std::sync::atomic::AtomicU64,
 }
 
 /// Runs `f`, turning a panic into an error message (cudarc panics on some missing-library paths).
@@ -103,6 +110,9 @@ fn create() -> Result<Arc<Gpu>, String> {
             arch: arch_for(cc),
             kernels: Mutex::new(HashMap::new()),
             batch_modules: Mutex::new(HashMap::new()),
+            quick: Mutex::new(HashMap::new()),
+            quick_modules: Mutex::new(Vec::new()),
+            upgrades: Default::default(),
         }))
     })
 }

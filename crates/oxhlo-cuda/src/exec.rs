@@ -23,7 +23,7 @@ use oxhlo_interp::{Data, InterpError, Interpreter, RtValue, Tensor};
 use oxhlo_ir::{Attr, Block, Func, Module, Op, OpKind, Region, Type, Value};
 use oxhlo_plan::fusion::{FusionOptions, Step};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// How a program is compiled for the GPU.
@@ -97,6 +97,9 @@ pub struct CudaProgram {
     /// what is known about capturing them.
     graphable: bool,
     graph: std::sync::Mutex<crate::graph::GraphState>,
+    /// `Gpu::upgrades` when the graph was captured: a graph holding quickly compiled kernels is captured
+    /// again once they were replaced (`tiers`).
+    graph_upgrades: AtomicU64,
     /// Step-by-step and replay wall times that decide whether the graph is kept.
     graph_timing: std::sync::Mutex<crate::graph::Timing>,
     /// The profiler's gate (`OXHLO_PROFILE=gpu`), made on first use.
@@ -327,6 +330,7 @@ impl CudaProgram {
             first_run_done: Default::default(),
             graphable,
             graph: Default::default(),
+            graph_upgrades: Default::default(),
             graph_timing: Default::default(),
             gate: Default::default(),
         })
@@ -416,6 +420,11 @@ impl CudaProgram {
     fn run_graph(&self, inputs: &[DTensor]) -> Result<Option<Vec<DVal>>, InterpError> {
         use crate::graph::{capture, log, GraphState};
         let Ok(mut g) = self.graph.lock() else { return Ok(None) };
+        let upgrades = self.gpu.upgrades.load(Ordering::SeqCst);
+        if matches!(&*g, GraphState::Ready(_)) && self.graph_upgrades.load(Ordering::SeqCst) != upgrades {
+            log("kernels upgraded to their fully optimized tier: capturing again");
+            *g = GraphState::Learning(2);
+        }
         let t0 = std::time::Instant::now();
         let replayed = matches!(&*g, GraphState::Ready(c) if c.matches(inputs));
         let outs = match &*g {
@@ -435,6 +444,7 @@ impl CudaProgram {
                 match captured {
                     Ok(c) => {
                         log("captured a run");
+                        self.graph_upgrades.store(upgrades, Ordering::SeqCst);
                         self.stats.graph_captures.fetch_add(1, Ordering::Relaxed);
                         let _use = crate::graph::StreamUse::new();
                         let outs = c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?;

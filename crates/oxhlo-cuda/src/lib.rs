@@ -22,6 +22,7 @@ pub mod profile;
 pub mod reduce;
 pub mod render;
 pub mod rows;
+pub mod tiers;
 
 pub use device::DeviceInfo;
 pub use device::DTensor;

@@ -48,19 +48,55 @@ pub fn options_beside_arch() -> &'static [String] {
 /// every optimization).
 pub const DEFAULT_FAST_COMPILE: &str = "0";
 
+/// How hard NVRTC optimizes a kernel: fully (what the caches keep and programs run for good), or
+/// quickly, for a program's first runs while the full tier compiles in the background
+/// ([`crate::tiers`]): `--Ofast-compile=min` roughly halves NVRTC's time, and the kernels ran ~4% slower
+/// on the H200 (crates/oxhlo-cuda/NOTES.md, v12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Full,
+    Quick,
+}
+
+impl Tier {
+    /// The option the quick tier adds to [`options_beside_arch`] (none when those already ask for a
+    /// fast-compile level).
+    fn extra_option(self) -> Option<&'static str> {
+        let fast_already = options_beside_arch().iter().any(|o| o.starts_with("--Ofast-compile"));
+        (self == Tier::Quick && !fast_already).then_some("--Ofast-compile=min")
+    }
+
+    /// The tier's name as the worker process takes it on its command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Full => "full",
+            Tier::Quick => "quick",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tier> {
+        [Tier::Full, Tier::Quick].into_iter().find(|t| t.name() == name)
+    }
+}
+
 /// Compiles CUDA C `src` with NVRTC for the real architecture `arch` (`sm_90`, ...) to a CUBIN: machine
 /// code, so that loading it needs no JIT compilation by the driver. Options: [`options_beside_arch`].
 pub fn compile_cubin(src: &str, arch: &str) -> Result<Vec<u8>, String> {
-    compile_to(src, arch, false)
+    compile_to(src, arch, false, Tier::Full)
+}
+
+/// [`compile_cubin`] at optimization tier `tier`.
+pub fn compile_cubin_tier(src: &str, arch: &str, tier: Tier) -> Result<Vec<u8>, String> {
+    compile_to(src, arch, false, tier)
 }
 
 /// Compiles CUDA C `src` with NVRTC to PTX for the virtual architecture `arch` (`compute_90`, ...): NVVM's
 /// part of [`compile_cubin`] without ptxas (the driver compiles PTX to machine code when it loads it).
 pub fn compile_ptx(src: &str, arch: &str) -> Result<Vec<u8>, String> {
-    compile_to(src, arch, true)
+    compile_to(src, arch, true, Tier::Full)
 }
 
-fn compile_to(src: &str, arch: &str, ptx: bool) -> Result<Vec<u8>, String> {
+fn compile_to(src: &str, arch: &str, ptx: bool, tier: Tier) -> Result<Vec<u8>, String> {
     use cudarc::nvrtc::{result, sys};
     if !nvrtc_available() {
         return Err("libnvrtc not found".into());
@@ -71,6 +107,7 @@ fn compile_to(src: &str, arch: &str, ptx: bool) -> Result<Vec<u8>, String> {
         let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
         let mut options = vec![format!("--gpu-architecture={arch}")];
         options.extend(options_beside_arch().iter().cloned());
+        options.extend(tier.extra_option().map(str::to_string));
         // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
         // sized by NVRTC's own size query.
         unsafe {
@@ -210,6 +247,11 @@ impl Gpu {
             return Ok(f.clone());
         }
         let key = self.device_key(k.key);
+        // A quickly compiled kernel whose full tier is still compiling: not kept in `k`, so that the
+        // launches after the upgrade take the fully optimized one.
+        if let Some(f) = self.quick.lock().map_err(|_| "kernel cache poisoned")?.get(&key) {
+            return Ok(f.clone());
+        }
         if let Some(f) = self.cached(key)? {
             let _ = k.func.set(f.clone());
             return Ok(f);
@@ -276,7 +318,10 @@ impl Gpu {
     /// Compiles every kernel of `sources` (rendered sources, made canonical as [`Kernel::new`] makes
     /// them) that no cache has, in batches, one NVRTC program per host core at most. A batch that fails is
     /// compiled kernel by kernel; a kernel that fails alone is left for its first launch to report.
-    pub fn precompile(&self, sources: &[String]) {
+    ///
+    /// With at least [`crate::tiers::min_kernels`] to compile, they are compiled quickly first and
+    /// recompiled fully optimized in the background ([`crate::tiers`]).
+    pub fn precompile(self: &Arc<Self>, sources: &[String]) {
         let t0 = std::time::Instant::now();
         let mut seen = std::collections::HashSet::new();
         let mut from_disk = 0;
@@ -287,72 +332,129 @@ impl Gpu {
             if !seen.insert(key) {
                 continue;
             }
+            let upgrading = self.quick.lock().is_ok_and(|q| q.contains_key(&key));
             match self.cached(key) {
                 Ok(Some(_)) => from_disk += 1,
+                _ if upgrading => from_disk += 1,
                 _ => todo.push((key, s)),
             }
         }
         let t1 = std::time::Instant::now();
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let batches = balanced_batches(&todo, cores);
-        // Several batches go to worker processes (10-20% faster than threads of this process on the H200
-        // host), one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
-        let worker = crate::nvrtc_worker::worker().filter(|_| batches.len() >= MIN_WORKER_BATCHES);
-        let next = AtomicUsize::new(0);
-        let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|sc| {
-            for _ in 0..cores.min(batches.len()) {
-                sc.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(batch) = batches.get(i) else { break };
-                    let c = compile_batch(batch, self.arch, worker);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(c);
-                    }
-                });
-            }
-        });
+        let tier = if crate::tiers::min_kernels().is_some_and(|m| todo.len() >= m) { Tier::Quick } else { Tier::Full };
+        let (results, worker) = compile_batches(&batches, self.arch, tier, &|| true);
         let t2 = std::time::Instant::now();
         for (batch, r) in batches.iter().zip(results) {
-            match r.into_inner().ok().flatten() {
-                Some(Compiled::Batch { key, bin }) => {
-                    store(key, "cubin", &bin);
-                    let Ok(module) = self.load_module(&bin) else { continue };
-                    for (j, (k, _)) in batch.iter().enumerate() {
-                        let entry = batch_entry(j);
-                        if let Ok(f) = module.load_function(&entry) {
-                            store(*k, "ref", format!("{key:016x} {entry}").as_bytes());
-                            if let Ok(mut m) = self.kernels.lock() {
-                                m.insert(*k, f);
-                            }
-                        }
-                    }
-                }
-                Some(Compiled::Alone(bins)) => {
-                    for ((k, _), bin) in batch.iter().zip(bins) {
-                        if let Some(bin) = bin {
-                            store(*k, "cubin", &bin);
-                            let _ = self.load(*k, &bin, ENTRY);
-                        }
-                    }
-                }
-                None => {}
-            }
+            self.install(batch, r, tier);
+        }
+        if tier == Tier::Quick {
+            let owned = batches.iter().map(|b| b.iter().map(|(k, s)| (*k, s.to_string())).collect()).collect();
+            crate::tiers::upgrade_in_background(self.clone(), owned);
         }
         compile_log(&format!(
-            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC as {} programs on {} {} in {:.0} ms; loaded in {:.0} ms",
+            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC ({} tier) as {} programs on {} {} in {:.0} ms; loaded in {:.0} ms",
             sources.len(),
             seen.len(),
             from_disk,
             (t1 - t0).as_secs_f64() * 1e3,
             todo.len(),
+            tier.name(),
             batches.len(),
             cores.min(batches.len()),
-            if worker.is_some() { "worker processes" } else { "threads" },
+            if worker { "worker processes" } else { "threads" },
             (t2 - t1).as_secs_f64() * 1e3,
             t2.elapsed().as_secs_f64() * 1e3
         ));
     }
+
+    /// Keeps what [`compile_batches`] made of `batch`: a full tier's CUBINs go to the disk cache and its
+    /// kernels replace their quick versions in memory; a quick tier's kernels are kept apart (`quick`)
+    /// with their modules (a captured graph may still launch them after the upgrade).
+    pub(crate) fn install(&self, batch: &[(u64, &str)], compiled: Option<Compiled>, tier: Tier) {
+        let keep = |k: u64, f: CudaFunction| match tier {
+            Tier::Full => {
+                if let Ok(mut m) = self.kernels.lock() {
+                    m.insert(k, f);
+                }
+                if let Ok(mut q) = self.quick.lock() {
+                    q.remove(&k);
+                }
+            }
+            Tier::Quick => {
+                if let Ok(mut q) = self.quick.lock() {
+                    q.insert(k, f);
+                }
+            }
+        };
+        let loaded = |bin: &[u8]| {
+            let m = self.load_module(bin).ok()?;
+            if tier == Tier::Quick {
+                if let Ok(mut kept) = self.quick_modules.lock() {
+                    kept.push(m.clone());
+                }
+            }
+            Some(m)
+        };
+        match compiled {
+            Some(Compiled::Batch { key, bin }) => {
+                if tier == Tier::Full {
+                    store(key, "cubin", &bin);
+                }
+                let Some(module) = loaded(&bin) else { return };
+                for (j, (k, _)) in batch.iter().enumerate() {
+                    let entry = batch_entry(j);
+                    if let Ok(f) = module.load_function(&entry) {
+                        if tier == Tier::Full {
+                            store(*k, "ref", format!("{key:016x} {entry}").as_bytes());
+                        }
+                        keep(*k, f);
+                    }
+                }
+            }
+            Some(Compiled::Alone(bins)) => {
+                for ((k, _), bin) in batch.iter().zip(bins) {
+                    let Some(bin) = bin else { continue };
+                    if tier == Tier::Full {
+                        store(*k, "cubin", &bin);
+                    }
+                    if let Some(f) = loaded(&bin).and_then(|m| m.load_function(ENTRY).ok()) {
+                        keep(*k, f);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Compiles `batches` at `tier` on up to one thread per host core (each batch in a worker process when
+/// there are enough batches for it, [`MIN_WORKER_BATCHES`]), starting no batch once `go_on` says no:
+/// each batch's result (None when not compiled), and whether worker processes were used.
+pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tier: Tier, go_on: &(dyn Fn() -> bool + Sync)) -> (Vec<Option<Compiled>>, bool) {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    // Several batches go to worker processes (10-20% faster than threads of this process on the H200
+    // host), one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
+    let worker = crate::nvrtc_worker::worker().filter(|_| batches.len() >= MIN_WORKER_BATCHES);
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|sc| {
+        for _ in 0..cores.min(batches.len()) {
+            // (Threads, and the worker processes they start, inherit the calling thread's priority.)
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(batch) = batches.get(i) else { break };
+                if !go_on() {
+                    break;
+                }
+                let c = compile_batch(batch, arch, worker, tier);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(c);
+                }
+            });
+        }
+    });
+    (results.into_iter().map(|r| r.into_inner().ok().flatten()).collect(), worker.is_some())
 }
 
 /// The fewest batches a precompile sends to worker processes ([`crate::nvrtc_worker`]).
@@ -378,20 +480,20 @@ pub fn balanced_batches<'a>(todo: &[(u64, &'a str)], bins: usize) -> Vec<Vec<(u6
 
 /// A batch compiled: one CUBIN (key: hash of its unit and architecture), or, when the unit failed, each
 /// kernel alone (None where that fails too).
-enum Compiled {
+pub(crate) enum Compiled {
     Batch { key: u64, bin: Vec<u8> },
     Alone(Vec<Option<Vec<u8>>>),
 }
 
 /// Compiles `batch` as one unit, in a process of `worker` when given (this process when that fails).
-fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>) -> Compiled {
+fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>, tier: Tier) -> Compiled {
     let srcs: Vec<&str> = batch.iter().map(|(_, s)| *s).collect();
     let unit = batch_unit(&srcs);
-    let in_worker = worker.map(|w| crate::nvrtc_worker::compile_in_worker(w, &unit, arch));
+    let in_worker = worker.map(|w| crate::nvrtc_worker::compile_in_worker(w, &unit, arch, tier));
     let bin = match in_worker {
         Some(Ok(bin)) => Ok(bin),
         Some(Err(e)) => {
-            let here = compile_cubin(&unit, arch);
+            let here = compile_cubin_tier(&unit, arch, tier);
             if here.is_ok() {
                 // The worker failed where this process succeeds: the worker, not the unit, is at fault.
                 crate::nvrtc_worker::give_up();
@@ -399,10 +501,10 @@ fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std:
             }
             here
         }
-        None => compile_cubin(&unit, arch),
+        None => compile_cubin_tier(&unit, arch, tier),
     };
     match bin {
         Ok(bin) => Compiled::Batch { key: hash(&unit) ^ hash(arch), bin },
-        Err(_) => Compiled::Alone(srcs.iter().map(|s| compile_cubin(s, arch).ok()).collect()),
+        Err(_) => Compiled::Alone(srcs.iter().map(|s| compile_cubin_tier(s, arch, tier).ok()).collect()),
     }
 }

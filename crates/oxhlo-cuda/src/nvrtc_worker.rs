@@ -5,8 +5,8 @@
 //! (16 cores) ResNet-18's 60 kernels compiled in 829-930 ms by workers against 1029-1107 ms on threads
 //! (alternating, empty caches), both far from 16x their ~6 s on one thread: that host gives NVRTC about
 //! 5x either way. The worker (`src/bin/oxhlo-nvrtc.rs`) reads one translation unit on stdin, compiles
-//! it with [`crate::nvrtc::compile_cubin`] for the architecture named by its argument (the options come
-//! from the environment it inherits, as in this process) and writes the CUBIN to stdout; on failure it
+//! it with [`crate::nvrtc::compile_cubin_tier`] for the architecture and tier named by its arguments (the
+//! options come from the environment it inherits, as in this process) and writes the CUBIN to stdout; on failure it
 //! writes NVRTC's log to stderr and exits non-zero. A batch whose worker fails is compiled in this
 //! process, and if it compiles here, workers are not used again ([`give_up`]).
 //!
@@ -68,11 +68,12 @@ fn this_object_dir() -> Option<PathBuf> {
     }
 }
 
-/// Compiles translation unit `src` for architecture `arch` in a process of `worker`: the CUBIN, or
-/// what went wrong (the worker's stderr, or why it could not run).
-pub fn compile_in_worker(worker: &Path, src: &str, arch: &str) -> Result<Vec<u8>, String> {
+/// Compiles translation unit `src` for architecture `arch` at `tier` in a process of `worker`: the
+/// CUBIN, or what went wrong (the worker's stderr, or why it could not run).
+pub fn compile_in_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrtc::Tier) -> Result<Vec<u8>, String> {
     let mut child = Command::new(worker)
         .arg(arch)
+        .arg(tier.name())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,9 +1,9 @@
 //! The NVRTC worker process (`oxhlo-nvrtc`, `oxhlo_cuda::nvrtc_worker`): a batch of rendered kernels
 //! compiled by the worker is the same CUBIN as compiled in this process, a unit NVRTC rejects comes back
-//! as an error carrying NVRTC's log, and a worker that cannot start is an error, not a panic. Needs the
-//! NVRTC library only (no GPU); without it the test says so and skips.
+//! as an error carrying NVRTC's log, and a worker that cannot start is an error, not a panic; the quick
+//! tier's unit too. Needs the NVRTC library only (no GPU); without it the test says so and skips.
 
-use oxhlo_cuda::nvrtc::{batch_unit, compile_cubin, nvrtc_available};
+use oxhlo_cuda::nvrtc::{batch_unit, compile_cubin, compile_cubin_tier, nvrtc_available, Tier};
 use oxhlo_cuda::nvrtc_worker::compile_in_worker;
 use std::path::Path;
 
@@ -19,13 +19,16 @@ fn the_worker_compiles_what_this_process_compiles() {
     let worker = Path::new(env!("CARGO_BIN_EXE_oxhlo-nvrtc"));
     let unit = batch_unit(&[SQUARE, NEGATE]);
     let here = compile_cubin(&unit, "sm_90").expect("NVRTC compiles the unit here");
-    let there = compile_in_worker(worker, &unit, "sm_90").expect("the worker compiles the unit");
+    let there = compile_in_worker(worker, &unit, "sm_90", Tier::Full).expect("the worker compiles the unit");
     assert!(there.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
     assert_eq!(here, there, "the same CUBIN from the worker as from this process");
+    let quick_here = compile_cubin_tier(&unit, "sm_90", Tier::Quick).expect("NVRTC compiles the quick tier here");
+    let quick_there = compile_in_worker(worker, &unit, "sm_90", Tier::Quick).expect("the worker compiles the quick tier");
+    assert_eq!(quick_here, quick_there, "the same quick-tier CUBIN from the worker as from this process");
 
-    let err = compile_in_worker(worker, "extern \"C\" __global__ void oxk() { undeclared_name = 1; }", "sm_90").expect_err("NVRTC rejects the unit");
+    let err = compile_in_worker(worker, "extern \"C\" __global__ void oxk() { undeclared_name = 1; }", "sm_90", Tier::Quick).expect_err("NVRTC rejects the unit");
     assert!(err.contains("undeclared_name"), "NVRTC's log comes back: {err}");
 
-    let err = compile_in_worker(Path::new("/nonexistent/oxhlo-nvrtc"), &unit, "sm_90").expect_err("no such worker");
+    let err = compile_in_worker(Path::new("/nonexistent/oxhlo-nvrtc"), &unit, "sm_90", Tier::Full).expect_err("no such worker");
     assert!(err.contains("starting"), "{err}");
 }
