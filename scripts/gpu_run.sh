@@ -42,7 +42,7 @@ if [ "$MODE" = tests ] || [ "$MODE" = pytest ]; then
       timeout "${PYTEST_TIMEOUT:-400}" "$PY" -m pytest -q -p no:cacheprovider python/tests > "$OUT/pytest_cuda.log" 2>&1; echo "rc=$?" >> "$OUT/pytest_cuda.log" ) &
   PYT=$!
   [ "$MODE" = pytest ] && { wait $PYT; summary+=("pytest (OXHLO_BACKEND=cuda): $(tail -2 "$OUT/pytest_cuda.log" | tr '\n' ' ')"); grep -E '^(FAILED|ERROR)' "$OUT/pytest_cuda.log" | head -40; printf '%s\n' "${summary[@]}"; exit 0; }
-  for t in render device_values bench_gpu; do
+  for t in render device_values tiers bench_gpu; do
     [ -x "$C/$t" ] || continue
     OXHLO_CUDNN_DIR="$CUDNN_DIR" timeout 120 "$C/$t" --nocapture > "$OUT/$t.log" 2>&1; rc=$?
     summary+=("$t rc=$rc: $(grep -E 'test result' "$OUT/$t.log" | tr '\n' ' ')")
@@ -144,16 +144,20 @@ if [ "$MODE" = profile ]; then
 fi
 if [ "$MODE" = firstcall ]; then
   # Where the first calls of the benchmarks in AB (default the two training steps) go: JAX's tracing and
-  # lowering, the compile, the first run (scripts/first_call_parts.py), for XLA and for oxhlo with an empty
-  # kernel cache then twice with the cache it filled; the compile log of each oxhlo pass in $OUT.
+  # lowering, the compile, the first run (scripts/first_call_parts.py), for XLA (NO_XLA=1 skips it) and for
+  # oxhlo with an empty kernel cache then twice with the cache it filled; the compile log of each oxhlo
+  # pass in $OUT.
   AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
   AB=${AB//,/ }
-  JAX_PLATFORMS=cuda "$PY" "$C/first_call_parts.py" $AB 2>&1 | grep 'first call' | sed 's/^/xla: /' | tee -a "$OUT/firstcall.txt"
+  [ -z "${NO_XLA:-}" ] && JAX_PLATFORMS=cuda "$PY" "$C/first_call_parts.py" $AB 2>&1 | grep 'first call' | sed 's/^/xla: /' | tee -a "$OUT/firstcall.txt"
   # Cold means no kernel cache of ours and none of the driver's: CUDA 13's NVRTC keeps the machine code
   # it compiles in the driver's ComputeCache (~/.nv) too, so a second "cold" run would find it there.
   rm -rf "$OXHLO_CUDA_CACHE" "$HOME/.nv/ComputeCache"
-  for c in cold warm1 warm2; do
-    OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
+  # Then cold again with the optimization tiers off (everything compiled fully at once) and on.
+  for c in cold warm1 warm2 cold_tiers_off cold_again; do
+    case $c in cold_*) rm -rf "$OXHLO_CUDA_CACHE" "$HOME/.nv/ComputeCache" ;; esac
+    TIERS=$([ "$c" = cold_tiers_off ] && echo 0 || echo "${OXHLO_NVRTC_TIERS:-8}")
+    OXHLO_NVRTC_TIERS=$TIERS OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
     grep 'first call' "$OUT/firstcall_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/firstcall.txt"
   done
 fi
