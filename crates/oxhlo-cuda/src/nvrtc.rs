@@ -343,7 +343,7 @@ impl Gpu {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let batches = balanced_batches(&todo, cores);
         let tier = if crate::tiers::min_kernels().is_some_and(|m| todo.len() >= m) { Tier::Quick } else { Tier::Full };
-        let (results, worker) = compile_batches(&batches, self.arch, tier, &|| true);
+        let (results, worker) = compile_batches(&batches, self.arch, tier);
         let t2 = std::time::Instant::now();
         for (batch, r) in batches.iter().zip(results) {
             self.install(batch, r, tier);
@@ -396,29 +396,23 @@ impl Gpu {
             }
             Some(m)
         };
+        if tier == Tier::Full {
+            if let Some(c) = &compiled {
+                store_compiled(batch, c);
+            }
+        }
         match compiled {
-            Some(Compiled::Batch { key, bin }) => {
-                if tier == Tier::Full {
-                    store(key, "cubin", &bin);
-                }
+            Some(Compiled::Batch { bin, .. }) => {
                 let Some(module) = loaded(&bin) else { return };
                 for (j, (k, _)) in batch.iter().enumerate() {
-                    let entry = batch_entry(j);
-                    if let Ok(f) = module.load_function(&entry) {
-                        if tier == Tier::Full {
-                            store(*k, "ref", format!("{key:016x} {entry}").as_bytes());
-                        }
+                    if let Ok(f) = module.load_function(&batch_entry(j)) {
                         keep(*k, f);
                     }
                 }
             }
             Some(Compiled::Alone(bins)) => {
                 for ((k, _), bin) in batch.iter().zip(bins) {
-                    let Some(bin) = bin else { continue };
-                    if tier == Tier::Full {
-                        store(*k, "cubin", &bin);
-                    }
-                    if let Some(f) = loaded(&bin).and_then(|m| m.load_function(ENTRY).ok()) {
+                    if let Some(f) = bin.and_then(|b| loaded(&b)).and_then(|m| m.load_function(ENTRY).ok()) {
                         keep(*k, f);
                     }
                 }
@@ -428,10 +422,30 @@ impl Gpu {
     }
 }
 
+/// Writes what [`compile_batches`] made of `batch` (fully optimized) to the disk cache: a batch's CUBIN
+/// and a reference per kernel, or each kernel's own CUBIN.
+pub(crate) fn store_compiled(batch: &[(u64, &str)], compiled: &Compiled) {
+    match compiled {
+        Compiled::Batch { key, bin } => {
+            store(*key, "cubin", bin);
+            for (j, (k, _)) in batch.iter().enumerate() {
+                store(*k, "ref", format!("{key:016x} {}", batch_entry(j)).as_bytes());
+            }
+        }
+        Compiled::Alone(bins) => {
+            for ((k, _), bin) in batch.iter().zip(bins) {
+                if let Some(bin) = bin {
+                    store(*k, "cubin", bin);
+                }
+            }
+        }
+    }
+}
+
 /// Compiles `batches` at `tier` on up to one thread per host core (each batch in a worker process when
-/// there are enough batches for it, [`MIN_WORKER_BATCHES`]), starting no batch once `go_on` says no:
-/// each batch's result (None when not compiled), and whether worker processes were used.
-pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tier: Tier, go_on: &(dyn Fn() -> bool + Sync)) -> (Vec<Option<Compiled>>, bool) {
+/// there are enough batches for it, [`MIN_WORKER_BATCHES`]): each batch's result (None when not
+/// compiled), and whether worker processes were used.
+pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tier: Tier) -> (Vec<Option<Compiled>>, bool) {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     // Several batches go to worker processes (10-20% faster than threads of this process on the H200
     // host), one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
@@ -444,9 +458,6 @@ pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, 
             sc.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(batch) = batches.get(i) else { break };
-                if !go_on() {
-                    break;
-                }
                 let c = compile_batch(batch, arch, worker, tier);
                 if let Ok(mut slot) = results[i].lock() {
                     *slot = Some(c);

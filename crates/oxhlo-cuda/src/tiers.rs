@@ -8,8 +8,9 @@
 //!
 //! `OXHLO_NVRTC_TIERS`: `0` compiles everything fully at once (as before the tiers); a number N sets the
 //! fewest kernels to compile for the quick tier to be used (default [`DEFAULT_MIN_KERNELS`]: small
-//! programs compile fully at once). At exit the process starts no more background batches and waits for
-//! those in flight (NVRTC must not be running in this process while it unloads).
+//! programs compile fully at once). At exit the process waits for the background compiles to finish
+//! and writes them to the disk cache (NVRTC must not be running in this process while it unloads, and a
+//! short process, a test or a script, would otherwise never leave the full kernels for the next one).
 
 use crate::device::Gpu;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,8 +85,9 @@ extern "C" fn stop_at_exit() {
     if let Ok(mut s) = state().0.lock() {
         s.exiting = true;
     }
-    // A batch in flight finishes within a few hundred milliseconds; the limit only guards against a hang.
-    wait_for_upgrades(Duration::from_secs(10));
+    // A program's full tier takes about twice its quick one (a second or two); the limit only guards
+    // against a hang.
+    wait_for_upgrades(Duration::from_secs(60));
 }
 
 /// Lowers the calling thread's scheduling priority (nice 10), so that the background tier yields the
@@ -131,11 +133,17 @@ fn upgrade(gpu: &Arc<Gpu>, batches: &[Vec<(u64, String)>]) {
     lower_this_threads_priority();
     let t0 = Instant::now();
     let borrowed: Vec<Vec<(u64, &str)>> = batches.iter().map(|b| b.iter().map(|(k, s)| (*k, s.as_str())).collect()).collect();
-    let (results, _) = compile_batches(&borrowed, gpu.arch, Tier::Full, &|| !exiting());
+    let (results, _) = compile_batches(&borrowed, gpu.arch, Tier::Full);
     while HOLD.load(Ordering::SeqCst) && !exiting() {
         std::thread::sleep(Duration::from_millis(5));
     }
     if exiting() {
+        // The process is unloading: no more driver work, only the disk cache for the next process.
+        for (batch, r) in borrowed.iter().zip(&results) {
+            if let Some(c) = r {
+                crate::nvrtc::store_compiled(batch, c);
+            }
+        }
         return;
     }
     let n: usize = borrowed.iter().map(Vec::len).sum();
