@@ -42,7 +42,7 @@ if [ "$MODE" = tests ] || [ "$MODE" = pytest ]; then
       timeout "${PYTEST_TIMEOUT:-400}" "$PY" -m pytest -q -p no:cacheprovider python/tests > "$OUT/pytest_cuda.log" 2>&1; echo "rc=$?" >> "$OUT/pytest_cuda.log" ) &
   PYT=$!
   [ "$MODE" = pytest ] && { wait $PYT; summary+=("pytest (OXHLO_BACKEND=cuda): $(tail -2 "$OUT/pytest_cuda.log" | tr '\n' ' ')"); grep -E '^(FAILED|ERROR)' "$OUT/pytest_cuda.log" | head -40; printf '%s\n' "${summary[@]}"; exit 0; }
-  for t in render device_values tiers bench_gpu; do
+  for t in render device_values tiers gemm_epilogue bench_gpu; do
     [ -x "$C/$t" ] || continue
     OXHLO_CUDNN_DIR="$CUDNN_DIR" timeout 120 "$C/$t" --nocapture > "$OUT/$t.log" 2>&1; rc=$?
     summary+=("$t rc=$rc: $(grep -E 'test result' "$OUT/$t.log" | tr '\n' ' ')")

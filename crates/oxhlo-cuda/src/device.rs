@@ -39,6 +39,8 @@ pub struct Gpu {
     /// How many times quickly compiled kernels were replaced by fully optimized ones: a graph captured
     /// under an earlier count is captured again.
     pub upgrades: std::sync::atomic::AtomicU64,
+    /// cuBLASLt (GEMMs with epilogues), made on first use.
+    lt: OnceLock<Result<crate::gemm_lt::Lt, String>>,
 }
 
 /// Runs `f`, turning a panic into an error message (cudarc panics on some missing-library paths).
@@ -113,6 +115,7 @@ fn create() -> Result<Arc<Gpu>, String> {
             quick: Mutex::new(HashMap::new()),
             quick_modules: Mutex::new(Vec::new()),
             upgrades: Default::default(),
+            lt: OnceLock::new(),
         }))
     })
 }
@@ -381,6 +384,11 @@ impl DTensor {
 }
 
 impl Gpu {
+    /// The GPU's cuBLASLt handle and workspace (made on first use; a failure is remembered).
+    pub fn lt(&self) -> Result<&crate::gemm_lt::Lt, String> {
+        self.lt.get_or_init(|| crate::gemm_lt::Lt::new(self)).as_ref().map_err(Clone::clone)
+    }
+
     /// Allocates an uninitialized buffer of `len` elements of `kind` (at least one byte); every
     /// rendered kernel and copy writes all of its outputs before they are read.
     pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<DBuf, String> {

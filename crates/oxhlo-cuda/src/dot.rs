@@ -56,6 +56,32 @@ pub fn try_dot(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rt
     Some(run(gpu, memo, op, &d, lhs, rhs, rty, rk, (b, m, k, n), tf32))
 }
 
+/// Runs an f32 dot_general with a cuBLASLt epilogue ([`crate::gemm_lt`]): GELU, or plus `add` (a tensor
+/// of the result's shape). None when the dot has no f32 GEMM form here.
+#[allow(clippy::too_many_arguments)]
+pub fn try_dot_epilogue(gpu: &Gpu, memo: &Memo, op: &Op, lhs: &DTensor, rhs: &DTensor, rty: &TensorType, tf32: bool, add: Option<&DTensor>) -> Option<Result<DTensor, String>> {
+    if rty.num_elements().is_none() || Kind::of(&rty.elem)? != Kind::F32 {
+        return None;
+    }
+    let (d, (b, m, k, n), tf32) = gemm_form(op, (lhs.kind, rhs.kind, Kind::F32), &lhs.ty.shape, &rhs.ty.shape, tf32)?;
+    let len = (b * m * n) as usize;
+    if lhs.kind != Kind::F32 || rty.num_elements() != Some(len) || add.is_some_and(|t| t.kind != Kind::F32 || t.len != len) {
+        return None;
+    }
+    let run = || {
+        let (a, a_trans) = operand_view(gpu, memo, op, 1, lhs, &d.lhs_batch, &d.lhs_free, &d.lhs_contracting)?;
+        let (bt, b_trans) = operand_view(gpu, memo, op, 2, rhs, &d.rhs_batch, &d.rhs_contracting, &d.rhs_free)?;
+        let mut out = gpu.alloc_raw(Kind::F32, len)?;
+        let epilogue = match add {
+            Some(t) => crate::gemm_lt::LtEpilogue::Add(&t.buf),
+            None => crate::gemm_lt::LtEpilogue::Gelu,
+        };
+        crate::gemm_lt::matmul(gpu, (&a.buf, a_trans), (&bt.buf, b_trans), &mut out, (b, m, k, n), tf32, epilogue)?;
+        Ok(Gpu::wrap(rty.clone(), Kind::F32, len, out))
+    };
+    Some(run())
+}
+
 /// A GEMM's `(batch, m, k, n)`.
 type GemmDims = (i64, i64, i64, i64);
 

@@ -68,6 +68,8 @@ struct PlannedStep {
     epilogue: Option<Epilogue>,
     /// This step is the epilogue of the step before: nothing to run when that one ran it.
     after_epilogue: bool,
+    /// A dot step whose next step (a GELU or a residual add) runs as its cuBLASLt epilogue.
+    gemm_epilogue: Option<crate::gemm_epilogue::GemmEpilogue>,
 }
 
 /// The next step run by a reduction's finishing pass: its kernel and the combined source (the pass's
@@ -173,7 +175,10 @@ fn reduction_slots(func: &Func, k: &oxhlo_plan::fusion::FusedKernel, results: Ve
 }
 
 fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<PlannedStep> {
-    let steps = crate::kernels::plan_steps(func, block, fusion);
+    let mut steps = crate::kernels::plan_steps(func, block, fusion);
+    if crate::gemm_epilogue::enabled() {
+        steps = crate::gemm_epilogue::sink_dots(func, block, steps);
+    }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {
         owned.extend(op.results.iter().copied());
@@ -224,7 +229,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp)),
                 _ => None,
             };
-            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false }
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false, gemm_epilogue: None }
         })
         .collect();
     for i in 1..planned.len() {
@@ -238,6 +243,17 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
         let Some(src) = crate::finish_epilogue::render(func, block, rk, &kernel) else { continue };
         r.epilogue = Some(Epilogue { kernel, src: Arc::new(Kernel::new(src)) });
         next.after_epilogue = true;
+    }
+    if crate::gemm_epilogue::enabled() {
+        for i in 1..planned.len() {
+            let (before, after) = planned.split_at_mut(i);
+            let (dot, next) = (&mut before[i - 1], &mut after[0]);
+            if dot.after_epilogue || next.after_epilogue || next.epilogue.is_some() {
+                continue;
+            }
+            dot.gemm_epilogue = crate::gemm_epilogue::detect(func, block, &dot.step, &next.step);
+            next.after_epilogue = dot.gemm_epilogue.is_some();
+        }
     }
     for (v, &i) in &last {
         planned[i].free_after.push(*v);
@@ -762,12 +778,22 @@ impl<'p> Run<'p> {
                         let outs = op.operands.iter().map(|&v| frame.get(v, false)).collect::<Result<Vec<_>, _>>();
                         return outs.map_err(|m| op_error(op, m));
                     }
-                    let results = self.exec_op(frame, block, op, ps)?;
-                    if results.len() != op.results.len() {
-                        return Err(op_error(op, format!("produced {} results, the op declares {}", results.len(), op.results.len())));
-                    }
-                    for (&v, r) in op.results.iter().zip(results) {
-                        frame.set(v, r).map_err(|m| op_error(op, m))?;
+                    let fused = match &ps.gemm_epilogue {
+                        Some(ge) => self.gemm_with_epilogue(frame, op, ge).map_err(|m| op_error(op, m))?.map(|s| (ge.result, s)),
+                        None => None,
+                    };
+                    if let Some((v, slot)) = fused {
+                        // The next step's value, computed here: that step is skipped.
+                        frame.set(v, slot).map_err(|m| op_error(op, m))?;
+                        self.epilogue_ran = true;
+                    } else {
+                        let results = self.exec_op(frame, block, op, ps)?;
+                        if results.len() != op.results.len() {
+                            return Err(op_error(op, format!("produced {} results, the op declares {}", results.len(), op.results.len())));
+                        }
+                        for (&v, r) in op.results.iter().zip(results) {
+                            frame.set(v, r).map_err(|m| op_error(op, m))?;
+                        }
                     }
                 }
                 Step::Kernel(k) => {
@@ -1108,6 +1134,31 @@ impl<'p> Run<'p> {
             Some(r) => {
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(Slot { dev: Some(r?), host: None }))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A dot and the GELU or residual add after it as one cuBLASLt call (`gemm_epilogue`): the value
+    /// of the add or GELU, or None when it does not run so (then the dot and the next step run apart).
+    fn gemm_with_epilogue(&self, frame: &mut Frame<'p>, op: &'p Op, ge: &crate::gemm_epilogue::GemmEpilogue) -> Result<Option<Slot>, String> {
+        let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| frame.func.try_ty(*v)) else { return Ok(None) };
+        let (Some(a), Some(b)) = (self.dev(frame, op.operands[0], false)?, self.dev(frame, op.operands[1], false)?) else { return Ok(None) };
+        let add = match ge.epilogue {
+            crate::gemm_epilogue::Epilogue::GeluTanh => None,
+            crate::gemm_epilogue::Epilogue::Residual(r) => match self.dev(frame, r, false)? {
+                Some(t) => Some(t),
+                None => return Ok(None),
+            },
+        };
+        match dot::try_dot_epilogue(&self.prog.gpu, &self.prog.memo, op, &a, &b, rt, self.prog.tf32, add.as_ref()) {
+            Some(Ok(t)) => {
+                self.prog.stats.device_gemms.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(Slot { dev: Some(t), host: None }))
+            }
+            Some(Err(e)) => {
+                crate::gemm_epilogue::log_failure(&e);
+                Ok(None)
             }
             None => Ok(None),
         }

@@ -13,6 +13,8 @@ pub mod dot;
 pub mod exec;
 pub mod finish_epilogue;
 pub mod gather_scatter;
+pub mod gemm_epilogue;
+pub mod gemm_lt;
 pub mod graph;
 pub mod kernels;
 pub mod movement;
