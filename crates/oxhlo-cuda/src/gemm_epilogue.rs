@@ -12,10 +12,21 @@ use oxhlo_ir::{Block, Func, Op, OpKind, Type, Value};
 use oxhlo_plan::fusion::Step;
 use std::collections::HashMap;
 
-/// Whether dots take their epilogues (`OXHLO_CUDA_GEMM_EPILOGUES=0` runs them apart).
+/// Whether dots take their epilogues (`OXHLO_CUDA_GEMM_EPILOGUES=0` runs them apart; `gelu` or `add`
+/// takes that kind only).
 pub fn enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_GEMM_EPILOGUES"))
+    kinds() != (false, false)
+}
+
+/// (GELU epilogues on, residual epilogues on), from `OXHLO_CUDA_GEMM_EPILOGUES`.
+fn kinds() -> (bool, bool) {
+    static ON: std::sync::OnceLock<(bool, bool)> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| match std::env::var("OXHLO_CUDA_GEMM_EPILOGUES").ok().as_deref().map(str::trim) {
+        Some("0") => (false, false),
+        Some("gelu") => (true, false),
+        Some("add") => (false, true),
+        _ => (true, true),
+    })
 }
 
 /// Says once on stderr that a cuBLASLt call failed (the dot and its epilogue then run apart).
@@ -114,12 +125,12 @@ pub fn detect(func: &Func, block: &Block, dot: &Step, next: &Step) -> Option<Gem
                 [a, b] if *b == d && *a != d => *a,
                 _ => return None,
             };
-            return (func.try_ty(r) == func.try_ty(d)).then_some(GemmEpilogue { epilogue: Epilogue::Residual(r), result });
+            return (kinds().1 && func.try_ty(r) == func.try_ty(d)).then_some(GemmEpilogue { epilogue: Epilogue::Residual(r), result });
         }
     }
     // The GELU: its expression reads no value but `d` and constants (`Expr::of`).
     let expr = Expr::of(block, &ops, d, result)?;
-    (expr == gelu_tanh()).then_some(GemmEpilogue { epilogue: Epilogue::GeluTanh, result })
+    (kinds().0 && expr == gelu_tanh()).then_some(GemmEpilogue { epilogue: Epilogue::GeluTanh, result })
 }
 
 /// Whether an op of `block` other than those at `inside` reads `v` (as an operand or in a region).

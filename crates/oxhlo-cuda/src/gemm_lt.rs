@@ -124,23 +124,6 @@ pub fn matmul(
     }
     let form: Form = (b, m, k, n, a_trans, b_trans, tf32, c.is_none(), c.is_some());
     let mut algos = lt.algos.lock().map_err(|_| "cuBLASLt state poisoned")?;
-    let algo = match algos.get(&form) {
-        Some(a) => *a,
-        None => {
-            let pref = result::create_matmul_pref().map_err(lt_err("preference"))?;
-            // SAFETY: `pref` is live until destroyed below; the size attribute is a usize as documented;
-            // the descriptors are live (`d`).
-            let h = unsafe {
-                let size = WORKSPACE_BYTES;
-                let r = result::set_matmul_pref_attribute(pref, sys::cublasLtMatmulPreferenceAttributes_t::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &size as *const usize as *const c_void, 8)
-                    .and_then(|_| result::get_matmul_algo_heuristic(lt.handle, d.desc, d.layouts[0], d.layouts[1], d.layouts[2], d.layouts[3], pref));
-                let _ = result::destroy_matmul_pref(pref);
-                r.map_err(lt_err("algorithm choice"))?
-            };
-            algos.insert(form, h.algo);
-            h.algo
-        }
-    };
     let stream = &gpu.stream;
     let (alpha, beta) = (1.0f32, if c.is_some() { 1.0f32 } else { 0.0 });
     let (pa, _ga) = a.device_ptr(stream);
@@ -158,7 +141,7 @@ pub fn matmul(
     // SAFETY: the buffers cover the sizes the layouts state (checked above); the workspace is this
     // handle's own, used by one call at a time (the `algos` lock is held); all work is ordered on the
     // GPU's stream.
-    unsafe {
+    let call = |algo: &sys::cublasLtMatmulAlgo_t| unsafe {
         result::matmul(
             lt.handle,
             d.desc,
@@ -172,11 +155,85 @@ pub fn matmul(
             d.layouts[2],
             pd as *mut c_void,
             d.layouts[3],
-            &algo,
+            algo,
             pw as *mut c_void,
             WORKSPACE_BYTES,
             stream.cu_stream() as sys::cudaStream_t,
         )
-        .map_err(lt_err("matmul"))
+    };
+    let algo = match algos.get(&form) {
+        Some(a) => *a,
+        None => {
+            let candidates = heuristic(lt.handle, &d, candidates())?;
+            // Several candidates: each timed on this call's own buffers (D is written, C only read, so
+            // the call below still computes the result), the fastest kept.
+            let best = if candidates.len() > 1 && !crate::graph::capturing() { fastest(gpu, &candidates, &call) } else { candidates[0] };
+            algos.insert(form, best);
+            best
+        }
+    };
+    call(&algo).map_err(lt_err("matmul"))
+}
+
+/// How many of cuBLASLt's heuristic's algorithms a new form times (`OXHLO_CUDA_LT_CANDIDATES`, default
+/// [`DEFAULT_CANDIDATES`]; 1 takes the heuristic's first).
+fn candidates() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("OXHLO_CUDA_LT_CANDIDATES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(DEFAULT_CANDIDATES).clamp(1, 16))
+}
+
+/// See [`candidates`].
+pub const DEFAULT_CANDIDATES: usize = 1;
+
+/// Up to `want` algorithms cuBLASLt's heuristic proposes for the call `d` describes, best first.
+fn heuristic(handle: sys::cublasLtHandle_t, d: &Descs, want: usize) -> Result<Vec<sys::cublasLtMatmulAlgo_t>, String> {
+    let pref = result::create_matmul_pref().map_err(lt_err("preference"))?;
+    let mut found = vec![std::mem::MaybeUninit::<sys::cublasLtMatmulHeuristicResult_t>::zeroed(); want];
+    let mut count = 0i32;
+    // SAFETY: `pref` is live until destroyed below; the size attribute is a usize as documented; the
+    // descriptors are live (`d`); `found` has room for `want` results, which cuBLASLt fills `count` of.
+    let status = unsafe {
+        let size = WORKSPACE_BYTES;
+        let r = result::set_matmul_pref_attribute(pref, sys::cublasLtMatmulPreferenceAttributes_t::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &size as *const usize as *const c_void, 8);
+        let r = r.and_then(|_| {
+            sys::cublasLtMatmulAlgoGetHeuristic(handle, d.desc, d.layouts[0], d.layouts[1], d.layouts[2], d.layouts[3], pref, want as i32, found.as_mut_ptr() as *mut _, &mut count).result()
+        });
+        let _ = result::destroy_matmul_pref(pref);
+        r
+    };
+    status.map_err(lt_err("algorithm choice"))?;
+    // SAFETY: the first `count` entries were written by cuBLASLt (the rest stay zeroed and are dropped).
+    let algos: Vec<_> = found[..(count.max(0) as usize).min(want)]
+        .iter()
+        .map(|h| unsafe { h.assume_init() })
+        .filter(|h| h.state == sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS)
+        .map(|h| h.algo)
+        .collect();
+    if algos.is_empty() {
+        return Err("cuBLASLt has no algorithm for this GEMM".into());
     }
+    Ok(algos)
+}
+
+/// The candidate whose calls take the least device time (each run once, then timed over three calls
+/// between two events); the first when timing fails.
+fn fastest(gpu: &Gpu, candidates: &[sys::cublasLtMatmulAlgo_t], call: &dyn Fn(&sys::cublasLtMatmulAlgo_t) -> Result<(), result::CublasError>) -> sys::cublasLtMatmulAlgo_t {
+    let mut best = (f32::INFINITY, candidates[0]);
+    for algo in candidates {
+        let timed = (|| {
+            call(algo).ok()?;
+            let e0 = gpu.stream.record_event(None).ok()?;
+            for _ in 0..3 {
+                call(algo).ok()?;
+            }
+            let e1 = gpu.stream.record_event(None).ok()?;
+            e0.elapsed_ms(&e1).ok()
+        })();
+        if let Some(ms) = timed {
+            if ms < best.0 {
+                best = (ms, *algo);
+            }
+        }
+    }
+    best.1
 }
