@@ -44,8 +44,8 @@ pub(crate) fn avx512() -> bool {
 /// `x * y + z` took 10.9-11.1 ms without, 9.6-9.8 ms with (BENCHMARKS.md, CPU session 17).
 const PREFETCH_AHEAD: usize = 4 * CHUNK;
 
-/// Whether register programs prefetch their inputs (`OXHLO_PREFETCH=0` turns it off).
-fn prefetch_on() -> bool {
+/// Whether register programs and row reductions prefetch their inputs (`OXHLO_PREFETCH=0` turns it off).
+pub(crate) fn prefetch_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| !std::env::var("OXHLO_PREFETCH").is_ok_and(|v| v.trim() == "0"))
 }

@@ -26,6 +26,9 @@ const BLOCK: usize = 4096;
 const LANES: usize = 64;
 /// Below this many input elements a reduction runs on one thread.
 const PAR_MIN: usize = 1 << 16;
+/// How far ahead (bytes) a row's accumulation prefetches: the full 64 MiB sum 1.39-1.61 -> 1.28-1.34 ms
+/// here (the hardware's prefetchers alone left the loads waiting).
+const PREFETCH_BYTES: usize = 8192;
 
 /// Runs `stablehlo.reduce` natively when it is a recognized single-operand reduction.
 pub fn try_run(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
@@ -174,10 +177,23 @@ fn row_avx512<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: impl 
 #[inline(always)]
 fn row_portable<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
     let mut total = ident;
-    for blk in r.chunks(BLOCK) {
+    // Elements ahead of the ones being summed that are prefetched (0: off).
+    let ahead = if super::elementwise::prefetch_on() { PREFETCH_BYTES / std::mem::size_of::<T>().max(1) } else { 0 };
+    for (bi, blk) in r.chunks(BLOCK).enumerate() {
         let mut acc = [ident; LANES];
         let mut it = blk.chunks_exact(LANES);
+        let mut at = bi * BLOCK;
         for c in &mut it {
+            #[cfg(target_arch = "x86_64")]
+            if ahead > 0 && at + ahead + LANES <= r.len() {
+                let p = r[at + ahead..].as_ptr() as *const i8;
+                for l in (0..LANES * std::mem::size_of::<T>()).step_by(64) {
+                    // SAFETY: the LANES elements from `at + ahead` are inside `r` (checked above), so
+                    // `p + l` is too; a prefetch reads nothing architecturally and cannot fault.
+                    unsafe { std::arch::x86_64::_mm_prefetch(p.add(l), std::arch::x86_64::_MM_HINT_T0) };
+                }
+            }
+            at += LANES;
             for j in 0..LANES {
                 acc[j] = op(acc[j], conv(c[j]));
             }
