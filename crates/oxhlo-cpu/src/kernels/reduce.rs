@@ -154,28 +154,30 @@ where
     acc.into_iter().map(|a| back(op(i, a))).collect()
 }
 
-/// Accumulates one row (contiguous) in blocks of [`BLOCK`] with [`LANES`] accumulators each, in
-/// AVX-512 code where the processor has it (a row maximum's selects cost ~15 SSE instructions per four
-/// elements; `OXHLO_AVX512=0` keeps the portable code).
+/// Accumulates one row (contiguous: the first `n` elements of `r`) in blocks of [`BLOCK`] with
+/// [`LANES`] accumulators each, in AVX-512 code where the processor has it (a row maximum's selects cost
+/// ~15 SSE instructions per four elements; `OXHLO_AVX512=0` keeps the portable code). The elements of `r`
+/// after the row (the next rows) are only prefetched.
 #[inline(always)]
-fn row<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
+fn row<T: Copy, A: Copy>(r: &[T], n: usize, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
     #[cfg(target_arch = "x86_64")]
     if super::elementwise::avx512() {
         // SAFETY: the processor supports these AVX-512 subsets, AVX2 and FMA (checked by `avx512`), the
         // only requirement of calling a `target_feature` function; the code is the portable one.
-        return unsafe { row_avx512(r, conv, op, ident) };
+        return unsafe { row_avx512(r, n, conv, op, ident) };
     }
-    row_portable(r, conv, op, ident)
+    row_portable(r, n, conv, op, ident)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")]
-fn row_avx512<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
-    row_portable(r, conv, op, ident)
+fn row_avx512<T: Copy, A: Copy>(r: &[T], n: usize, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
+    row_portable(r, n, conv, op, ident)
 }
 
 #[inline(always)]
-fn row_portable<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
+fn row_portable<T: Copy, A: Copy>(r: &[T], n: usize, conv: impl Fn(T) -> A + Copy, op: impl Fn(A, A) -> A + Copy, ident: A) -> A {
+    let (r, ahead_of) = (&r[..n.min(r.len())], r);
     let mut total = ident;
     // Elements ahead of the ones being summed that are prefetched (0: off).
     let ahead = if super::elementwise::prefetch_on() { PREFETCH_BYTES / std::mem::size_of::<T>().max(1) } else { 0 };
@@ -185,10 +187,10 @@ fn row_portable<T: Copy, A: Copy>(r: &[T], conv: impl Fn(T) -> A + Copy, op: imp
         let mut at = bi * BLOCK;
         for c in &mut it {
             #[cfg(target_arch = "x86_64")]
-            if ahead > 0 && at + ahead + LANES <= r.len() {
-                let p = r[at + ahead..].as_ptr() as *const i8;
+            if ahead > 0 && at + ahead + LANES <= ahead_of.len() {
+                let p = ahead_of[at + ahead..].as_ptr() as *const i8;
                 for l in (0..LANES * std::mem::size_of::<T>()).step_by(64) {
-                    // SAFETY: the LANES elements from `at + ahead` are inside `r` (checked above), so
+                    // SAFETY: the LANES elements from `at + ahead` are inside `ahead_of` (checked above), so
                     // `p + l` is too; a prefetch reads nothing architecturally and cannot fault.
                     unsafe { std::arch::x86_64::_mm_prefetch(p.add(l), std::arch::x86_64::_MM_HINT_T0) };
                 }
@@ -299,7 +301,7 @@ where
     }
     if inner == 1 {
         if outer >= threads {
-            return par(outer, threads, |rs| rs.map(|o| row(&x[o * n..(o + 1) * n], conv, op, ident)).collect());
+            return par(outer, threads, |rs| rs.map(|o| row(&x[o * n..], n, conv, op, ident)).collect());
         }
         // Few long rows: split each row into parts, then combine the parts in order.
         let parts = threads.min(n.div_ceil(BLOCK)).max(1);
@@ -309,7 +311,7 @@ where
                 let r = &x[o * n..(o + 1) * n];
                 let chunks = n.div_ceil(per.max(1));
                 let partial = par(chunks, threads, |cs| {
-                    cs.map(|c| row(&r[c * per..((c + 1) * per).min(n)], conv, op, ident)).collect()
+                    cs.map(|c| row(&r[c * per..], per.min(n - c * per), conv, op, ident)).collect()
                 });
                 partial.into_iter().fold(ident, op)
             })
