@@ -1,7 +1,8 @@
 //! The typed inner loops of elementwise evaluation: chunk registers ([`Reg`]) in one of five lanes
 //! ([`Lane`]: f32 (also carrying f16/bf16 values, rounded to their type after every op), f64, signed and
 //! unsigned integers widened to 64 bits (wrapped to their width after every op), bool), and every
-//! op on them as a tight loop over a chunk.
+//! op on them as a tight loop over a chunk. u32 values (the threefry rounds of every `jax.random`
+//! call) have registers of their own ([`Reg::W`]): 16 to a 512-bit vector and no wrapping after an op.
 //!
 //! Exactness: `+ - * / %`, sqrt, rounding ops, max/min (IEEE `maximum`/`minimum`), compare, select,
 //! clamp and convert are computed natively and are bit-exact with the reference interpreter (f16/bf16
@@ -78,6 +79,7 @@ impl Lane {
             Lane::F32(_) => Reg::F32(vec![0.0; n]),
             Lane::F64 => Reg::F64(vec![0.0; n]),
             Lane::I(_) => Reg::I(vec![0; n]),
+            Lane::U(32) => Reg::W(vec![0; n]),
             Lane::U(_) => Reg::U(vec![0; n]),
             Lane::Bool => Reg::B(vec![false; n]),
         }
@@ -89,6 +91,7 @@ impl Lane {
             Lane::F32(_) => 0,
             Lane::F64 => 1,
             Lane::I(_) => 2,
+            Lane::U(32) => 5,
             Lane::U(_) => 3,
             Lane::Bool => 4,
         }
@@ -104,6 +107,8 @@ pub enum Reg {
     F64(Vec<f64>),
     I(Vec<i64>),
     U(Vec<u64>),
+    /// Unsigned 32-bit values (lane `U(32)`).
+    W(Vec<u32>),
     B(Vec<bool>),
 }
 
@@ -292,6 +297,21 @@ pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), S
                 },
             }
         }
+        (Lane::U(32), Reg::W(a), Reg::W(d)) => {
+            let (a, d) = (&a[..n], &mut d[..n]);
+            match op {
+                Un::Not => map(d, a, |x| !x),
+                Un::Popcnt => map(d, a, u32::count_ones),
+                Un::Clz => map(d, a, u32::leading_zeros),
+                _ => {
+                    let wide: Vec<u64> = a.iter().map(|&x| x as u64).collect();
+                    match int::unary_unsigned(op, 32, &wide) {
+                        Some(Data::UInt(v)) => map(d, &v, |x| x as u32),
+                        _ => return Err(bad(&format!("{op:?}"), lane)),
+                    }
+                }
+            }
+        }
         (Lane::U(bits), Reg::U(a), Reg::U(d)) => match int::unary_unsigned(op, bits, &a[..n]) {
             Some(Data::UInt(v)) => d[..n].copy_from_slice(&v),
             _ => return Err(bad(&format!("{op:?}"), lane)),
@@ -388,6 +408,29 @@ pub fn binary(op: Bin, lane: Lane, a: &Reg, b: &Reg, d: &mut Reg, n: usize) -> R
                 },
             }
         }
+        (Lane::U(32), Reg::W(a), Reg::W(b), Reg::W(d)) => {
+            let (a, b, d) = (&a[..n], &b[..n], &mut d[..n]);
+            match op {
+                Bin::Add => zip(d, a, b, u32::wrapping_add),
+                Bin::Sub => zip(d, a, b, u32::wrapping_sub),
+                Bin::Mul => zip(d, a, b, u32::wrapping_mul),
+                Bin::And => zip(d, a, b, |x, y| x & y),
+                Bin::Or => zip(d, a, b, |x, y| x | y),
+                Bin::Xor => zip(d, a, b, |x, y| x ^ y),
+                Bin::Max => zip(d, a, b, u32::max),
+                Bin::Min => zip(d, a, b, u32::min),
+                Bin::Shl => zip(d, a, b, |x, y| if y < 32 { x << y } else { 0 }),
+                Bin::ShrL => zip(d, a, b, |x, y| if y < 32 { x >> y } else { 0 }),
+                Bin::ShrA => zip(d, a, b, |x, y| ((x as i32) >> y.min(31)) as u32),
+                _ => {
+                    let (wa, wb): (Vec<u64>, Vec<u64>) = (a.iter().map(|&x| x as u64).collect(), b.iter().map(|&x| x as u64).collect());
+                    match int::binary_unsigned(op, 32, &wa, &wb) {
+                        Some(Data::UInt(v)) => map(d, &v, |x| x as u32),
+                        _ => return Err(bad(&format!("{op:?}"), lane)),
+                    }
+                }
+            }
+        }
         (Lane::Bool, Reg::B(a), Reg::B(b), Reg::B(d)) => {
             let (a, b, d) = (&a[..n], &b[..n], &mut d[..n]);
             match op {
@@ -448,6 +491,13 @@ pub fn compare(dir: Dir, ty: Option<CmpTy>, lane: Lane, a: &Reg, b: &Reg, d: &mu
                 cmp_partial(d, &a[..n], &b[..n], dir)
             }
         }
+        (Lane::U(32), Reg::W(a), Reg::W(b)) => {
+            if ty == Some(CmpTy::Signed) {
+                zip(d, &a[..n], &b[..n], |p, q| holds(dir, Some((p as i32).cmp(&(q as i32)))))
+            } else {
+                cmp_partial(d, &a[..n], &b[..n], dir)
+            }
+        }
         (Lane::Bool, Reg::B(a), Reg::B(b)) => cmp_partial(d, &a[..n], &b[..n], dir),
         _ => return Err(bad("compare (register mismatch)", lane)),
     }
@@ -469,6 +519,7 @@ pub fn select(p: &Reg, t: &Reg, f: &Reg, d: &mut Reg, n: usize) -> Result<(), St
         (Reg::F64(t), Reg::F64(f), Reg::F64(d)) => go(p, &t[..n], &f[..n], &mut d[..n]),
         (Reg::I(t), Reg::I(f), Reg::I(d)) => go(p, &t[..n], &f[..n], &mut d[..n]),
         (Reg::U(t), Reg::U(f), Reg::U(d)) => go(p, &t[..n], &f[..n], &mut d[..n]),
+        (Reg::W(t), Reg::W(f), Reg::W(d)) => go(p, &t[..n], &f[..n], &mut d[..n]),
         (Reg::B(t), Reg::B(f), Reg::B(d)) => go(p, &t[..n], &f[..n], &mut d[..n]),
         _ => return Err("select: branch registers differ".into()),
     }
@@ -490,6 +541,7 @@ pub fn clamp(lo: &Reg, x: &Reg, hi: &Reg, d: &mut Reg, n: usize) -> Result<(), S
         }
         (Reg::I(l), Reg::I(x), Reg::I(h), Reg::I(d)) => go(&l[..n], &x[..n], &h[..n], &mut d[..n], i64::max, i64::min),
         (Reg::U(l), Reg::U(x), Reg::U(h), Reg::U(d)) => go(&l[..n], &x[..n], &h[..n], &mut d[..n], u64::max, u64::min),
+        (Reg::W(l), Reg::W(x), Reg::W(h), Reg::W(d)) => go(&l[..n], &x[..n], &h[..n], &mut d[..n], u32::max, u32::min),
         (Reg::B(l), Reg::B(x), Reg::B(h), Reg::B(d)) => {
             go(&l[..n], &x[..n], &h[..n], &mut d[..n], |a, b| a | b, |a, b| a & b)
         }
@@ -527,6 +579,18 @@ pub fn convert(la: Lane, lb: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(),
         (Reg::B(a), Lane::I(_), Reg::I(d)) => map(&mut d[..n], &a[..n], |x| x as i64),
         (Reg::B(a), Lane::U(_), Reg::U(d)) => map(&mut d[..n], &a[..n], |x| x as u64),
         (Reg::B(a), Lane::Bool, Reg::B(d)) => d[..n].copy_from_slice(&a[..n]),
+        // u32 registers: as their values widened to u64 would convert.
+        (Reg::W(a), Lane::F32(r), Reg::F32(d)) => map(&mut d[..n], &a[..n], |x| uint_to_lane_f32(r, x as u64)),
+        (Reg::W(a), Lane::F64, Reg::F64(d)) => map(&mut d[..n], &a[..n], |x| x as f64),
+        (Reg::W(a), Lane::I(b), Reg::I(d)) => map(&mut d[..n], &a[..n], |x| sx(x as i64, b)),
+        (Reg::W(a), Lane::U(b), Reg::U(d)) => map(&mut d[..n], &a[..n], |x| mask(x as u64, b)),
+        (Reg::W(a), Lane::U(_), Reg::W(d)) => d[..n].copy_from_slice(&a[..n]),
+        (Reg::W(a), Lane::Bool, Reg::B(d)) => map(&mut d[..n], &a[..n], |x| x != 0),
+        (Reg::F32(a), Lane::U(_), Reg::W(d)) => map(&mut d[..n], &a[..n], |x| float_to_uint(x as f64, 32) as u32),
+        (Reg::F64(a), Lane::U(_), Reg::W(d)) => map(&mut d[..n], &a[..n], |x| float_to_uint(x, 32) as u32),
+        (Reg::I(a), Lane::U(_), Reg::W(d)) => map(&mut d[..n], &a[..n], |x| x as u32),
+        (Reg::U(a), Lane::U(_), Reg::W(d)) => map(&mut d[..n], &a[..n], |x| x as u32),
+        (Reg::B(a), Lane::U(_), Reg::W(d)) => map(&mut d[..n], &a[..n], |x| x as u32),
         _ => return Err(format!("convert from {la:?} to {lb:?}: register mismatch")),
     }
     Ok(())
@@ -572,6 +636,7 @@ pub fn load(buf: &Buf, sel: Sel, n: usize, d: &mut Reg) -> Result<(), String> {
         (Buf::U8(v), Reg::U(d)) => ld!(v, d, |x: u8| x as u64),
         (Buf::U16(v), Reg::U(d)) => ld!(v, d, |x: u16| x as u64),
         (Buf::U32(v), Reg::U(d)) => ld!(v, d, |x: u32| x as u64),
+        (Buf::U32(v), Reg::W(d)) => ld!(v, d, |x: u32| x),
         (Buf::U64(v), Reg::U(d)) => ld!(v, d, |x: u64| x),
         (Buf::Bool(v), Reg::B(d)) => ld!(v, d, |x: bool| x),
         _ => return Err("load: buffer and register kinds differ".into()),
@@ -702,8 +767,65 @@ pub fn store(r: &Reg, out: &mut OutSlice, off: usize, n: usize) -> Result<(), St
         (Reg::U(a), OutSlice::U16(o)) => st!(o, a, |x: u64| x as u16),
         (Reg::U(a), OutSlice::U32(o)) => st!(o, a, |x: u64| x as u32),
         (Reg::U(a), OutSlice::U64(o)) => st!(o, a, |x: u64| x),
+        (Reg::W(a), OutSlice::U32(o)) => st!(o, a, |x: u32| x),
         (Reg::B(a), OutSlice::Bool(o)) => st!(o, a, |x: bool| x),
         _ => return Err("store: register and output kinds differ".into()),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// u32 registers give, op by op, the reference interpreter's u32 results (its unsigned kernels at
+    /// width 32), shifts by 32 and more and signed comparisons included.
+    #[test]
+    fn u32_registers_match_the_interpreters_u32_ops() {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let n = 64;
+        let a: Vec<u32> = (0..n).map(|_| next() as u32).collect();
+        // Small values (shift counts below and above 32) and large ones.
+        let b: Vec<u32> = (0..n).map(|i| if i % 2 == 0 { (next() % 40) as u32 } else { next() as u32 }).collect();
+        let wide = |v: &[u32]| v.iter().map(|&x| x as u64).collect::<Vec<u64>>();
+        let lane = Lane::U(32);
+        let ops = [Bin::Add, Bin::Sub, Bin::Mul, Bin::And, Bin::Or, Bin::Xor, Bin::Max, Bin::Min, Bin::Shl, Bin::ShrL, Bin::ShrA, Bin::Div, Bin::Rem];
+        for op in ops {
+            let mut d = lane.reg(n);
+            binary(op, lane, &Reg::W(a.clone()), &Reg::W(b.clone()), &mut d, n).expect("u32 op");
+            let Some(Data::UInt(want)) = int::binary_unsigned(op, 32, &wide(&a), &wide(&b)) else { panic!("{op:?} has no reference") };
+            let Reg::W(got) = d else { panic!("a u32 register") };
+            assert_eq!(wide(&got), want, "{op:?}");
+        }
+        for op in [Un::Not, Un::Popcnt, Un::Clz] {
+            let mut d = lane.reg(n);
+            unary(op, lane, &Reg::W(a.clone()), &mut d, n).expect("u32 op");
+            let Some(Data::UInt(want)) = int::unary_unsigned(op, 32, &wide(&a)) else { panic!("{op:?} has no reference") };
+            let Reg::W(got) = d else { panic!("a u32 register") };
+            assert_eq!(wide(&got), want, "{op:?}");
+        }
+        for ty in [None, Some(CmpTy::Signed), Some(CmpTy::Unsigned)] {
+            let mut d = Lane::Bool.reg(n);
+            compare(Dir::Lt, ty, lane, &Reg::W(a.clone()), &Reg::W(b.clone()), &mut d, n).expect("compare");
+            let Reg::B(got) = d else { panic!("a bool register") };
+            let want: Vec<bool> = a.iter().zip(&b).map(|(&x, &y)| if ty == Some(CmpTy::Signed) { (x as i32) < (y as i32) } else { x < y }).collect();
+            assert_eq!(got, want, "{ty:?}");
+        }
+        // Conversions out of and into u32 registers agree with the widened register's.
+        let mut f = Lane::F32(Round::No).reg(n);
+        convert(lane, Lane::F32(Round::No), &Reg::W(a.clone()), &mut f, n).expect("to f32");
+        let mut f_wide = Lane::F32(Round::No).reg(n);
+        convert(Lane::U(64), Lane::F32(Round::No), &Reg::U(wide(&a)), &mut f_wide, n).expect("to f32");
+        assert_eq!(format!("{f:?}"), format!("{f_wide:?}"));
+        let mut back = lane.reg(n);
+        convert(Lane::U(64), lane, &Reg::U(wide(&a).iter().map(|x| x | (7 << 40)).collect()), &mut back, n).expect("to u32");
+        let Reg::W(back) = back else { panic!("a u32 register") };
+        assert_eq!(back, a, "u64 -> u32 keeps the low 32 bits");
+    }
 }

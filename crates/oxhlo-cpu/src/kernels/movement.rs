@@ -373,11 +373,40 @@ fn bitcast_convert(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
     if kind == crate::tensor::Kind::Bool || x.kind() == crate::tensor::Kind::Bool {
         return None;
     }
+    if let Some(b) = same_width_bits(&x.buf, kind) {
+        return (b.len() == ty.num_elements()?).then(|| Ok(vec![NTensor::new(ty, b)]));
+    }
     let bytes = x.buf.as_le_bytes();
     if ty.num_elements()?.checked_mul(kind.size())? != bytes.len() {
         return None;
     }
     Some(crate::tensor::Buf::from_le_bytes(kind, bytes).map(|b| vec![NTensor::new(ty, b)]))
+}
+
+/// `x`'s bits as elements of `kind` when both are 32-bit or both 64-bit (one pass, no byte copies: the
+/// 64 MiB `bitcast_convert` of every `jax.random` f32 draw of [4096, 4096] took 16 ms through bytes).
+fn same_width_bits(x: &crate::tensor::Buf, kind: crate::tensor::Kind) -> Option<crate::tensor::Buf> {
+    use crate::tensor::{Buf, Kind};
+    macro_rules! each {
+        ($v:expr, $to:ident, $f:expr) => {
+            Buf::$to($v.iter().map($f).collect())
+        };
+    }
+    Some(match (x, kind) {
+        (Buf::U32(v), Kind::F32) => each!(v, F32, |&e| f32::from_bits(e)),
+        (Buf::I32(v), Kind::F32) => each!(v, F32, |&e| f32::from_bits(e as u32)),
+        (Buf::F32(v), Kind::U32) => each!(v, U32, |e| e.to_bits()),
+        (Buf::F32(v), Kind::I32) => each!(v, I32, |e| e.to_bits() as i32),
+        (Buf::U32(v), Kind::I32) => each!(v, I32, |&e| e as i32),
+        (Buf::I32(v), Kind::U32) => each!(v, U32, |&e| e as u32),
+        (Buf::U64(v), Kind::F64) => each!(v, F64, |&e| f64::from_bits(e)),
+        (Buf::I64(v), Kind::F64) => each!(v, F64, |&e| f64::from_bits(e as u64)),
+        (Buf::F64(v), Kind::U64) => each!(v, U64, |e| e.to_bits()),
+        (Buf::F64(v), Kind::I64) => each!(v, I64, |e| e.to_bits() as i64),
+        (Buf::U64(v), Kind::I64) => each!(v, I64, |&e| e as i64),
+        (Buf::I64(v), Kind::U64) => each!(v, U64, |&e| e as u64),
+        _ => return None,
+    })
 }
 
 /// Start indices given as scalar operands from `first` on (or one 1-D tensor, as older programs write them).
