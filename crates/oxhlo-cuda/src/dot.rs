@@ -278,6 +278,29 @@ pub fn warm_up(gpu: &Gpu, convs: bool, dots: bool, tf32: bool) {
     }
 }
 
+/// One cuBLASLt call of each GEMM-with-epilogue form (the dot op, its operands' shapes, GELU or a
+/// residual add) on scratch buffers: cuBLASLt's algorithm choice (kept per form) and the loading of its
+/// kernel, paid while the program compiles. Failures are ignored (the run reports its own).
+pub fn warm_lt(gpu: &Gpu, forms: &[(Op, Vec<i64>, Vec<i64>, bool)], tf32: bool) {
+    let mut done = Vec::new();
+    for (op, ls, rs, gelu) in forms {
+        let Some((d, (b, m, k, n), tf32)) = gemm_form(op, (Kind::F32, Kind::F32, Kind::F32), ls, rs, tf32) else { continue };
+        let at = operand_form(&d.lhs_batch, &d.lhs_free, &d.lhs_contracting).1;
+        let bt = operand_form(&d.rhs_batch, &d.rhs_contracting, &d.rhs_free).1;
+        let form = ((b, m, k, n), at, bt, tf32, *gelu);
+        if done.contains(&form) {
+            continue;
+        }
+        done.push(form);
+        let bufs = [b * m * k, b * k * n, b * m * n, b * m * n].map(|len| gpu.alloc_raw(Kind::F32, len as usize));
+        if let [Ok(a), Ok(bb), Ok(mut out), Ok(c)] = bufs {
+            let epilogue = if *gelu { crate::gemm_lt::LtEpilogue::Gelu } else { crate::gemm_lt::LtEpilogue::Add(&c) };
+            let _ = crate::gemm_lt::matmul(gpu, (&a, at), (&bb, bt), &mut out, (b, m, k, n), tf32, epilogue);
+        }
+    }
+    let _ = gpu.synchronize();
+}
+
 /// One GEMM of every distinct form (sizes, transposes, types, TF32) the dots of `module` will run, on
 /// scratch buffers (values unset, results dropped), during the program's compilation: cuBLAS's choice
 /// of kernel for a new form and the loading of that kernel were part of the first run (ResNet-18's

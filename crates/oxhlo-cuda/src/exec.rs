@@ -331,7 +331,33 @@ impl CudaProgram {
             kernels.push(crate::graph::COPY_MANY_SRC.to_string());
         }
         crate::nvrtc::compile_log(&format!("planned and listed {} kernels in {:.0} ms", kernels.len(), t0.elapsed().as_secs_f64() * 1e3));
+        // Each GEMM-with-epilogue form runs once on scratch buffers beside NVRTC (cuBLASLt's algorithm
+        // choice and kernel loading, otherwise in the first run).
+        let mut lt_forms = Vec::new();
+        for func in &module.funcs {
+            for block in &func.body.blocks {
+                for ps in plans.get(&block_key(block)).into_iter().flatten() {
+                    if let (Some(ge), Step::Op(i)) = (&ps.gemm_epilogue, &ps.step) {
+                        let op = &block.ops[*i];
+                        let shape = |v: Value| match func.try_ty(v) {
+                            Some(Type::Tensor(t)) => Some(t.shape.clone()),
+                            _ => None,
+                        };
+                        if let (Some(l), Some(r)) = (shape(op.operands[0]), shape(op.operands[1])) {
+                            lt_forms.push((op.clone(), l, r, matches!(ge.epilogue, crate::gemm_epilogue::Epilogue::GeluTanh)));
+                        }
+                    }
+                }
+            }
+        }
+        let lt_warm = (!lt_forms.is_empty()).then(|| {
+            let (g, tf32) = (gpu.clone(), opts.allow_tf32);
+            std::thread::spawn(move || crate::dot::warm_lt(&g, &lt_forms, tf32))
+        });
         gpu.precompile(&kernels);
+        if let Some(t) = lt_warm {
+            let _ = t.join();
+        }
         Ok(CudaProgram {
             module,
             plans,
