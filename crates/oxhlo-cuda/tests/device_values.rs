@@ -7,7 +7,9 @@
 use oxhlo_cpu::{Buf, NTensor, Val};
 use oxhlo_cuda::{CudaOptions, CudaProgram, DVal};
 use oxhlo_interp::custom_call::CustomCallRegistry;
-use oxhlo_interp::{Data, RtValue};
+mod common;
+
+use common::as_f64;
 use oxhlo_ir::{ElementType, FloatType, TensorType};
 use std::sync::Arc;
 
@@ -43,17 +45,6 @@ fn rand(n: usize, seed: u64) -> Vec<f32> {
             ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
         })
         .collect()
-}
-
-fn as_f64(v: &RtValue) -> Vec<f64> {
-    match v {
-        RtValue::Tensor(t) => match &t.data {
-            Data::Float(x) => x.clone(),
-            Data::Int(x) => x.iter().map(|&i| i as f64).collect(),
-            other => panic!("unexpected data {other:?}"),
-        },
-        other => panic!("unexpected value {other:?}"),
-    }
 }
 
 fn host(v: &DVal, gpu: &oxhlo_cuda::device::Gpu) -> Val {

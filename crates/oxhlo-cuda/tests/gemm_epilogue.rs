@@ -8,7 +8,9 @@ use oxhlo_cpu::{Buf, NTensor, OptLevel, Val};
 use oxhlo_cuda::gemm_epilogue::{detect, Epilogue};
 use oxhlo_cuda::{CudaOptions, CudaProgram};
 use oxhlo_interp::custom_call::CustomCallRegistry;
-use oxhlo_interp::{Data, RtValue};
+mod common;
+
+use common::as_f64;
 use oxhlo_ir::{ElementType, FloatType, Module, TensorType};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -69,16 +71,6 @@ fn the_mlp_block_plans_as_two_dots_with_epilogues() {
     assert!(!epilogues(&optimized(&mlp("5.000000e-02", false))).contains(&Epilogue::GeluTanh));
     let leaked = epilogues(&optimized(&mlp("4.471500e-02", true)));
     assert!(!leaked.contains(&Epilogue::GeluTanh), "{leaked:?}");
-}
-
-fn as_f64(v: &RtValue) -> Vec<f64> {
-    match v {
-        RtValue::Tensor(t) => match &t.data {
-            Data::Float(x) => x.clone(),
-            other => panic!("unexpected data {other:?}"),
-        },
-        other => panic!("unexpected value {other:?}"),
-    }
 }
 
 #[test]

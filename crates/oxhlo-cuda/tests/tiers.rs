@@ -7,7 +7,9 @@
 use oxhlo_cpu::{Buf, NTensor, Val};
 use oxhlo_cuda::{CudaOptions, CudaProgram, DVal};
 use oxhlo_interp::custom_call::CustomCallRegistry;
-use oxhlo_interp::{Data, RtValue};
+mod common;
+
+use common::as_f64;
 use oxhlo_ir::{ElementType, FloatType, TensorType};
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::Arc;
@@ -27,16 +29,6 @@ fn layers_src() -> String {
         x = format!("%x{i}");
     }
     format!("func.func @main(%x: {t}) -> {t} {{\n{body}  return {x} : {t}\n}}")
-}
-
-fn as_f64(v: &RtValue) -> Vec<f64> {
-    match v {
-        RtValue::Tensor(t) => match &t.data {
-            Data::Float(x) => x.clone(),
-            other => panic!("unexpected data {other:?}"),
-        },
-        other => panic!("unexpected value {other:?}"),
-    }
 }
 
 #[test]
