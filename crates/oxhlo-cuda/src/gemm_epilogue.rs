@@ -1,12 +1,13 @@
-//! GEMM epilogues: an f32 `dot_general` whose result feeds only the fused kernel right after it, when
-//! that kernel computes exactly `gelu(dot)` (the tanh approximation JAX's `jax.nn.gelu` lowers to) or
-//! `dot + r` (a residual connection; the add alone or as a kernel), runs as one cuBLASLt matmul with a GELU epilogue, or with `r` as
-//! its `C` operand (`D = A B + C`), instead of a GEMM and a pass over its result ([`crate::gemm_lt`]).
+//! GEMM epilogues: an f32 `dot_general` whose result only the step after it reads, when that step
+//! computes exactly `gelu(dot)` (the tanh approximation JAX's `jax.nn.gelu` lowers to) or `dot + r` (a
+//! residual connection; the add alone or as a kernel), runs as one cuBLASLt matmul with a GELU epilogue,
+//! or with `r` as its `C` operand (`D = A B + C`), instead of a GEMM and a pass over its result
+//! ([`crate::gemm_lt`]). The executor then skips that step.
 //!
-//! The kernel is matched by its structure, not guessed: its one output's expression over the dot's
+//! The step is matched by its structure, not guessed: its one output's expression over the dot's
 //! result (multiplications and additions flattened and sorted, constants folded, constants compared to 6
-//! significant digits) must be the pattern's, its only other inputs constants (or, for the residual, the
-//! other addend), and no op outside it may read the dot's result.
+//! significant digits) must be the pattern's and read no other value but constants (or, for the residual,
+//! be the one add), and no op outside it may read the dot's result.
 
 use oxhlo_ir::{Block, Func, Op, OpKind, Type, Value};
 use oxhlo_plan::fusion::Step;
