@@ -801,3 +801,32 @@ fn extreme_indices_and_attributes_never_panic() {
         let _ = native_only(&src, &[x.clone(), pv.clone()]);
     }
 }
+
+/// Iotas big enough to be written by several threads (at least 2^20 elements) hold each element's index
+/// along the iota dimension, for every dimension and a few element types; the parts' boundaries fall
+/// inside rows.
+#[test]
+fn big_iotas_hold_their_indices() {
+    let shape = [3i64, 701, 503];
+    for (elem, dims) in [("ui32", [0, 1, 2]), ("i64", [0, 1, 2]), ("f32", [0, 1, 2])] {
+        for d in dims {
+            let src = format!("func.func @main() -> tensor<3x701x503x{elem}> {{\n  %r = stablehlo.iota dim = {d} : tensor<3x701x503x{elem}>\n  return %r : tensor<3x701x503x{elem}>\n}}");
+            let module = oxhlo_text::parse_module(&src, "iota.mlir").unwrap();
+            let prog = CpuProgram::compile(module, &CpuOptions { threads: 2, ..CpuOptions::default() }).unwrap();
+            let got = prog.run(Vec::new()).unwrap();
+            let Val::Native(g) = &got[0] else { panic!("non-native result") };
+            let values: Vec<f64> = match &g.to_interp().data {
+                Data::Int(v) => v.iter().map(|&x| x as f64).collect(),
+                Data::UInt(v) => v.iter().map(|&x| x as f64).collect(),
+                Data::Float(v) => v.clone(),
+                other => panic!("{other:?}"),
+            };
+            let inner: i64 = shape[d + 1..].iter().product();
+            assert_eq!(values.len() as i64, shape.iter().product::<i64>());
+            for (i, &v) in values.iter().enumerate() {
+                let want = ((i as i64 / inner) % shape[d]) as f64;
+                assert_eq!(v, want, "{elem} iota dim {d}, element {i}");
+            }
+        }
+    }
+}

@@ -332,6 +332,9 @@ fn reverse(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
     view(x, ty, &dims, &st, base)
 }
 
+/// Iotas of at least this many elements are written by all threads.
+const PAR_IOTA_MIN: usize = 1 << 20;
+
 fn iota(ctx: &KernelCtx) -> Attempt {
     let ty = result_type(ctx, 0)?;
     let kind = crate::tensor::Kind::of(&ty.elem)?;
@@ -342,7 +345,26 @@ fn iota(ctx: &KernelCtx) -> Attempt {
     let size = shape[d];
     Some(with_kind!(kind, T => {
         let mut out: Vec<T> = Vec::with_capacity(n);
-        if n > 0 && n == size {
+        if n >= PAR_IOTA_MIN && size > 0 && ctx.threads > 1 {
+            // Big iotas (`jax.random`'s counters: two [4096, 4096] u64) are written by every thread, each
+            // element from its index.
+            use rayon::prelude::*;
+            let per = n.div_ceil(ctx.threads * 4).max(1);
+            out.spare_capacity_mut()[..n].par_chunks_mut(per).enumerate().for_each(|(c, part)| {
+                let first = c * per;
+                let (mut v, mut within) = ((first / inner) % size, first % inner);
+                for slot in part.iter_mut() {
+                    slot.write(T::from_i64(v as i64));
+                    within += 1;
+                    if within == inner {
+                        within = 0;
+                        v = if v + 1 == size { 0 } else { v + 1 };
+                    }
+                }
+            });
+            // SAFETY: the parallel loop above wrote every one of the first `n` elements.
+            unsafe { out.set_len(n) };
+        } else if n > 0 && n == size {
             // A 1-D count: the values are the result.
             out.extend((0..size).map(|i| T::from_i64(i as i64)));
         } else if n > 0 {
