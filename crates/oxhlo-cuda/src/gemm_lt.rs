@@ -34,8 +34,8 @@ pub struct Lt {
 unsafe impl Send for Lt {}
 unsafe impl Sync for Lt {}
 
-/// `(b, m, k, n, a transposed, b transposed, TF32, GELU, with C)`.
-type Form = (i64, i64, i64, i64, bool, bool, bool, bool, bool);
+/// `(b, m, k, n, a transposed, b transposed, TF32, GELU (else plus C))`.
+type Form = (i64, i64, i64, i64, bool, bool, bool, bool);
 
 impl Lt {
     pub fn new(gpu: &Gpu) -> Result<Lt, String> {
@@ -122,7 +122,7 @@ pub fn matmul(
             }
         }
     }
-    let form: Form = (b, m, k, n, a_trans, b_trans, tf32, c.is_none(), c.is_some());
+    let form: Form = (b, m, k, n, a_trans, b_trans, tf32, c.is_none());
     let mut algos = lt.algos.lock().map_err(|_| "cuBLASLt state poisoned")?;
     let stream = &gpu.stream;
     let (alpha, beta) = (1.0f32, if c.is_some() { 1.0f32 } else { 0.0 });

@@ -49,6 +49,19 @@ pub(crate) fn avx512() -> bool {
 /// `x * y + z` took 10.9-11.1 ms without, 9.6-9.8 ms with (BENCHMARKS.md, CPU session 17).
 const PREFETCH_AHEAD: usize = 4 * CHUNK;
 
+/// Asks the processor to bring `s` into its caches, one request per 64-byte line (nothing on other
+/// architectures than x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(s: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in (0..std::mem::size_of_val(s)).step_by(64) {
+        // SAFETY: `line` is inside `s`; a prefetch reads nothing architecturally and cannot fault.
+        unsafe { std::arch::x86_64::_mm_prefetch((s.as_ptr() as *const i8).add(line), std::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = s;
+}
+
 /// Whether register programs and row reductions prefetch their inputs (`OXHLO_PREFETCH=0` turns it off).
 pub(crate) fn prefetch_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -814,21 +827,13 @@ impl Inputs<'_> {
     /// its caches: while a chunk's passes compute, the next chunks' inputs arrive.
     #[inline(always)]
     fn prefetch(&self, at: usize, n: usize) {
-        #[cfg(target_arch = "x86_64")]
         for (i, t) in self.tensors.iter().enumerate() {
             let Buf::F32(v) = &*t.buf else { continue };
             let Some(at) = at.checked_sub(self.shifts.get(i).copied().unwrap_or(0)) else { continue };
-            if at + n <= v.len() {
-                // One request per 64-byte line.
-                for line in (0..n).step_by(16) {
-                    // SAFETY: `at + line` is inside `v` (checked above); a prefetch reads nothing
-                    // architecturally and cannot fault.
-                    unsafe { std::arch::x86_64::_mm_prefetch(v.as_ptr().add(at + line) as *const i8, std::arch::x86_64::_MM_HINT_T0) };
-                }
+            if let Some(part) = v.get(at..at + n) {
+                prefetch(part);
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (at, n);
     }
 
     /// Which elements of input `input` (read as `src` says) the chunk of `n` elements at `base` reads.

@@ -186,13 +186,9 @@ fn row_portable<T: Copy, A: Copy>(r: &[T], n: usize, conv: impl Fn(T) -> A + Cop
         let mut it = blk.chunks_exact(LANES);
         let mut at = bi * BLOCK;
         for c in &mut it {
-            #[cfg(target_arch = "x86_64")]
-            if ahead > 0 && at + ahead + LANES <= ahead_of.len() {
-                let p = ahead_of[at + ahead..].as_ptr() as *const i8;
-                for l in (0..LANES * std::mem::size_of::<T>()).step_by(64) {
-                    // SAFETY: the LANES elements from `at + ahead` are inside `ahead_of` (checked above), so
-                    // `p + l` is too; a prefetch reads nothing architecturally and cannot fault.
-                    unsafe { std::arch::x86_64::_mm_prefetch(p.add(l), std::arch::x86_64::_MM_HINT_T0) };
+            if ahead > 0 {
+                if let Some(next) = ahead_of.get(at + ahead..at + ahead + LANES) {
+                    super::elementwise::prefetch(next);
                 }
             }
             at += LANES;
