@@ -7,7 +7,8 @@
 # builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh cold` the first-call
 # (compile) time with an empty kernel cache and a filled one; `gpu_run.sh firstcall` splits first calls
 # into JAX's lowering, the compile and the first run (XLA, then oxhlo cold and warm); `gpu_run.sh probe` the fixed cost
-# of a call beside its device work. The plugin suite runs with OXHLO_CUDA_TF32=0:
+# of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps.
+# The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
 # gpu-carry/ (listed in .git/info/exclude):
@@ -126,6 +127,16 @@ if [ "$MODE" = probe ]; then
   # Fixed per-call cost beside the device work (scripts/overhead_probe.py) on XLA:CUDA and on oxhlo.
   JAX_PLATFORMS=cuda timeout 120 "$PY" "$ROOT/scripts/overhead_probe.py" 2>&1 | grep -v WARNING | tee "$OUT/probe.txt"
   JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$ROOT/scripts/overhead_probe.py" 2>&1 | grep -v WARNING | tee -a "$OUT/probe.txt"
+fi
+if [ "$MODE" = pipelined ]; then
+  # Steps dispatched back to back, each feeding the next, waited for once (scripts/pipelined_steps.py;
+  # AB, default the two training steps), on XLA:CUDA and on oxhlo, then on oxhlo with OXHLO_CUDA_ASYNC=0.
+  AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
+  AB=${AB//,/ }
+  for b in cuda oxhlo oxhlo-sync; do
+    case $b in cuda) e="JAX_PLATFORMS=cuda";; oxhlo) e="JAX_PLATFORMS=oxhlo";; *) e="OXHLO_CUDA_ASYNC=0";; esac
+    env "$e" JAX_PLATFORMS=${b%-sync} OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/pipelined_steps.py" --steps "${STEPS:-30}" $AB 2>&1 | grep -E 'pipelined|Error' | sed "s/^/$b: /" | tee -a "$OUT/pipelined.txt"
+  done
 fi
 if [ "$MODE" = profile ]; then
   # Device time of every step (CUDA events around each, OXHLO_PROFILE=gpu) of the benchmarks in PROFILE;

@@ -362,6 +362,18 @@ impl Drop for DBuf {
     }
 }
 
+/// Device work the host has not waited for: a run's results are valid in stream order from the moment
+/// it returns (every later upload, download, copy and run on the GPU's one stream comes after it), and
+/// [`InFlight::wait`] says when the device has finished it, with the error of any kernel that failed.
+pub struct InFlight(cudarc::driver::CudaEvent);
+
+impl InFlight {
+    /// Blocks until the marked work is complete.
+    pub fn wait(&self) -> Result<(), String> {
+        self.0.synchronize().map_err(|e| format!("the GPU failed: {e}"))
+    }
+}
+
 /// A tensor in device memory.
 #[derive(Clone, Debug)]
 pub struct DTensor {
@@ -451,6 +463,14 @@ impl Gpu {
 
     pub fn synchronize(&self) -> Result<(), String> {
         self.stream.synchronize().map_err(|e| e.to_string())
+    }
+
+    /// Marks the work enqueued on the stream so far, for the host to wait on later (a run that
+    /// returned before its device work completed).
+    pub fn in_flight(&self) -> Result<InFlight, String> {
+        let _use = crate::graph::StreamUse::new();
+        let flags = cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+        self.stream.record_event(Some(flags)).map(InFlight).map_err(|e| format!("recording an event: {e}"))
     }
 
     /// Launches `src` (entry `(long long a, long long b)`, no buffers) on one thread: the profiler's gate.

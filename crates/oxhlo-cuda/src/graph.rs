@@ -131,6 +131,11 @@ impl Timing {
         self.plain = Some(self.plain.map_or(secs, |p| p.min(secs)));
     }
 
+    /// Whether the next replay's wall time is still needed (it is then waited for).
+    pub fn judging(&self) -> bool {
+        self.replays < 2
+    }
+
     /// Counts a replay of `secs`; true when the graph should be dropped (its second replay was more than
     /// 3% slower than the fastest step-by-step run: not within the noise).
     pub fn replay_is_slower(&mut self, secs: f64) -> bool {

@@ -28,6 +28,7 @@ pub mod tiers;
 
 pub use device::DeviceInfo;
 pub use device::DTensor;
+pub use device::InFlight;
 pub use exec::{CudaOptions, CudaProgram, DVal, Stats};
 
 use oxhlo_cpu::OptLevel;
@@ -75,6 +76,13 @@ pub(crate) fn env_off(name: &str) -> bool {
 /// `OXHLO_CUDA_TF32=0` (for comparing GPU results with exact f32 references).
 pub fn tf32_from_env() -> bool {
     !env_off("OXHLO_CUDA_TF32")
+}
+
+/// Whether runs may return before their device work completes ([`CudaProgram::run_device_async`]): yes
+/// unless `OXHLO_CUDA_ASYNC=0` (every run then waits for its device work, as before).
+pub fn async_runs() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !env_off("OXHLO_CUDA_ASYNC"))
 }
 
 /// Whether the optimizer factors per-slice constants out of sums for the GPU

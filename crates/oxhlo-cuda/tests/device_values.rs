@@ -162,6 +162,45 @@ fn graph_replays_compute_what_step_by_step_runs_do() {
     }
 }
 
+/// `run_device_async`: twelve runs chained on each other's results without the host waiting between
+/// them (the first runs, whose wall time judges the graph, wait inside; the rest return with the device
+/// work in flight) compute what the same chain of waited step-by-step runs on host values does, and the
+/// handles report completion.
+#[test]
+fn runs_left_in_flight_chain_on_the_stream() {
+    let module = oxhlo_text::parse_module(&graph_src(), "graph.mlir").expect("parses");
+    let Some(gpu) = gpu_or_skip() else { return };
+    let opts = CudaOptions { allow_tf32: false, ..Default::default() };
+    let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 21)));
+    let w = NTensor::new(f32_ty(&[32, 32]), Buf::F32(rand(32 * 32, 22).iter().map(|v| v * 0.3).collect()));
+    let w_dev = DVal::Device(gpu.upload(&w).expect("upload"));
+    let mut x = DVal::Device(gpu.upload(&x0).expect("upload"));
+    let (mut in_flight, mut results) = (Vec::new(), Vec::new());
+    for _ in 0..12 {
+        let (outs, f) = prog.run_device_async(vec![x.clone(), w_dev.clone()]).expect("run_device_async");
+        in_flight.extend(f);
+        x = outs[0].clone();
+        results.push(outs);
+    }
+    if oxhlo_cuda::async_runs() {
+        assert!(in_flight.len() >= 6, "later runs return with their work in flight ({} of 12 did)", in_flight.len());
+    }
+    for f in &in_flight {
+        f.wait().expect("the device work completes");
+    }
+    // The same chain, each run waited for, on host values.
+    let mut xh = Val::Native(x0);
+    let wh = Val::Native(w);
+    for (step, outs) in results.iter().enumerate() {
+        let want = prog.run(vec![xh.clone(), wh.clone()]).expect("run");
+        for (k, (o, h)) in outs.iter().zip(&want).enumerate() {
+            assert_eq!(host(o, &gpu).to_rt(), h.to_rt(), "run {step} output {k}: the chained runs and the waited ones disagree");
+        }
+        xh = want[0].clone();
+    }
+}
+
 /// `graph::copy_many` (how graph replays move their inputs and results): hundreds of buffers of sizes
 /// that are and are not multiples of its 16-byte units, each arriving whole and unchanged.
 #[test]

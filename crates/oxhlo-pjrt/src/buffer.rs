@@ -59,6 +59,14 @@ impl Buffer {
         }
     }
 
+    /// A buffer whose data a device is still computing: `ready` completes when it is done (reads on
+    /// the device's stream are ordered after the work already).
+    pub fn in_flight(client: Arc<ClientInner>, device: usize, spec: ArraySpec, bytes: HostBytes, ready: Arc<EventState>) -> Buffer {
+        let mut b = Buffer::new(client, device, spec, bytes);
+        b.ready = ready;
+        b
+    }
+
     /// A new `PJRT_Buffer*` owned by the caller.
     pub fn into_raw(self) -> *mut c_void {
         Box::into_raw(Box::new(self)) as *mut c_void

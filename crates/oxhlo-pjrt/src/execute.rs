@@ -1,6 +1,6 @@
 //! `PJRT_LoadedExecutable_Execute`: checks the argument lists against the program's signature, runs the
 //! program once per addressable device (or on `execute_device`), hands back output buffers and
-//! completion events, and donates the inputs the program aliases (unless the caller marks them
+//! completion events (pending while a GPU still computes the results: `completion`), and donates the inputs the program aliases (unless the caller marks them
 //! non-donatable), which deletes them as XLA does.
 
 use crate::abi::exec::{ExecuteArgs, ExecuteOptions};
@@ -108,8 +108,16 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
         }
         log::debug(|| format!("execute {} on devices {devices:?}: {launch:?}", prog.name()));
         let t0 = std::time::Instant::now();
-        let outputs = prog.execute(inputs, &launch)?;
-        log::info(|| format!("executed {} in {:.1} ms", prog.name(), t0.elapsed().as_secs_f64() * 1e3));
+        let (outputs, in_flight) = prog.execute_async(inputs, &launch)?;
+        log::info(|| {
+            let still = if in_flight.is_some() { " (device work still running)" } else { "" };
+            format!("executed {} in {:.1} ms{still}", prog.name(), t0.elapsed().as_secs_f64() * 1e3)
+        });
+        // Every output and the execution itself are complete when the device work is.
+        let done = match in_flight {
+            Some(work) => crate::completion::complete_later(work),
+            None => EventState::ready(Ok(())),
+        };
         if outputs.len() != devices.len() {
             return Err(Error::internal(format!("backend returned {} output lists for {} devices", outputs.len(), devices.len())));
         }
@@ -139,12 +147,12 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
         }
         for ((outs, &dev), &list) in outputs.into_iter().zip(&devices).zip(out_lists) {
             for (k, o) in outs.into_iter().enumerate() {
-                *list.add(k) = Buffer::new(l.client.clone(), dev, o.spec, o.bytes).into_raw();
+                *list.add(k) = Buffer::in_flight(l.client.clone(), dev, o.spec, o.bytes, done.clone()).into_raw();
             }
         }
         if !a.device_complete_events.is_null() {
             for d in 0..devices.len() {
-                *a.device_complete_events.add(d) = Event::into_raw(EventState::ready(Ok(())));
+                *a.device_complete_events.add(d) = Event::into_raw(done.clone());
             }
         }
         Ok(())

@@ -9,6 +9,7 @@
 //!   runs under so that no panic crosses the FFI boundary.
 //! - [`client`], [`device`], [`buffer`], [`executable`], [`execute`], [`plugin`]: the entry points.
 //! - [`engine`]: the execution facade (a `Backend` compiling programs that run on host arrays).
+//! - [`completion`]: the thread that completes the events of device work an execution left running.
 //! - [`proto`]: protobuf wire decoding of compile options; [`layout`]: strided host copies.
 //!
 //! Environment: `OXHLO_NUM_DEVICES=N` exposes N devices; `OXHLO_LOG=debug` logs every call to stderr.
@@ -29,6 +30,7 @@ pub mod api;
 pub mod attrs;
 pub mod buffer;
 pub mod client;
+pub mod completion;
 pub mod device;
 pub mod dtype;
 pub mod engine;

@@ -51,6 +51,15 @@ impl CpuRunner {
         Ok(Some(CpuRunner { program: Some(program), cuda: None, deep }))
     }
 
+    /// Runs the entry function on one device's arguments; on the GPU it may return while the device
+    /// still computes the results ([`super::Program::execute_async`]).
+    pub fn run_async(&self, args: &[HostArray]) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
+        match &self.cuda {
+            Some(cuda) => cuda.run_async(args),
+            None => self.run(args).map(|o| (o, None)),
+        }
+    }
+
     /// Runs the entry function on one device's arguments.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
         if let Some(cuda) = &self.cuda {

@@ -72,10 +72,24 @@ impl CudaRunner {
 
     /// Runs the entry function on one device's arguments; results stay on the device.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
+        let (outs, in_flight) = self.run_async(args)?;
+        if let Some(wait) = in_flight {
+            wait()?;
+        }
+        Ok(outs)
+    }
+
+    /// [`CudaRunner::run`] that returns once the device work is enqueued (the results are valid in
+    /// stream order) with what says when it is done; runs that must be timed wait inside.
+    pub fn run_async(&self, args: &[HostArray]) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
         let vals = args.iter().map(|a| self.input(a)).collect::<Result<Vec<_>>>()?;
-        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || self.program.run_device(vals));
-        let outs = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))?;
-        outs.into_iter().enumerate().map(|(k, v)| output(k, v)).collect()
+        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || self.program.run_device_async(vals));
+        let (outs, in_flight) = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))?;
+        let outs = outs.into_iter().enumerate().map(|(k, v)| output(k, v)).collect::<Result<Vec<_>>>()?;
+        let in_flight = in_flight.map(|f| -> super::InFlight {
+            Box::new(move || f.wait().map_err(|e| Error::internal(format!("oxhlo: the program failed on the GPU: {e}"))))
+        });
+        Ok((outs, in_flight))
     }
 
     /// An argument as a device tensor (its storage's device copy, made once) where its element type has

@@ -101,6 +101,10 @@ pub fn replicated_shardings(inputs: usize, outputs: usize) -> Shardings {
     (vec![replicated.clone(); inputs], vec![replicated; outputs.max(1)])
 }
 
+/// Device work an execution left running: called, it blocks until the work is done and returns the
+/// error of any device failure.
+pub type InFlight = Box<dyn FnOnce() -> Result<()> + Send>;
+
 /// A compiled program.
 pub trait Program: Send + Sync {
     /// The module name (`jit_f`), used as the executable name.
@@ -119,6 +123,12 @@ pub trait Program: Send + Sync {
     /// Runs once per device of `launch` (`args[d]` are device d's arguments, matching `inputs()`) and
     /// returns each device's outputs (matching `outputs()`).
     fn execute(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<Vec<Vec<HostArray>>>;
+    /// [`Program::execute`] that may return while a device still computes the results: they are then
+    /// valid in the device's stream order (later executions and reads see them) and the work in flight
+    /// says when they are complete.
+    fn execute_async(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<(Vec<Vec<HostArray>>, Option<InFlight>)> {
+        self.execute(args, launch).map(|o| (o, None))
+    }
 }
 
 /// A compiler of programs.
