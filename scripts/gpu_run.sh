@@ -133,9 +133,13 @@ if [ "$MODE" = pipelined ]; then
   # AB, default the two training steps), on XLA:CUDA and on oxhlo, then on oxhlo with OXHLO_CUDA_ASYNC=0.
   AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
   AB=${AB//,/ }
-  for b in cuda oxhlo oxhlo-sync; do
-    case $b in cuda) e="JAX_PLATFORMS=cuda";; oxhlo) e="JAX_PLATFORMS=oxhlo";; *) e="OXHLO_CUDA_ASYNC=0";; esac
-    env "$e" JAX_PLATFORMS=${b%-sync} OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/pipelined_steps.py" --steps "${STEPS:-30}" $AB 2>&1 | grep -E 'pipelined|Error' | sed "s/^/$b: /" | tee -a "$OUT/pipelined.txt"
+  # PIPE_ENVS: more oxhlo settings to compare (space-separated NAME=value, each its own pass).
+  for b in cuda oxhlo oxhlo-sync ${PIPE_ENVS:-}; do
+    case $b in cuda) e="JAX_PLATFORMS=cuda";; oxhlo) e="JAX_PLATFORMS=oxhlo";; oxhlo-sync) e="OXHLO_CUDA_ASYNC=0";; *) e="$b";; esac
+    [[ $b == *=* ]] && b="oxhlo $b"
+    p=cuda; [ "$b" = cuda ] || p=oxhlo
+    env OXHLO_CUDA_GRAPH_LOG=1 "$e" JAX_PLATFORMS=$p OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout 200 "$PY" "$C/pipelined_steps.py" --steps "${STEPS:-30}" $AB > /tmp/pipe.log 2>&1; grep -E 'pipelined|Error' /tmp/pipe.log | sed "s/^/$b: /" | tee -a "$OUT/pipelined.txt"
+    grep 'oxhlo-cuda graph' /tmp/pipe.log | sort | uniq -c | sed "s/^/$b: /" >> "$OUT/pipelined.txt"
   done
 fi
 if [ "$MODE" = profile ]; then

@@ -140,8 +140,13 @@ impl Timing {
     /// 3% slower than the fastest step-by-step run: not within the noise).
     pub fn replay_is_slower(&mut self, secs: f64) -> bool {
         self.replays += 1;
-        self.replays == 2 && self.plain.is_some_and(|p| secs > p * 1.03)
+        self.replays == 2 && self.plain.is_some_and(|p| secs > p * 1.03) && !keep_graphs()
     }
+}
+
+/// Whether captured graphs are kept whatever their replays' wall time (`OXHLO_CUDA_GRAPH_KEEP=1`).
+fn keep_graphs() -> bool {
+    std::env::var("OXHLO_CUDA_GRAPH_KEEP").is_ok_and(|v| v.trim() == "1")
 }
 
 /// With `OXHLO_CUDA_GRAPH_LOG=1`, says what happened to a capture.
