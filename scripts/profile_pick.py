@@ -7,7 +7,10 @@ reports, cur = [], None
 for line in open(sys.argv[1], errors="replace"):
     if line.startswith("oxhlo-cuda profile"):
         m = re.search(r"(\d+) steps, ([0-9.]+) ms", line)
-        cur = [int(m.group(1)) if m else 0, [line], float(m.group(2)) if m else 0.0]
+        h = re.search(r"host steps ([0-9.]+) ms", line)
+        # Device time: the report's total less its steps on the host (random initial values drawn on
+        # the host would otherwise outweigh a training step).
+        cur = [int(m.group(1)) if m else 0, [line], (float(m.group(2)) if m else 0.0) - (float(h.group(1)) if h else 0.0)]
         reports.append(cur)
     elif cur is not None and line.startswith("  "):
         cur[1].append(line)

@@ -581,6 +581,14 @@ fn kernels_of_too_many_buffers_split_into_their_independent_parts() {
     let (ops, kernels) = plan(6);
     assert_eq!((ops, kernels.len()), (2, 4), "{kernels:?}");
     assert!(kernels.iter().all(|k| k.inputs.len() == 3 && k.outputs.len() == 1 && k.ops.len() == 2), "{kernels:?}");
+    // Recomputation then takes the broadcast into each kernel: they read the scalar, nothing stores the
+    // broadcast tensor.
+    let steps = fuse_block(f, block, &FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: false, rows: false, max_params: 6, sibling_reductions: 0 });
+    let steps = oxhlo_plan::recompute::recompute_in_consumers(f, block, steps, false);
+    let kernels = kernels_of(&steps);
+    assert_eq!((steps.len(), kernels.len()), (5, 4), "the broadcast step is gone: {steps:?}");
+    let lr = f.args()[0];
+    assert!(kernels.iter().all(|k| k.inputs.contains(&lr) && k.ops.len() == 3), "{kernels:?}");
     // Two updates to a kernel at 8.
     let (_, kernels) = plan(8);
     assert_eq!(kernels.len(), 2, "{kernels:?}");

@@ -2,9 +2,10 @@
 //!
 //! Levels: O0 runs nothing; O1 inlines calls, folds constants (with the reference interpreter), applies
 //! exact algebraic identities, turns reductions over extent-1 dims into elementwise ops and removes dead
-//! code; O2 adds CSE, canonicalization of shape ops, loop-invariant code motion and small elementwise ops
-//! moved off unit-dim reshapes; O3 adds folding
-//! transposes into `dot_general` dimension numbers. Every pass is exact: results are bitwise those of the
+//! code; O2 adds CSE, canonicalization of shape ops, loop-invariant code motion, small elementwise ops
+//! moved off unit-dim reshapes, transposes around `dot_general` folded into its dimension numbers where
+//! the GEMM then reads its operands in place (`dot_transpose`); O3 folds every operand transpose that
+//! keeps the result's order. Every pass is exact: results are bitwise those of the
 //! unoptimized program (NaN payloads aside, which the spec leaves open). The [`PassManager`] times each pass, can dump the IR after each one and verify between passes.
 
 pub mod canon;
@@ -212,10 +213,12 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
         pm.add(Box::new(reshape_sink::ReshapeSink));
         pm.add(Box::new(conv_reverse::ConvReverseFold));
     }
-    if level >= OptLevel::O3 {
-        pm.add(Box::new(dot_transpose::DotTransposeFold));
-    }
     pm.add(Box::new(dce::Dce));
+    if level >= OptLevel::O2 {
+        // After DCE: a dot result's use count must not include readers nothing reads.
+        pm.add(Box::new(dot_transpose::DotResultTransposeFold));
+        pm.add(Box::new(dot_transpose::DotTransposeFold { gemm_layouts_only: level == OptLevel::O2 }));
+    }
     if factor_sums && level >= OptLevel::O2 {
         pm.add(Box::new(factor_sums::FactorSums));
     }
@@ -258,6 +261,7 @@ mod tests {
         let o3 = pipeline(OptLevel::O3).names();
         assert!(o1.contains(&"inline") && !o1.contains(&"cse"));
         assert!(o2.contains(&"cse") && o2.contains(&"licm") && !o2.contains(&"dot-transpose-fold"));
+        assert!(o2.contains(&"dot-transpose-fold-gemm") && o2.contains(&"dot-result-transpose-fold"));
         assert!(o3.contains(&"dot-transpose-fold"));
     }
 

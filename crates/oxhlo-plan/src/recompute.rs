@@ -85,6 +85,14 @@ fn chain_of(block: &Block, k: &FusedKernel, v: Value, stored: &[Value]) -> Optio
 pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, costly: bool) -> Vec<Step> {
     let mut ki = 0;
     while ki < steps.len() {
+        if let Step::Op(i) = steps[ki] {
+            if broadcast_into_readers(func, block, &mut steps, ki, i) {
+                steps.remove(ki);
+            } else {
+                ki += 1;
+            }
+            continue;
+        }
         let Step::Kernel(k) = &steps[ki] else {
             ki += 1;
             continue;
@@ -174,6 +182,44 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
         ki += 1;
     }
     steps
+}
+
+/// A broadcast of a smaller value that is a step of its own (`kernel_split` leaves one read by several
+/// kernels out of them: Adam's learning-rate and moment factors after CSE), taken into every reader
+/// when all of them are kernels of its shape: each computes it from the small value instead of reading
+/// the stored tensor. True when it was (the step is then to be dropped).
+fn broadcast_into_readers(func: &Func, block: &Block, steps: &mut [Step], at: usize, i: usize) -> bool {
+    let op = &block.ops[i];
+    if op.kind != OpKind::BroadcastInDim || op.results.len() != 1 || op.operands.len() != 1 {
+        return false;
+    }
+    let (v, x) = (op.results[0], op.operands[0]);
+    let Some(full) = numel(func, v) else { return false };
+    if numel(func, x).is_none_or(|n| n >= full) {
+        return false;
+    }
+    let readers: Vec<usize> = (at + 1..steps.len()).filter(|&j| step_reads(block, &steps[j]).contains(&v)).collect();
+    let shape = match func.try_ty(v) {
+        Some(Type::Tensor(t)) => t.shape.clone(),
+        _ => return false,
+    };
+    if readers.is_empty() || !readers.iter().all(|&j| matches!(&steps[j], Step::Kernel(c) if c.shape == shape)) {
+        return false;
+    }
+    for j in readers {
+        let Step::Kernel(c) = &steps[j] else { continue };
+        let mut consumer = (**c).clone();
+        consumer.inputs.retain(|&y| y != v);
+        if !consumer.inputs.contains(&x) {
+            consumer.inputs.push(x);
+        }
+        if !consumer.ops.contains(&i) {
+            consumer.ops.push(i);
+            consumer.ops.sort_unstable();
+        }
+        steps[j] = Step::Kernel(Arc::new(consumer));
+    }
+    true
 }
 
 /// Drops the ops of `k` that no longer contribute to its outputs or its reduction, and the inputs only
