@@ -372,6 +372,12 @@ impl InFlight {
     pub fn wait(&self) -> Result<(), String> {
         self.0.synchronize().map_err(|e| format!("the GPU failed: {e}"))
     }
+
+    /// Whether the marked work is complete (or failed: [`InFlight::wait`] then says how), without
+    /// waiting.
+    pub fn is_done(&self) -> bool {
+        !matches!(self.0.try_is_complete(), Ok(false))
+    }
 }
 
 /// A tensor in device memory.

@@ -14,7 +14,7 @@
 //! device work is captured as a CUDA graph and replayed (`run_device`, `graph`).
 
 use crate::device::{gpu, DTensor, Gpu, InFlight, Kernel, Memo};
-use crate::async_runs;
+use crate::{async_runs, async_spin};
 use crate::{dot, reduce, render};
 use oxhlo_cpu::kernels::{self, KernelCtx};
 use oxhlo_cpu::{NTensor, Val};
@@ -107,6 +107,8 @@ pub struct CudaProgram {
     graph_timing: std::sync::Mutex<crate::graph::Timing>,
     /// The profiler's gate (`OXHLO_PROFILE=gpu`), made on first use.
     gate: std::sync::Mutex<Option<crate::profile::Gate>>,
+    /// Microseconds a run polls for its device work before returning it in flight ([`async_spin`]).
+    spin_us: AtomicU64,
 }
 
 /// Programs with fewer top-level steps than this run step by step, never as a graph.
@@ -375,6 +377,7 @@ impl CudaProgram {
             graph: Default::default(),
             graph_upgrades: Default::default(),
             graph_timing: Default::default(),
+            spin_us: AtomicU64::new(async_spin().as_micros() as u64),
             gate: Default::default(),
         })
     }
@@ -475,6 +478,9 @@ impl CudaProgram {
     }
 
     /// What a run left on the stream, unless it waited for it (or runs are to wait: `OXHLO_CUDA_ASYNC=0`).
+    /// Work that completes within [`async_spin`] of being enqueued is waited for here: a short run's
+    /// caller usually waits for it at once, and a hand-off to the thread that completes events costs two
+    /// thread wake-ups (10-15 us a call through JAX), more than the run itself for a small op.
     fn in_flight(&self, waited: bool) -> Result<Option<InFlight>, InterpError> {
         if waited {
             return Ok(None);
@@ -483,7 +489,22 @@ impl CudaProgram {
             self.gpu.synchronize().map_err(|e| ie(format!("the GPU failed: {e}")))?;
             return Ok(None);
         }
-        self.gpu.in_flight().map(Some).map_err(ie)
+        let f = self.gpu.in_flight().map_err(ie)?;
+        let t0 = std::time::Instant::now();
+        let spin = std::time::Duration::from_micros(self.spin_us.load(Ordering::Relaxed));
+        while t0.elapsed() < spin {
+            if f.is_done() {
+                f.wait().map_err(ie)?;
+                return Ok(None);
+            }
+            std::hint::spin_loop();
+        }
+        Ok(Some(f))
+    }
+
+    /// Sets how long this program's runs poll for their device work before returning it in flight.
+    pub fn set_async_spin(&self, spin: std::time::Duration) {
+        self.spin_us.store(spin.as_micros() as u64, Ordering::Relaxed);
     }
 
     /// Replays the captured graph of this program's runs, or captures it when an earlier run was all

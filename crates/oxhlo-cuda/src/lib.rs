@@ -85,6 +85,13 @@ pub fn async_runs() -> bool {
     *ON.get_or_init(|| !env_off("OXHLO_CUDA_ASYNC"))
 }
 
+/// How long a run polls for its device work to complete before returning it in flight: 100 us unless
+/// `OXHLO_CUDA_ASYNC_SPIN_US` says otherwise (0: never).
+pub fn async_spin() -> std::time::Duration {
+    static US: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    std::time::Duration::from_micros(*US.get_or_init(|| std::env::var("OXHLO_CUDA_ASYNC_SPIN_US").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(100)))
+}
+
 /// Whether the optimizer factors per-slice constants out of sums for the GPU
 /// ([`oxhlo_opt::factor_sums`]: its sums run in their own order already): yes unless
 /// `OXHLO_FACTOR_SUMS=0`.

@@ -172,6 +172,8 @@ fn runs_left_in_flight_chain_on_the_stream() {
     let Some(gpu) = gpu_or_skip() else { return };
     let opts = CudaOptions { allow_tf32: false, ..Default::default() };
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    // Its runs take microseconds: no polling, so that they return in flight.
+    prog.set_async_spin(std::time::Duration::ZERO);
     let x0 = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 21)));
     let w = NTensor::new(f32_ty(&[32, 32]), Buf::F32(rand(32 * 32, 22).iter().map(|v| v * 0.3).collect()));
     let w_dev = DVal::Device(gpu.upload(&w).expect("upload"));
