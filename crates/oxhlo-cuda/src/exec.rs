@@ -11,7 +11,8 @@
 //! reading predicates back. Results are defined by the interpreter's semantics, with float transcendental
 //! functions from CUDA's libm, reduction and scatter-add orders of their own, and (when allowed) TF32
 //! products for DEFAULT-precision f32 dots and convolutions. A program of many steps whose run was all
-//! device work is captured as a CUDA graph and replayed (`run_device`, `graph`).
+//! device work is captured as a CUDA graph and replayed (`run_device`, `graph`). `run_device_async`
+//! returns once a run's work is enqueued, with a [`InFlight`] event for the caller to wait on.
 
 use crate::device::{gpu, DTensor, Gpu, InFlight, Kernel, Memo};
 use crate::{async_runs, async_spin};
