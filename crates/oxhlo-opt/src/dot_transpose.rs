@@ -59,13 +59,6 @@ fn split_into_gemm_layouts(f: &mut Func) -> bool {
                 }
             }
         }
-        let side_dims = |d: &DotDims, side: usize| {
-            if side == 0 {
-                (d.lhs_batching_dimensions.clone(), d.lhs_contracting_dimensions.clone())
-            } else {
-                (d.rhs_batching_dimensions.clone(), d.rhs_contracting_dimensions.clone())
-            }
-        };
         let mut changed = false;
         for t in 0..block.ops.len() {
             let op = &block.ops[t];
@@ -82,7 +75,7 @@ fn split_into_gemm_layouts(f: &mut Func) -> bool {
             // The layout: the first dot's batch dims, then free and contracting dims, the innermost last.
             let Some(first) = dot_dims(&block.ops[users[0].0]) else { continue };
             let (b0, c0) = side_dims(&first, users[0].1);
-            let Some((nb, nc)) = remap(&perm, &b0, &c0) else { continue };
+            let Some((nb, nc)) = remap(&perm, b0, c0) else { continue };
             if nc.len() != 1 || rank > nb.len() + 2 {
                 continue;
             }
@@ -95,27 +88,20 @@ fn split_into_gemm_layouts(f: &mut Func) -> bool {
             } else {
                 continue;
             };
-            // What each reader takes instead: the transpose's dim i is the new layout's dim rest[i].
-            let mut at = vec![0i64; rank];
-            for (j, &d) in layout.iter().enumerate() {
-                at[d as usize] = j as i64;
-            }
-            let rest: Vec<i64> = perm.iter().map(|&d| at[d as usize]).collect();
-            let mut edits = Vec::new();
-            for &(i, side) in users {
-                let Some(mut d) = dot_dims(&block.ops[i]) else { break };
+            // What each reader takes instead: the rest of the permutation after the new layout. A dot
+            // reading the value twice gets both sides' edits on one copy of its dims.
+            let Some(rest) = after(&layout, &perm) else { continue };
+            let mut edited: HashMap<usize, DotDims> = HashMap::new();
+            let all = users.iter().all(|&(i, side)| {
+                let Some(d) = edited.get(&i).cloned().or_else(|| dot_dims(&block.ops[i])) else { return false };
                 let (b, c) = side_dims(&d, side);
-                let Some((nb2, nc2)) = remap(&rest, &b, &c).filter(|(nb2, nc2)| gemm_layout(rank, nb2, nc2)) else { break };
-                if side == 0 {
-                    d.lhs_batching_dimensions = nb2;
-                    d.lhs_contracting_dimensions = nc2;
-                } else {
-                    d.rhs_batching_dimensions = nb2;
-                    d.rhs_contracting_dimensions = nc2;
-                }
-                edits.push((i, d));
-            }
-            if edits.len() != users.len() {
+                let Some((nb2, nc2)) = remap(&rest, b, c).filter(|(nb2, nc2)| gemm_layout(rank, nb2, nc2)) else { return false };
+                let mut d = d;
+                set_side_dims(&mut d, side, nb2, nc2);
+                edited.insert(i, d);
+                true
+            });
+            if !all {
                 continue;
             }
             let Some(xt) = f.try_ty(x).and_then(|t| t.as_tensor()).cloned() else { continue };
@@ -123,25 +109,41 @@ fn split_into_gemm_layouts(f: &mut Func) -> bool {
             let Some(slot) = f.values.get_mut(v.0 as usize) else { continue };
             *slot = oxhlo_ir::Type::Tensor(oxhlo_ir::TensorType::new(shape, xt.elem.clone()));
             crate::util::set_i64s(&mut block.ops[t], "permutation", layout);
-            // A dot reading the value twice gets both edits: apply them to one copy of its dims.
-            let mut merged: HashMap<usize, DotDims> = HashMap::new();
-            for ((i, side), d) in users.iter().zip(edits.into_iter().map(|(_, d)| d)) {
-                let m = merged.entry(*i).or_insert_with(|| dot_dims(&block.ops[*i]).unwrap_or_default());
-                if *side == 0 {
-                    m.lhs_batching_dimensions = d.lhs_batching_dimensions;
-                    m.lhs_contracting_dimensions = d.lhs_contracting_dimensions;
-                } else {
-                    m.rhs_batching_dimensions = d.rhs_batching_dimensions;
-                    m.rhs_contracting_dimensions = d.rhs_contracting_dimensions;
-                }
-            }
-            for (i, d) in merged {
+            for (i, d) in edited {
                 block.ops[i].set_attr("dot_dimension_numbers", Attr::DotDims(d));
             }
             changed = true;
         }
         changed
     })
+}
+
+/// The batch and contracting dims of one side (0: lhs, 1: rhs) of a dot.
+fn side_dims(d: &DotDims, side: usize) -> (&[i64], &[i64]) {
+    if side == 0 {
+        (&d.lhs_batching_dimensions, &d.lhs_contracting_dimensions)
+    } else {
+        (&d.rhs_batching_dimensions, &d.rhs_contracting_dimensions)
+    }
+}
+
+/// Sets the batch and contracting dims of one side (0: lhs, 1: rhs) of a dot.
+fn set_side_dims(d: &mut DotDims, side: usize, batch: Vec<i64>, contract: Vec<i64>) {
+    if side == 0 {
+        (d.lhs_batching_dimensions, d.lhs_contracting_dimensions) = (batch, contract);
+    } else {
+        (d.rhs_batching_dimensions, d.rhs_contracting_dimensions) = (batch, contract);
+    }
+}
+
+/// The permutation that takes a tensor already permuted by `first` to one permuted by `whole`
+/// (`whole[i] = first[result[i]]`); None when they are not permutations of one rank.
+fn after(first: &[i64], whole: &[i64]) -> Option<Vec<i64>> {
+    let mut at = vec![-1i64; first.len()];
+    for (j, &d) in first.iter().enumerate() {
+        *at.get_mut(usize::try_from(d).ok()?)? = j as i64;
+    }
+    whole.iter().map(|&d| usize::try_from(d).ok().and_then(|d| at.get(d).copied()).filter(|&j| j >= 0)).collect()
 }
 
 /// A dot's dimension numbers.
@@ -174,20 +176,10 @@ pub fn fold_func(f: &mut Func, gemm_layouts_only: bool) -> bool {
             let mut any = false;
             for side in 0..2 {
                 let Some((src, perm)) = transposes.get(&op.operands[side]) else { continue };
-                let (batch, contract) = if side == 0 {
-                    (&dims.lhs_batching_dimensions, &dims.lhs_contracting_dimensions)
-                } else {
-                    (&dims.rhs_batching_dimensions, &dims.rhs_contracting_dimensions)
-                };
+                let (batch, contract) = side_dims(&dims, side);
                 if let Some((nb, nc)) = remap(perm, batch, contract).filter(|(nb, nc)| !gemm_layouts_only || gemm_layout(perm.len(), nb, nc)) {
                     op.operands[side] = *src;
-                    if side == 0 {
-                        dims.lhs_batching_dimensions = nb;
-                        dims.lhs_contracting_dimensions = nc;
-                    } else {
-                        dims.rhs_batching_dimensions = nb;
-                        dims.rhs_contracting_dimensions = nc;
-                    }
+                    set_side_dims(&mut dims, side, nb, nc);
                     any = true;
                 }
             }
@@ -262,11 +254,7 @@ pub fn fold_results(f: &mut Func) -> bool {
                     // The swapped dot writes the result in `swap` order; what the transpose still has to
                     // do from there is `rest` (output dim i = swapped dim rest[i]).
                     let swap = swap_groups(nb, nl, nr);
-                    let mut unswap = vec![0i64; swap.len()];
-                    for (j, &sd) in swap.iter().enumerate() {
-                        unswap[sd as usize] = j as i64;
-                    }
-                    let Some(rest) = perm.iter().map(|&p| usize::try_from(p).ok().and_then(|p| unswap.get(p).copied())).collect::<Option<Vec<i64>>>() else { continue };
+                    let Some(rest) = after(&swap, &perm) else { continue };
                     let last = perm.len() as i64 - 1;
                     let whole = rest.iter().enumerate().all(|(i, &r)| r == i as i64);
                     // Short of the whole transpose, only when the swap turns one that moves the innermost

@@ -153,21 +153,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 continue;
             }
             for &j in &readers {
-                let Step::Kernel(c) = &steps[j] else { continue };
-                let mut consumer = (**c).clone();
-                consumer.inputs.retain(|&x| x != v);
-                for &x in &chain_inputs {
-                    if !consumer.inputs.contains(&x) {
-                        consumer.inputs.push(x);
-                    }
-                }
-                for &j in &chain {
-                    if !consumer.ops.contains(&j) {
-                        consumer.ops.push(j);
-                    }
-                }
-                consumer.ops.sort_unstable();
-                steps[j] = Step::Kernel(Arc::new(consumer));
+                take_chain(&mut steps[j], v, &chain, &chain_inputs);
             }
             producer.outputs.retain(|&x| x != v);
         }
@@ -207,19 +193,29 @@ fn broadcast_into_readers(func: &Func, block: &Block, steps: &mut [Step], at: us
         return false;
     }
     for j in readers {
-        let Step::Kernel(c) = &steps[j] else { continue };
-        let mut consumer = (**c).clone();
-        consumer.inputs.retain(|&y| y != v);
+        take_chain(&mut steps[j], v, &[i], &[x]);
+    }
+    true
+}
+
+/// Makes the reader kernel `step` compute `v` with the ops `chain` from `chain_inputs` instead of
+/// reading it.
+fn take_chain(step: &mut Step, v: Value, chain: &[usize], chain_inputs: &[Value]) {
+    let Step::Kernel(c) = step else { return };
+    let mut consumer = (**c).clone();
+    consumer.inputs.retain(|&x| x != v);
+    for &x in chain_inputs {
         if !consumer.inputs.contains(&x) {
             consumer.inputs.push(x);
         }
-        if !consumer.ops.contains(&i) {
-            consumer.ops.push(i);
-            consumer.ops.sort_unstable();
-        }
-        steps[j] = Step::Kernel(Arc::new(consumer));
     }
-    true
+    for &j in chain {
+        if !consumer.ops.contains(&j) {
+            consumer.ops.push(j);
+        }
+    }
+    consumer.ops.sort_unstable();
+    *step = Step::Kernel(Arc::new(consumer));
 }
 
 /// Drops the ops of `k` that no longer contribute to its outputs or its reduction, and the inputs only
