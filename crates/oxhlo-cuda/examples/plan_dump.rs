@@ -28,12 +28,20 @@ fn main() {
         // (steps, MB read, MB written) per kind of step.
         let mut totals: std::collections::BTreeMap<String, (usize, f64, f64)> = Default::default();
         println!("func {}", func.name);
-        let steps = oxhlo_cuda::kernels::plan_steps(func, block, &fusion);
+        let (steps, copies) = oxhlo_cuda::kernels::plan_view_copies(func, block, oxhlo_cuda::kernels::plan_steps(func, block, &fusion), &fusion);
         for (si, s) in steps.iter().enumerate() {
             if si > 0 && oxhlo_cuda::finish_epilogue::epilogue(func, block, &steps[si - 1], s).is_some() {
                 print!("(run by the finishing pass of {}) ", si - 1);
             }
             match s {
+                Step::Op(i) if copies.contains_key(i) => {
+                    let c = &copies[i];
+                    let srcs: Vec<Value> = c.pieces.iter().map(|p| p.src).collect();
+                    let (r, w) = (mb(&srcs), mb(&[c.result]));
+                    println!("{si}: view copy at {} of {} ops, {} pieces {:?} -> {:?} {} [{r:.1} MB in, {w:.1} MB out]", block.ops[*i].kind.name(), c.absorbed.len() + 1, c.pieces.len(), srcs, c.result, ty(c.result));
+                    let t = totals.entry("view copy".to_string()).or_default();
+                    *t = (t.0 + 1, t.1 + r, t.2 + w);
+                }
                 Step::Op(i) => {
                     let op = &block.ops[*i];
                     let (r, w) = (mb(&op.operands), mb(&op.results));

@@ -14,6 +14,7 @@
 //! device work is captured as a CUDA graph and replayed (`run_device`, `graph`). `run_device_async`
 //! returns once a run's work is enqueued, with a [`InFlight`] event for the caller to wait on.
 
+use oxhlo_plan::view_copy::ViewCopy;
 use crate::device::{gpu, DTensor, Gpu, InFlight, Kernel, Memo};
 use crate::{async_runs, async_spin};
 use crate::{dot, reduce, render};
@@ -72,6 +73,8 @@ struct PlannedStep {
     after_epilogue: bool,
     /// A dot step whose next step (a GELU or a residual add) runs as its cuBLASLt epilogue.
     gemm_epilogue: Option<crate::gemm_epilogue::GemmEpilogue>,
+    /// The step's op runs as a view copy ([`crate::view_copy`]): the copy, its kernel and work items.
+    view_copy: Option<(Arc<ViewCopy>, Arc<Kernel>, i64)>,
 }
 
 /// The next step run by a reduction's finishing pass: its kernel and the combined source (the pass's
@@ -178,11 +181,16 @@ fn reduction_slots(func: &Func, k: &oxhlo_plan::fusion::FusedKernel, results: Ve
         .collect()
 }
 
-fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<PlannedStep> {
+fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<PlannedStep>, HashMap<usize, Arc<ViewCopy>>) {
     let mut steps = crate::kernels::plan_steps(func, block, fusion);
     if crate::gemm_epilogue::enabled() {
         steps = crate::gemm_epilogue::sink_dots(func, block, steps);
     }
+    let (steps, copies) = crate::kernels::plan_view_copies(func, block, steps, fusion);
+    let copy_of = |s: &Step| match s {
+        Step::Op(i) => copies.get(i).and_then(|c| crate::view_copy::render(c).map(|(src, n)| (c.clone(), Arc::new(Kernel::new(src)), n))),
+        _ => None,
+    };
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {
         owned.extend(op.results.iter().copied());
@@ -190,6 +198,16 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
     let mut info = Vec::new();
     for step in &steps {
         match step {
+            Step::Op(_) if copy_of(step).is_some() => {
+                // A view copy reads its pieces' sources (the ops between never run).
+                let mut srcs: Vec<Value> = Vec::new();
+                for p in copy_of(step).map(|c| c.0.pieces.clone()).unwrap_or_default() {
+                    if !srcs.contains(&p.src) {
+                        srcs.push(p.src);
+                    }
+                }
+                info.push((srcs, HashSet::new(), Vec::new(), None));
+            }
             Step::Op(i) => {
                 let op = &block.ops[*i];
                 let (mut uses, mut defs) = (HashSet::new(), HashSet::new());
@@ -233,7 +251,8 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
                 Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp)),
                 _ => None,
             };
-            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false, gemm_epilogue: None }
+            let view_copy = copy_of(&step);
+            PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false, gemm_epilogue: None, view_copy }
         })
         .collect();
     for i in 1..planned.len() {
@@ -262,7 +281,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Planned
     for (v, &i) in &last {
         planned[i].free_after.push(*v);
     }
-    planned
+    (planned, copies)
 }
 
 impl CudaProgram {
@@ -732,8 +751,8 @@ fn plan_tree(
             }
         }
     }
-    let planned = plan_block(func, block, fusion);
-    crate::kernels::step_kernels(func, block, planned.iter().map(|p| &p.step), kernels);
+    let (planned, copies) = plan_block(func, block, fusion);
+    crate::kernels::step_kernels(func, block, planned.iter().map(|p| &p.step), &copies, kernels);
     plans.insert(block_key(block), planned);
     Ok(())
 }
@@ -866,7 +885,10 @@ impl<'p> Run<'p> {
                         Some(ge) => self.gemm_with_epilogue(frame, op, ge).map_err(|m| op_error(op, m))?.map(|s| (ge.result, s)),
                         None => None,
                     };
-                    if let Some((v, slot)) = fused {
+                    if let Some((copy, src, items)) = &ps.view_copy {
+                        let slot = self.run_view_copy(frame, copy, src, *items).map_err(|m| op_error(op, m))?;
+                        frame.set(copy.result, slot).map_err(|m| op_error(op, m))?;
+                    } else if let Some((v, slot)) = fused {
                         // The next step's value, computed here: that step is skipped.
                         frame.set(v, slot).map_err(|m| op_error(op, m))?;
                         self.epilogue_ran = true;
@@ -917,6 +939,16 @@ impl<'p> Run<'p> {
             }
         }
         Err(ie("block ends without a terminator (return)".into()))
+    }
+
+    /// A chain of view ops or a concatenation of such chains as one copy ([`crate::view_copy`]).
+    fn run_view_copy(&self, frame: &mut Frame, copy: &ViewCopy, src: &Kernel, items: i64) -> Result<Slot, String> {
+        let Some(Type::Tensor(rt)) = frame.func.try_ty(copy.result) else { return Err("internal error: a view copy's result is not a tensor".into()) };
+        let srcs: Vec<Value> = copy.pieces.iter().map(|p| p.src).collect();
+        let Some(ins) = self.devs(frame, &srcs)? else { return Err("internal error: a view copy's source is not on the device".into()) };
+        let t = crate::view_copy::run(&self.prog.gpu, src, items, &ins, rt)?;
+        self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        Ok(Slot { dev: Some(t), host: None })
     }
 
     /// Launches a rendered kernel when every input can live on the device.

@@ -9,6 +9,9 @@ use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, Module, Op, OpKind, Type};
 use oxhlo_plan::dims::DotDims;
 use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
+use oxhlo_plan::view_copy::ViewCopy;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 
 /// The permutation that brings `dims` (sorted) last, the others first in order.
@@ -56,8 +59,25 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
     crate::finish_epilogue::reorder(func, block, steps)
 }
 
+/// Whether chains of view ops run as one copy ([`oxhlo_plan::view_copy`]; `OXHLO_CUDA_VIEW_COPIES=0`
+/// runs every op alone).
+pub fn view_copies_enabled() -> bool {
+    std::env::var("OXHLO_CUDA_VIEW_COPIES").map_or(true, |v| v != "0")
+}
+
+/// The view copies among `steps` (when fusing and [`view_copies_enabled`]), keyed by their head op,
+/// and the steps without the ops they absorbed.
+pub fn plan_view_copies(func: &Func, block: &Block, steps: Vec<Step>, fusion: &FusionOptions) -> (Vec<Step>, HashMap<usize, Arc<ViewCopy>>) {
+    if !fusion.enabled || !view_copies_enabled() {
+        return (steps, HashMap::new());
+    }
+    let (steps, copies) = oxhlo_plan::view_copy::plan(func, block, steps);
+    (steps, copies.into_iter().map(|c| (c.head, Arc::new(c))).collect())
+}
+
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
-    step_kernels(func, block, &plan_steps(func, block, fusion), out);
+    let (steps, copies) = plan_view_copies(func, block, plan_steps(func, block, fusion), fusion);
+    step_kernels(func, block, &steps, &copies, out);
     for op in &block.ops {
         for r in &op.regions {
             for b in &r.blocks {
@@ -67,8 +87,9 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
     }
 }
 
-/// The kernels the executor can launch running `steps` (the plan of `block`, nested blocks aside).
-pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, out: &mut Vec<String>) {
+/// The kernels the executor can launch running `steps` (the plan of `block`, nested blocks aside; the
+/// ops in `copies` run as view copies).
+pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, copies: &HashMap<usize, Arc<ViewCopy>>, out: &mut Vec<String>) {
     let steps: Vec<&Step> = steps.into_iter().collect();
     let mut skip_next = false;
     for (at, &step) in steps.iter().enumerate() {
@@ -100,6 +121,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                 }
             }
             Step::Kernel(k) => out.extend(render_fused(func, block, k)),
+            Step::Op(i) if copies.contains_key(i) => out.extend(crate::view_copy::render(&copies[i]).map(|(s, _)| s)),
             Step::Op(i) => {
                 out.extend(render_single(func, block, *i).map(|(s, _)| s));
                 single_op_kernels(func, &block.ops[*i], out);

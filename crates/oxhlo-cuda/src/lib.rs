@@ -25,6 +25,7 @@ pub mod reduce;
 pub mod render;
 pub mod rows;
 pub mod tiers;
+pub mod view_copy;
 
 pub use device::DeviceInfo;
 pub use device::DTensor;

@@ -527,3 +527,19 @@ fn folded_reductions_match_host_references() {
         println!("{shape} over [{dims}]: folded sums, maxima and i32 sums agree; four runs, same bits");
     }
 }
+
+/// View copies (`oxhlo_plan::view_copy`): attention heads sliced out of a fused projection and their
+/// gradients concatenated back, f32 in 16-byte units and i32 element by element, with strided slices
+/// and chains that must not (or only partly) become copies; the same bits as the interpreter.
+#[test]
+fn view_copies_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_copies");
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 0.0, true, &|t, seed| {
+        let n = t.num_elements().expect("static");
+        match t.elem {
+            ElementType::Int { .. } => Buf::I32((0..n as i32).map(|k| k * 7 + seed as i32).collect()),
+            _ => Buf::F32(rand(n, 200 + seed)),
+        }
+    });
+}

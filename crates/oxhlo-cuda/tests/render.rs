@@ -513,3 +513,62 @@ fn small_strided_copies_share_one_kernel_and_take_their_shape_at_launch() {
     let d = Kernel::new(render_strided(&[big / 64, 64], &[1, big / 64], 0, 4).expect("renders"));
     assert!(d.scalars.is_empty() && d.src.contains("% 64u"), "{}", d.src);
 }
+
+#[test]
+fn view_chains_and_concatenations_of_them_plan_as_one_copy_each() {
+    use oxhlo_cuda::device::Kernel;
+    use oxhlo_ir::OpKind;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_copies");
+    let plan = |name: &str| {
+        let m = module(&std::fs::read_to_string(dir.join(name)).expect("readable"));
+        let f = m.entry().expect("entry").clone();
+        let block = f.body.entry().expect("block").clone();
+        let fusion = oxhlo_cuda::CudaOptions::default().fusion;
+        let (steps, copies) = oxhlo_cuda::kernels::plan_view_copies(&f, &block, oxhlo_cuda::kernels::plan_steps(&f, &block, &fusion), &fusion);
+        let mut heads: Vec<_> = copies.values().map(|c| (c.head, c.absorbed.len(), c.pieces.len(), block.ops[c.head].kind)).collect();
+        heads.sort_by_key(|h| h.0);
+        let kinds: Vec<OpKind> = steps.iter().filter_map(|s| if let Step::Op(i) = s { Some(block.ops[*i].kind) } else { None }).collect();
+        let sources: Vec<Kernel> = heads.iter().map(|h| Kernel::new(oxhlo_cuda::view_copy::render(&copies[&h.0]).expect("renders").0)).collect();
+        (heads, kinds, sources)
+    };
+    // heads.mlir: q and v are copies of their slice, reshape and transpose; k's transpose moves the
+    // innermost dim (its slice and reshape stay ops); v's slice is also read by an add, so v's copy
+    // starts after it (reshape + transpose: one kernel only, not a copy).
+    let (heads, kinds, src) = plan("heads.mlir");
+    assert_eq!(heads.iter().map(|h| (h.1, h.2, h.3)).collect::<Vec<_>>(), vec![(2, 1, OpKind::Transpose)]);
+    assert_eq!(kinds.iter().filter(|&&k| k == OpKind::Slice).count(), 2, "{kinds:?}");
+    assert!(src[0].src.contains("ulonglong2"), "16-byte units: {}", src[0].src);
+    // q's slice starts at element 0 of the projection, in units of 4 floats: bases (from, to).
+    assert_eq!(src[0].scalars, vec![0, 0]);
+    // concat.mlir: both concatenations become copies of three pieces; no transpose, reshape or slice
+    // step is left.
+    let (heads, kinds, src) = plan("concat.mlir");
+    assert_eq!(heads.iter().map(|h| (h.1, h.2, h.3)).collect::<Vec<_>>(), vec![(6, 3, OpKind::Concatenate), (3, 3, OpKind::Concatenate)]);
+    assert!(kinds.iter().all(|k| !matches!(k, OpKind::Transpose | OpKind::Reshape | OpKind::Slice)), "{kinds:?}");
+    assert!(src[0].src.contains("ulonglong2") && !src[1].src.contains("ulonglong2"), "{}", src[1].src);
+    // The f32 pieces land at 0, 16 and 32 floats of each row of 48: 0, 4 and 8 units.
+    assert_eq!(src[0].scalars, vec![0, 0, 0, 4, 0, 8]);
+    // The i32 pieces: the slice of %c reads from c[1, 0, 3] (103), its place starts at column 18.
+    assert_eq!(src[1].scalars, vec![0, 0, 0, 9, 103, 18]);
+}
+
+#[test]
+fn a_backward_row_kernel_broadcasts_the_forward_row_sums_itself() {
+    let m = row_program("softmax_grad.mlir");
+    let ks = row_kernels(&m);
+    assert_eq!(ks.len(), 2, "forward and backward row kernels");
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let full = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.shape == vec![2, 3, 8, 40]);
+    // The forward stores its result and the exponentials (both read after the dot) and the row sums;
+    // not the row sums broadcast to the full shape.
+    let (fwd, bwd) = (&ks[0], &ks[1]);
+    assert_eq!(fwd.outputs.iter().filter(|v| full(v)).count(), 2, "{:?}", fwd.outputs);
+    assert_eq!(fwd.outputs.len(), 3, "{:?}", fwd.outputs);
+    // The backward reads the dot's result and the exponentials at full shape, the row sums per row.
+    assert_eq!(bwd.inputs.iter().filter(|v| full(v)).count(), 2, "{:?}", bwd.inputs);
+    assert!(bwd.ops.iter().any(|&i| block.ops[i].kind == oxhlo_ir::OpKind::BroadcastInDim && fwd.outputs.contains(&block.ops[i].operands[0])));
+    for k in [fwd, bwd] {
+        oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
+    }
+}

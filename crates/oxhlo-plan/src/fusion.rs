@@ -358,6 +358,11 @@ impl Users {
         }
         Users(m)
     }
+
+    /// The ops reading `v`, ascending (empty when none does).
+    pub(crate) fn readers(&self, v: Value) -> &[usize] {
+        self.0.get(&v).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// The inputs and outputs of a group of ops.
