@@ -634,7 +634,7 @@ impl Gpu {
             // A warp per (row, part), eight to a block.
             (((outer * parts + 7) / 8).min(1 << 20) as u32, 256)
         } else {
-            ((outer * parts).min(1 << 20) as u32, (per_part.clamp(32, 256) as u32).div_ceil(32) * 32)
+            ((outer * parts).min(crate::reduce::rows_max_blocks()) as u32, (per_part.clamp(32, 256) as u32).div_ceil(32) * 32)
         };
         // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
         // as `reduce` renders it; the input covers outer*red values, the output outer*parts.

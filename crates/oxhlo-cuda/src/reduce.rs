@@ -71,6 +71,13 @@ fn cols4_target_blocks() -> i64 {
     knob(&B, "OXHLO_CUDA_COLS4_BLOCKS", |b| b > 0, 512)
 }
 
+/// Blocks a `Rows` pass launches at most (each then takes several (row, part)s in turn): 2^20 unless
+/// `OXHLO_CUDA_ROWS_BLOCKS` says otherwise (read once; a knob for measuring).
+pub fn rows_max_blocks() -> i64 {
+    static B: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&B, "OXHLO_CUDA_ROWS_BLOCKS", |b| b > 0, 1 << 20)
+}
+
 /// A kernel-shape setting read once from the environment variable `name` (a number `valid` accepts),
 /// else `default`.
 pub(crate) fn knob<T: std::str::FromStr + Copy + Send + Sync>(cell: &'static std::sync::OnceLock<T>, name: &str, valid: impl Fn(T) -> bool, default: T) -> T {

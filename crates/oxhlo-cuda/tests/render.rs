@@ -553,21 +553,24 @@ fn view_chains_and_concatenations_of_them_plan_as_one_copy_each() {
 }
 
 #[test]
-fn a_backward_row_kernel_broadcasts_the_forward_row_sums_itself() {
+fn a_backward_row_kernel_recomputes_the_forward_values_from_per_row_ones() {
     let m = row_program("softmax_grad.mlir");
     let ks = row_kernels(&m);
     assert_eq!(ks.len(), 2, "forward and backward row kernels");
     let f = &m.funcs[0];
     let block = f.body.entry().unwrap();
     let full = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.shape == vec![2, 3, 8, 40]);
-    // The forward stores its result and the exponentials (both read after the dot) and the row sums;
-    // not the row sums broadcast to the full shape.
+    // The forward stores its result (read by the dot) and its row maxima and row sums; not the row sums
+    // broadcast to the full shape, nor the exponentials (the backward recomputes them from the input).
     let (fwd, bwd) = (&ks[0], &ks[1]);
-    assert_eq!(fwd.outputs.iter().filter(|v| full(v)).count(), 2, "{:?}", fwd.outputs);
+    assert_eq!(fwd.outputs.iter().filter(|v| full(v)).count(), 1, "{:?}", fwd.outputs);
     assert_eq!(fwd.outputs.len(), 3, "{:?}", fwd.outputs);
-    // The backward reads the dot's result and the exponentials at full shape, the row sums per row.
+    // The backward reads the dot's result and the program's input at full shape, the row values per row
+    // (broadcast by itself) and computes the exponentials again.
     assert_eq!(bwd.inputs.iter().filter(|v| full(v)).count(), 2, "{:?}", bwd.inputs);
-    assert!(bwd.ops.iter().any(|&i| block.ops[i].kind == oxhlo_ir::OpKind::BroadcastInDim && fwd.outputs.contains(&block.ops[i].operands[0])));
+    assert!(bwd.inputs.contains(&block.args[0]), "{:?}", bwd.inputs);
+    assert_eq!(bwd.ops.iter().filter(|&&i| block.ops[i].kind == oxhlo_ir::OpKind::BroadcastInDim && fwd.outputs.contains(&block.ops[i].operands[0])).count(), 2);
+    assert!(bwd.ops.iter().any(|&i| block.ops[i].kind == oxhlo_ir::OpKind::Exponential));
     for k in [fwd, bwd] {
         oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
     }

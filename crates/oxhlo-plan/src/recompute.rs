@@ -77,8 +77,11 @@ fn chain_of(block: &Block, k: &FusedKernel, v: Value, stored: &[Value]) -> Optio
 
 /// `steps` with stored values recomputed by their readers where that moves fewer bytes (see the module
 /// doc). A post-pass over the kernels of `fuse_block`, `fuse_reductions` and `fuse_rows` (row kernels
-/// give values to their readers, chains that stop at what they store, and take only broadcasts of
-/// smaller values: their per-row ops are laid out by `fuse_rows`).
+/// give values to their readers through chains that stop at what they store and at their per-row
+/// values, which they then store: a layer norm's backward recomputes `(x - mean) * rstd` from `x` and
+/// the two per-row values, a softmax's backward the exponentials from the scores and the row maxima;
+/// row kernels take broadcasts of smaller values, and with `costly` elementwise chains: their per-row
+/// ops are laid out by `fuse_rows` and stay as they are).
 /// `costly` (`FusionOptions::recompute_costly`): whether a recomputed chain may hold transcendental ops
 /// (exp, tanh, ...) or make a reader read a full-shape input it did not read before; without it only
 /// free recomputation happens (broadcasts of small values, ops on values the reader already reads).
@@ -122,7 +125,10 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 }
                 continue;
             }
-            let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).collect();
+            // A row kernel's chains stop at its per-row values (reductions' results, per-row ops): the
+            // reader reads those (stored by the producer) and broadcasts them itself.
+            let per_row = per_row_values(block, &producer);
+            let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).chain(per_row.iter().copied()).collect();
             let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
             if !costly && chain.iter().any(|&j| is_transcendental(block.ops[j].kind)) {
                 continue;
@@ -140,12 +146,13 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                     }
                 }
             }
-            // A row kernel takes only broadcasts of smaller values (its phases read them by index
-            // arithmetic; its per-row ops are untouched): an attention mask, a scale or a fill value that
-            // a forward kernel stored at the scores' full shape for the forward and backward row kernels.
-            if into_rows
-                && !(chain.iter().all(|&j| block.ops[j].kind == OpKind::BroadcastInDim) && chain_inputs.iter().all(|&x| numel(func, x).is_some_and(|n| n < full)))
-            {
+            // A row kernel takes broadcasts of smaller values (its phases read them by index arithmetic;
+            // its per-row ops are untouched): an attention mask, a scale or a fill value that a forward
+            // kernel stored at the scores' full shape for the forward and backward row kernels; and, where
+            // recomputation may cost work, elementwise chains over its shape (a softmax backward
+            // recomputing the forward's exponentials from the scores and the row maxima).
+            let broadcasts_only = chain.iter().all(|&j| block.ops[j].kind == OpKind::BroadcastInDim) && chain_inputs.iter().all(|&x| numel(func, x).is_some_and(|n| n < full));
+            if into_rows && !broadcasts_only && !(costly && chain.iter().all(|&j| crate::fusion::ew_class(block.ops[j].kind).is_some())) {
                 continue;
             }
             // Bytes per element: the store and the reads of `v` saved, against the full-shape inputs the
@@ -168,6 +175,11 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 take_chain(&mut steps[j], v, &chain, &chain_inputs);
             }
             producer.outputs.retain(|&x| x != v);
+            for &x in &chain_inputs {
+                if per_row.contains(&x) && !producer.outputs.contains(&x) {
+                    producer.outputs.push(x);
+                }
+            }
         }
         if producer.outputs.is_empty() && producer.reduce.is_empty() {
             steps.remove(ki);
@@ -180,6 +192,13 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
         ki += 1;
     }
     steps
+}
+
+/// The per-row values a row kernel defines (its reductions' results and per-row ops' results); none
+/// for other kernels.
+fn per_row_values(block: &Block, k: &FusedKernel) -> Vec<Value> {
+    let Some(view) = &k.rows else { return Vec::new() };
+    k.ops.iter().filter(|&&i| block.ops[i].kind == OpKind::Reduce || view.row_ops.binary_search(&i).is_ok()).flat_map(|&i| block.ops[i].results.iter().copied()).collect()
 }
 
 /// When `v` is a row kernel's broadcast of one of its per-row values (a reduction's result or a per-row

@@ -1,7 +1,8 @@
 // softmax over rows of 40 and its gradient as JAX's autodiff of exp / sum writes it, with a batched dot
 // between them (the forward and backward are two row kernels): the backward divides by the row sums
-// broadcast to the full shape, which the backward kernel broadcasts itself from the stored row sums
-// (oxhlo_plan::recompute) instead of reading a full-shape copy of them
+// broadcast to the full shape and multiplies by the exponentials, which the backward kernel computes
+// itself from the input and the stored row maxima and sums (oxhlo_plan::recompute) instead of reading
+// full-shape copies of them
 func.func @main(%x: tensor<2x3x8x40xf32>, %w: tensor<2x3x40x40xf32>) -> (tensor<2x3x8x40xf32>, tensor<2x3x8x40xf32>) {
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
