@@ -70,11 +70,11 @@ if [ "$MODE" = bench ]; then
   REPS=${REPS:-10}
   JAX_PLATFORMS=cuda PYTHONUNBUFFERED=1 timeout "${XLA_TIMEOUT:-200}" "$PY" "$C/anchor_bench.py" --only "$ONLY" --reps "$REPS" --json "$OUT/xla_gpu.json" > "$OUT/xla_gpu.log" 2>&1
   summary+=("xla anchor rc=$?")
-  JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout "${OXHLO_TIMEOUT:-330}" "$PY" "$C/anchor_bench.py" --only "$ONLY" --reps "$REPS" --json "$OUT/oxhlo_gpu.json" > "$OUT/oxhlo_gpu.log" 2>&1
+  OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda PYTHONUNBUFFERED=1 timeout "${OXHLO_TIMEOUT:-330}" "$PY" "$C/anchor_bench.py" --only "$ONLY" --reps "$REPS" --json "$OUT/oxhlo_gpu.json" > "$OUT/oxhlo_gpu.log" 2>&1
   summary+=("oxhlo anchor rc=$?")
   "$PY" "$C/bench_table.py" "$OUT/xla_gpu.json" "$OUT/oxhlo_gpu.json" > "$OUT/table_gpu.md" 2>&1
   grep -v '^WARNING' "$OUT/xla_gpu.log" | tail -14
-  grep -v '^WARNING' "$OUT/oxhlo_gpu.log" | tail -16
+  grep -v "^WARNING" "$OUT/oxhlo_gpu.log" | grep -v "oxhlo-cuda graph" | tail -16; grep "oxhlo-cuda graph" "$OUT/oxhlo_gpu.log" | sort | uniq -c
   cat "$OUT/table_gpu.md"
   if [ -n "${PROFILE:-}" ]; then
     # Where the time goes (every step synchronized, so slower than the timed runs above).

@@ -186,7 +186,9 @@ fn runs_left_in_flight_chain_on_the_stream() {
         results.push(outs);
     }
     if oxhlo_cuda::async_runs() {
-        assert!(in_flight.len() >= 6, "later runs return with their work in flight ({} of 12 did)", in_flight.len());
+        // Waited: the first run, the second (step by step, timed) and the judged replays.
+        let waited = 2 + oxhlo_cuda::graph::JUDGED_REPLAYS as usize;
+        assert!(in_flight.len() >= 12 - waited, "later runs return with their work in flight ({} of 12 did)", in_flight.len());
     }
     for f in &in_flight {
         f.wait().expect("the device work completes");

@@ -24,6 +24,13 @@ pub fn env_setting() -> Option<bool> {
     }
 }
 
+/// Whether values of row kernels are recomputed from their per-row values by later kernels (on unless
+/// `OXHLO_RECOMPUTE_ROWS=0`: a switch for measuring; read once).
+fn row_values_recomputed() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXHLO_RECOMPUTE_ROWS").map_or(true, |v| v.trim() != "0"))
+}
+
 /// Largest chain of ops a reader recomputes instead of reading a stored value.
 const MAX_RECOMPUTED_OPS: usize = 8;
 
@@ -113,7 +120,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 continue;
             }
             let into_rows = readers.iter().any(|&j| matches!(&steps[j], Step::Kernel(c) if c.rows.is_some()));
-            if let Some((j, x)) = broadcast_of_row_value(func, block, &producer, v) {
+            if let Some((j, x)) = broadcast_of_row_value(func, block, &producer, v).filter(|_| row_values_recomputed()) {
                 // The readers broadcast the per-row value; the producer stores it instead (a softmax's
                 // row sums, which the backward row kernel divides by, stored at the scores' full shape).
                 for &r in &readers {
@@ -127,7 +134,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
             }
             // A row kernel's chains stop at its per-row values (reductions' results, per-row ops): the
             // reader reads those (stored by the producer) and broadcasts them itself.
-            let per_row = per_row_values(block, &producer);
+            let per_row = if row_values_recomputed() { per_row_values(block, &producer) } else { Vec::new() };
             let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).chain(per_row.iter().copied()).collect();
             let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
             if !costly && chain.iter().any(|&j| is_transcendental(block.ops[j].kind)) {
@@ -152,7 +159,7 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
             // recomputation may cost work, elementwise chains over its shape (a softmax backward
             // recomputing the forward's exponentials from the scores and the row maxima).
             let broadcasts_only = chain.iter().all(|&j| block.ops[j].kind == OpKind::BroadcastInDim) && chain_inputs.iter().all(|&x| numel(func, x).is_some_and(|n| n < full));
-            if into_rows && !broadcasts_only && !(costly && chain.iter().all(|&j| crate::fusion::ew_class(block.ops[j].kind).is_some())) {
+            if into_rows && !broadcasts_only && !(costly && row_values_recomputed() && chain.iter().all(|&j| crate::fusion::ew_class(block.ops[j].kind).is_some())) {
                 continue;
             }
             // Bytes per element: the store and the reads of `v` saved, against the full-shape inputs the
