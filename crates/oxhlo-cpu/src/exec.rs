@@ -40,6 +40,8 @@ struct PlannedStep {
     free_after: Vec<Value>,
     /// Values of enclosing scopes the op's regions read (passed to the interpreter on fallback).
     captured: Vec<Value>,
+    /// The step's op runs as a view copy (`oxhlo_plan::view_copy`; its inputs are the pieces' sources).
+    copy: Option<Arc<oxhlo_plan::view_copy::ViewCopy>>,
 }
 
 #[derive(Debug)]
@@ -299,6 +301,12 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
             steps = oxhlo_plan::reduce_fusion::merge_kernels(block, steps, fusion.sibling_reductions, |_| true);
         }
     }
+    let mut copies: HashMap<usize, Arc<oxhlo_plan::view_copy::ViewCopy>> = HashMap::new();
+    if fusion.enabled && view_copies_enabled() {
+        let (s, found) = oxhlo_plan::view_copy::plan(func, block, steps, false);
+        steps = s;
+        copies = found.into_iter().map(|c| (c.head, Arc::new(c))).collect();
+    }
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
     for op in &block.ops {
         owned.extend(op.results.iter().copied());
@@ -309,6 +317,11 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
     let mut captured: Vec<Vec<Value>> = Vec::new();
     for step in &steps {
         match step {
+            Step::Op(i) if copies.contains_key(i) => {
+                direct.push(copies[i].pieces.iter().map(|p| p.src).collect());
+                nested.push(HashSet::new());
+                captured.push(Vec::new());
+            }
             Step::Op(i) => {
                 let op = &block.ops[*i];
                 let mut inner = HashSet::new();
@@ -351,13 +364,23 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> BlockPlan {
                         && direct[i].iter().filter(|w| *w == v).count() == 1
                 })
                 .collect();
-            PlannedStep { step, take, free_after: Vec::new(), captured: std::mem::take(&mut captured[i]) }
+            let copy = match &step {
+                Step::Op(j) => copies.get(j).cloned(),
+                Step::Kernel(_) => None,
+            };
+            PlannedStep { step, take, free_after: Vec::new(), captured: std::mem::take(&mut captured[i]), copy }
         })
         .collect();
     for (v, &i) in &last {
         planned[i].free_after.push(*v);
     }
     BlockPlan { steps: planned }
+}
+
+/// Whether chains of view ops run as one copy ([`oxhlo_plan::view_copy`]; `OXHLO_VIEW_COPIES=0` runs
+/// every op alone).
+fn view_copies_enabled() -> bool {
+    std::env::var("OXHLO_VIEW_COPIES").map_or(true, |v| v.trim() != "0")
 }
 
 /// One execution.
@@ -433,6 +456,14 @@ impl<'p> Run<'p> {
         for ps in &plan.steps {
             let started = self.profile.is_some().then(std::time::Instant::now);
             match &ps.step {
+                Step::Op(i) if ps.copy.is_some() => {
+                    let (op, copy) = (&block.ops[*i], ps.copy.as_deref().expect("checked"));
+                    let src = frame.get(copy.pieces[0].src, ps.take.first().copied().unwrap_or(false)).map_err(|m| op_error(op, m))?;
+                    let Some(Type::Tensor(rt)) = frame.func.try_ty(copy.result) else { return Err(op_error(op, "internal error: a view copy's result is not a tensor".into())) };
+                    let Some(x) = src.native() else { return Err(op_error(op, "internal error: a view copy got a non-native source".into())) };
+                    let t = kernels::view_copy::run(copy, x, rt).map_err(|m| op_error(op, m))?;
+                    frame.set(copy.result, Val::Native(t)).map_err(|m| op_error(op, m))?;
+                }
                 Step::Op(i) => {
                     let op = &block.ops[*i];
                     let args = op

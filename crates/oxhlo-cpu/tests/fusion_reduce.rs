@@ -704,3 +704,44 @@ func.func @main(%x: tensor<40x4096xf32>, %g: tensor<4096xf32>) -> (tensor<40x409
         }
     }
 }
+
+/// View copies (`oxhlo_plan::view_copy`, `oxhlo-plan/tests/view_copies`): attention heads sliced out of
+/// a fused projection (one chain the CPU copies at once, the others left as ops) and their gradients
+/// concatenated back (left as ops on the CPU) give the interpreter's values bit for bit.
+#[test]
+fn view_copies_match_the_interpreter() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("view_copies dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    assert!(files.len() >= 2);
+    let fusing = oxhlo_cpu::CpuOptions::default().fusion;
+    for (n, path) in files.iter().enumerate() {
+        let src = std::fs::read_to_string(path).expect("readable");
+        let m = oxhlo_text::parse_module(&src, "copies.mlir").expect("parses");
+        let f = &m.funcs[0];
+        let block = f.body.entry().expect("body");
+        let (_, copies) = oxhlo_plan::view_copy::plan(f, block, fuse_block(f, block, &fusing), false);
+        // heads.mlir has a chain the CPU copies at once; concat.mlir only concatenations (left as they are).
+        assert_eq!(copies.len(), usize::from(path.ends_with("heads.mlir")), "{path:?}");
+        let inputs: Vec<_> = f
+            .ty
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let t = t.as_tensor().expect("tensor");
+                let numel = t.num_elements().expect("static");
+                match t.elem {
+                    oxhlo_ir::ElementType::Int { .. } => tensor("i32", &t.shape, oxhlo_cpu::Buf::I32((0..numel as i32).map(|k| k * 7 + j as i32).collect())),
+                    _ => f32_input(&t.shape, 70 + (n * 10 + j) as u64),
+                }
+            })
+            .collect();
+        let want = run_interp(&src, &inputs).expect("interp");
+        let got = run_cpu_with(&src, &inputs, fusing.clone(), 2).expect("cpu with view copies");
+        assert_eq!(got.len(), want.len());
+        for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(a, b, "{path:?} output {k}");
+        }
+    }
+}

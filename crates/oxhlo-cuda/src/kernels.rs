@@ -71,7 +71,7 @@ pub fn plan_view_copies(func: &Func, block: &Block, steps: Vec<Step>, fusion: &F
     if !fusion.enabled || !view_copies_enabled() {
         return (steps, HashMap::new());
     }
-    let (steps, copies) = oxhlo_plan::view_copy::plan(func, block, steps);
+    let (steps, copies) = oxhlo_plan::view_copy::plan(func, block, steps, true);
     (steps, copies.into_iter().map(|c| (c.head, Arc::new(c))).collect())
 }
 

@@ -536,7 +536,7 @@ fn folded_reductions_match_host_references() {
 #[test]
 fn view_copies_match_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_copies");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
     files_match_the_interpreter(&dir, &CudaOptions::default(), 0.0, true, &|t, seed| {
         let n = t.num_elements().expect("static");
         match t.elem {

@@ -148,10 +148,10 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{:?}: a finishing pass with an epilogue", e.path());
         all.extend(ks);
     }
-    // View copies (tests/view_copies: attention heads and their gradients' concatenation).
-    let copies_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_copies");
+    // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
+    let copies_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
     let mut copy_kernels = 0;
-    for e in std::fs::read_dir(&copies_dir).expect("tests/view_copies exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
+    for e in std::fs::read_dir(&copies_dir).expect("oxhlo-plan/tests/view_copies exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
         let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "copies.mlir").expect("parses");
         let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
         copy_kernels += ks.iter().filter(|s| s.contains("const long long j = i - ")).count();

@@ -518,7 +518,7 @@ fn small_strided_copies_share_one_kernel_and_take_their_shape_at_launch() {
 fn view_chains_and_concatenations_of_them_plan_as_one_copy_each() {
     use oxhlo_cuda::device::Kernel;
     use oxhlo_ir::OpKind;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_copies");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
     let plan = |name: &str| {
         let m = module(&std::fs::read_to_string(dir.join(name)).expect("readable"));
         let f = m.entry().expect("entry").clone();

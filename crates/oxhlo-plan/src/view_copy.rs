@@ -205,8 +205,10 @@ fn apply(func: &Func, op: &oxhlo_ir::Op, view: &View) -> Option<View> {
     }
 }
 
-/// The view copies among `steps` (the plan of `block`) and the steps without the ops they absorbed.
-pub fn plan(func: &Func, block: &Block, steps: Vec<Step>) -> (Vec<Step>, Vec<ViewCopy>) {
+/// The view copies among `steps` (the plan of `block`) and the steps without the ops they absorbed;
+/// `concats`: concatenations of chains too (the GPU writes their pieces in one launch; the CPU, which
+/// would first fill the result, copies faster with the concatenation's own contiguous rows).
+pub fn plan(func: &Func, block: &Block, steps: Vec<Step>, concats: bool) -> (Vec<Step>, Vec<ViewCopy>) {
     let alone: HashSet<usize> = steps.iter().filter_map(|s| if let Step::Op(i) = s { Some(*i) } else { None }).collect();
     let users = Users::of(block);
     let mut def: HashMap<Value, usize> = HashMap::new();
@@ -253,7 +255,7 @@ pub fn plan(func: &Func, block: &Block, steps: Vec<Step>) -> (Vec<Step>, Vec<Vie
     // the result), then read through the view chain that computed it.
     for c in (0..block.ops.len()).rev() {
         let op = &block.ops[c];
-        if op.kind != OpKind::Concatenate || !alone.contains(&c) || op.results.len() != 1 || op.operands.is_empty() {
+        if !concats || op.kind != OpKind::Concatenate || !alone.contains(&c) || op.results.len() != 1 || op.operands.is_empty() {
             continue;
         }
         let Some((out_shape, bytes)) = static_tensor(func, op.results[0]) else { continue };

@@ -22,6 +22,7 @@ pub mod region;
 pub mod reduce;
 pub mod rows;
 pub mod sort;
+pub mod view_copy;
 pub mod window;
 
 /// What a kernel sees of the op it runs.
