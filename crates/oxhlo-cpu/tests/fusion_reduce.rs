@@ -430,6 +430,24 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     }
 }
 
+/// Inputs for every parameter of `f` (bool, i32 or f32): patterns of the parameter's position, f32
+/// values drawn from `seed` plus that position.
+fn inputs_for(f: &oxhlo_ir::Func, seed: u64) -> Vec<oxhlo_cpu::NTensor> {
+    f.ty.inputs
+        .iter()
+        .enumerate()
+        .map(|(j, t)| {
+            let t = t.as_tensor().expect("tensor");
+            let numel = t.num_elements().expect("static");
+            match t.elem {
+                oxhlo_ir::ElementType::Bool => tensor("i1", &t.shape, oxhlo_cpu::Buf::Bool((0..numel).map(|i| (i * 7 + j) % 5 != 0).collect())),
+                oxhlo_ir::ElementType::Int { .. } => tensor("i32", &t.shape, oxhlo_cpu::Buf::I32((0..numel as i32).map(|k| k * 7 + j as i32).collect())),
+                _ => f32_input(&t.shape, seed + j as u64),
+            }
+        })
+        .collect()
+}
+
 /// The row programs of `oxhlo-plan/tests/rows/` (softmax, layer norm, attention scores): each becomes one
 /// row kernel the CPU runs natively, and its results match the interpreter's (and the step-by-step
 /// plan's, up to the sums' association).
@@ -451,21 +469,7 @@ fn row_kernels_match_the_interpreter() {
         // One row kernel each (softmax_grad.mlir: its forward and its backward, a dot between them).
         assert_eq!(kernels.len(), if path.ends_with("softmax_grad.mlir") { 2 } else { 1 }, "{path:?}");
         assert!(kernels.iter().all(|k| oxhlo_cpu::kernels::rows::supported(k, f, block)), "{path:?}: runs natively on the CPU");
-        let inputs: Vec<_> = f
-            .ty
-            .inputs
-            .iter()
-            .enumerate()
-            .map(|(j, t)| {
-                let t = t.as_tensor().expect("tensor");
-                match t.elem {
-                    oxhlo_ir::ElementType::Bool => {
-                        tensor("i1", &t.shape, oxhlo_cpu::Buf::Bool((0..t.num_elements().unwrap()).map(|i| (i * 7 + j) % 5 != 0).collect()))
-                    }
-                    _ => f32_input(&t.shape, 50 + (n * 10 + j) as u64),
-                }
-            })
-            .collect();
+        let inputs = inputs_for(f, 50 + (n * 10) as u64);
         let want = run_interp(&src, &inputs).expect("interp");
         // Also with values recomputed in their readers (row sums broadcast by the reading row kernel).
         let recomputing = FusionOptions { recompute: true, recompute_costly: true, ..rows_on.clone() };
@@ -721,22 +725,10 @@ fn view_copies_match_the_interpreter() {
         let f = &m.funcs[0];
         let block = f.body.entry().expect("body");
         let (_, copies) = oxhlo_plan::view_copy::plan(f, block, fuse_block(f, block, &fusing), false);
-        // heads.mlir has a chain the CPU copies at once; concat.mlir only concatenations (left as they are).
-        assert_eq!(copies.len(), usize::from(path.ends_with("heads.mlir")), "{path:?}");
-        let inputs: Vec<_> = f
-            .ty
-            .inputs
-            .iter()
-            .enumerate()
-            .map(|(j, t)| {
-                let t = t.as_tensor().expect("tensor");
-                let numel = t.num_elements().expect("static");
-                match t.elem {
-                    oxhlo_ir::ElementType::Int { .. } => tensor("i32", &t.shape, oxhlo_cpu::Buf::I32((0..numel as i32).map(|k| k * 7 + j as i32).collect())),
-                    _ => f32_input(&t.shape, 70 + (n * 10 + j) as u64),
-                }
-            })
-            .collect();
+        // heads.mlir and scalar_end.mlir have a chain the CPU copies at once; concat.mlir only
+        // concatenations (left as they are).
+        assert_eq!(copies.len(), usize::from(!path.ends_with("concat.mlir")), "{path:?}");
+        let inputs = inputs_for(f, 70 + (n * 10) as u64);
         let want = run_interp(&src, &inputs).expect("interp");
         let got = run_cpu_with(&src, &inputs, fusing.clone(), 2).expect("cpu with view copies");
         assert_eq!(got.len(), want.len());

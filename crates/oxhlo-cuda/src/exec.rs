@@ -187,8 +187,10 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
         steps = crate::gemm_epilogue::sink_dots(func, block, steps);
     }
     let (steps, copies) = crate::kernels::plan_view_copies(func, block, steps, fusion);
+    let rendered: HashMap<usize, (Arc<ViewCopy>, Arc<Kernel>, i64)> =
+        copies.iter().filter_map(|(&i, c)| crate::view_copy::render(c).map(|(src, n)| (i, (c.clone(), Arc::new(Kernel::new(src)), n)))).collect();
     let copy_of = |s: &Step| match s {
-        Step::Op(i) => copies.get(i).and_then(|c| crate::view_copy::render(c).map(|(src, n)| (c.clone(), Arc::new(Kernel::new(src)), n))),
+        Step::Op(i) => rendered.get(i).cloned(),
         _ => None,
     };
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();

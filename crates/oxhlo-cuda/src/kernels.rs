@@ -71,7 +71,12 @@ pub fn plan_view_copies(func: &Func, block: &Block, steps: Vec<Step>, fusion: &F
     if !fusion.enabled || !view_copies_enabled() {
         return (steps, HashMap::new());
     }
+    let original = steps.clone();
     let (steps, copies) = oxhlo_plan::view_copy::plan(func, block, steps, true);
+    // Every copy must render (its absorbed ops no longer run): else the block runs op by op.
+    if copies.iter().any(|c| crate::view_copy::render(c).is_none()) {
+        return (original, HashMap::new());
+    }
     (steps, copies.into_iter().map(|c| (c.head, Arc::new(c))).collect())
 }
 

@@ -103,6 +103,19 @@ func.func @main(%x: tensor<8x8x8x64xf32>, %w: tensor<3x3x64x64xf32>, %dy: tensor
 }
 "#;
 
+/// The kernels of every `.mlir` program in `dir` (relative to this crate) at O2, per program.
+fn dir_kernels(dir: &str) -> Vec<(std::path::PathBuf, Vec<String>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let files = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir:?}: {e}")).filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir"));
+    files
+        .map(|path| {
+            let m = oxhlo_text::parse_module(&std::fs::read_to_string(&path).expect("readable"), &path.display().to_string()).expect("parses");
+            let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
+            (path, ks)
+        })
+        .collect()
+}
+
 #[test]
 fn every_rendered_kernel_compiles() {
     if !oxhlo_cuda::nvrtc::nvrtc_available() {
@@ -131,29 +144,20 @@ fn every_rendered_kernel_compiles() {
         }
     }
     // The row kernels of tests/rows/ (softmax, layer norm, attention scores; warp and block forms).
-    let rows_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
     let mut row_kernels = 0;
-    for e in std::fs::read_dir(&rows_dir).expect("tests/rows exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
-        let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "rows.mlir").expect("parses");
-        let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
+    for (_, ks) in dir_kernels("../oxhlo-plan/tests/rows") {
         row_kernels += ks.iter().filter(|s| s.contains("long long rows,")).count();
         all.extend(ks);
     }
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
     // Reductions' finishing passes running the small kernels after them (tests/epilogues: batch norms).
-    let epi_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/epilogues");
-    for e in std::fs::read_dir(&epi_dir).expect("tests/epilogues exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
-        let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "epilogue.mlir").expect("parses");
-        let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
-        assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{:?}: a finishing pass with an epilogue", e.path());
+    for (path, ks) in dir_kernels("tests/epilogues") {
+        assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{path:?}: a finishing pass with an epilogue");
         all.extend(ks);
     }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
-    let copies_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
     let mut copy_kernels = 0;
-    for e in std::fs::read_dir(&copies_dir).expect("oxhlo-plan/tests/view_copies exists").filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "mlir")) {
-        let m = oxhlo_text::parse_module(&std::fs::read_to_string(e.path()).expect("readable"), "copies.mlir").expect("parses");
-        let ks = oxhlo_cuda::kernels::module_kernels(&m, &oxhlo_cuda::options_at(OptLevel::O2).fusion);
+    for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {
         copy_kernels += ks.iter().filter(|s| s.contains("const long long j = i - ")).count();
         all.extend(ks);
     }

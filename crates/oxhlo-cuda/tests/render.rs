@@ -575,3 +575,20 @@ fn a_backward_row_kernel_recomputes_the_forward_values_from_per_row_ones() {
         oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
     }
 }
+
+#[test]
+fn a_view_chain_ending_in_a_scalar_copies_up_to_its_last_shaped_value() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies/scalar_end.mlir");
+    let m = module(&std::fs::read_to_string(path).expect("readable"));
+    let f = m.entry().expect("entry");
+    let block = f.body.entry().expect("block");
+    let fusion = oxhlo_cuda::CudaOptions::default().fusion;
+    let (steps, copies) = oxhlo_cuda::kernels::plan_view_copies(f, block, oxhlo_cuda::kernels::plan_steps(f, block, &fusion), &fusion);
+    // The slice and the transpose are one copy; the reshape to rank 0 stays an op (a retype).
+    assert_eq!(copies.len(), 1);
+    let c = copies.values().next().unwrap();
+    assert_eq!(block.ops[c.head].kind, oxhlo_ir::OpKind::Transpose);
+    assert!(oxhlo_cuda::view_copy::render(c).is_some());
+    assert!(steps.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Reshape)));
+    assert!(!steps.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Slice)));
+}

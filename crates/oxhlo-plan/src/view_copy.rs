@@ -330,7 +330,8 @@ pub fn plan(func: &Func, block: &Block, steps: Vec<Step>, concats: bool) -> (Vec
             continue;
         }
         let result = block.ops[h].results[0];
-        let Some((shape, bytes)) = static_tensor(func, result) else { continue };
+        // A rank-0 result is a single element: nothing a copy kernel would save.
+        let Some((shape, bytes)) = static_tensor(func, result).filter(|(s, _)| !s.is_empty()) else { continue };
         taken.extend(ch.ops.iter().copied());
         let absorbed: Vec<usize> = ch.ops.iter().copied().filter(|&o| o != h).collect();
         copies.push(ViewCopy { head: h, absorbed, result, elem_bytes: bytes, pieces: vec![Piece { src: ch.root, from: ch.view.clone(), to: View::contiguous(shape) }] });
