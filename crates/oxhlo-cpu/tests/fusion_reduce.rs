@@ -430,6 +430,14 @@ fn values_a_later_kernel_can_recompute_are_not_stored() {
     }
 }
 
+/// The `.mlir` programs of `dir` (relative to this crate), sorted.
+fn mlir_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir:?}: {e}")).filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    files
+}
+
 /// Inputs for every parameter of `f` (bool, i32 or f32): patterns of the parameter's position, f32
 /// values drawn from `seed` plus that position.
 fn inputs_for(f: &oxhlo_ir::Func, seed: u64) -> Vec<oxhlo_cpu::NTensor> {
@@ -453,9 +461,7 @@ fn inputs_for(f: &oxhlo_ir::Func, seed: u64) -> Vec<oxhlo_cpu::NTensor> {
 /// plan's, up to the sums' association).
 #[test]
 fn row_kernels_match_the_interpreter() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("rows dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
-    files.sort();
+    let files = mlir_files("../oxhlo-plan/tests/rows");
     assert!(files.len() >= 5);
     let rows_on = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: true, max_params: 0, sibling_reductions: 0 };
     for (n, path) in files.iter().enumerate() {
@@ -714,10 +720,8 @@ func.func @main(%x: tensor<40x4096xf32>, %g: tensor<4096xf32>) -> (tensor<40x409
 /// concatenated back (left as ops on the CPU) give the interpreter's values bit for bit.
 #[test]
 fn view_copies_match_the_interpreter() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/view_copies");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("view_copies dir").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
-    files.sort();
-    assert!(files.len() >= 2);
+    let files = mlir_files("../oxhlo-plan/tests/view_copies");
+    assert!(files.len() >= 3);
     let fusing = oxhlo_cpu::CpuOptions::default().fusion;
     for (n, path) in files.iter().enumerate() {
         let src = std::fs::read_to_string(path).expect("readable");
