@@ -14,7 +14,7 @@
 //! device work is captured as a CUDA graph and replayed (`run_device`, `graph`). `run_device_async`
 //! returns once a run's work is enqueued, with a [`InFlight`] event for the caller to wait on.
 
-use oxhlo_plan::view_copy::ViewCopy;
+use crate::view_copy::PlannedCopy;
 use crate::device::{gpu, DTensor, Gpu, InFlight, Kernel, Memo};
 use crate::{async_runs, async_spin};
 use crate::{dot, reduce, render};
@@ -73,8 +73,8 @@ struct PlannedStep {
     after_epilogue: bool,
     /// A dot step whose next step (a GELU or a residual add) runs as its cuBLASLt epilogue.
     gemm_epilogue: Option<crate::gemm_epilogue::GemmEpilogue>,
-    /// The step's op runs as a view copy ([`crate::view_copy`]): the copy, its kernel and work items.
-    view_copy: Option<(Arc<ViewCopy>, Arc<Kernel>, i64)>,
+    /// The step's op runs as a view copy ([`crate::view_copy`]) with this kernel.
+    view_copy: Option<(Arc<PlannedCopy>, Arc<Kernel>)>,
 }
 
 /// The next step run by a reduction's finishing pass: its kernel and the combined source (the pass's
@@ -181,16 +181,14 @@ fn reduction_slots(func: &Func, k: &oxhlo_plan::fusion::FusedKernel, results: Ve
         .collect()
 }
 
-fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<PlannedStep>, HashMap<usize, Arc<ViewCopy>>) {
+fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<PlannedStep>, HashMap<usize, Arc<PlannedCopy>>) {
     let mut steps = crate::kernels::plan_steps(func, block, fusion);
     if crate::gemm_epilogue::enabled() {
         steps = crate::gemm_epilogue::sink_dots(func, block, steps);
     }
     let (steps, copies) = crate::kernels::plan_view_copies(func, block, steps, fusion);
-    let rendered: HashMap<usize, (Arc<ViewCopy>, Arc<Kernel>, i64)> =
-        copies.iter().filter_map(|(&i, c)| crate::view_copy::render(c).map(|(src, n)| (i, (c.clone(), Arc::new(Kernel::new(src)), n)))).collect();
     let copy_of = |s: &Step| match s {
-        Step::Op(i) => rendered.get(i).cloned(),
+        Step::Op(i) => copies.get(i),
         _ => None,
     };
     let mut owned: HashSet<Value> = block.args.iter().copied().collect();
@@ -203,7 +201,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
             Step::Op(_) if copy_of(step).is_some() => {
                 // A view copy reads its pieces' sources (the ops between never run).
                 let mut srcs: Vec<Value> = Vec::new();
-                for p in copy_of(step).map(|c| c.0.pieces.clone()).unwrap_or_default() {
+                for p in copy_of(step).into_iter().flat_map(|c| &c.pieces) {
                     if !srcs.contains(&p.src) {
                         srcs.push(p.src);
                     }
@@ -253,7 +251,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
                 Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp)),
                 _ => None,
             };
-            let view_copy = copy_of(&step);
+            let view_copy = copy_of(&step).map(|c| (c.clone(), Arc::new(Kernel::new(c.src.clone()))));
             PlannedStep { step, take, free_after: Vec::new(), captured, kernel, fused_reduce, row_kernel, epilogue: None, after_epilogue: false, gemm_epilogue: None, view_copy }
         })
         .collect();
@@ -888,8 +886,8 @@ impl<'p> Run<'p> {
                         Some(ge) => self.gemm_with_epilogue(frame, op, ge).map_err(|m| op_error(op, m))?.map(|s| (ge.result, s)),
                         None => None,
                     };
-                    if let Some((copy, src, items)) = &ps.view_copy {
-                        let slot = self.run_view_copy(frame, copy, src, *items).map_err(|m| op_error(op, m))?;
+                    if let Some((copy, src)) = &ps.view_copy {
+                        let slot = self.run_view_copy(frame, copy, src).map_err(|m| op_error(op, m))?;
                         frame.set(copy.result, slot).map_err(|m| op_error(op, m))?;
                     } else if let Some((v, slot)) = fused {
                         // The next step's value, computed here: that step is skipped.
@@ -945,11 +943,11 @@ impl<'p> Run<'p> {
     }
 
     /// A chain of view ops or a concatenation of such chains as one copy ([`crate::view_copy`]).
-    fn run_view_copy(&self, frame: &mut Frame, copy: &ViewCopy, src: &Kernel, items: i64) -> Result<Slot, String> {
+    fn run_view_copy(&self, frame: &mut Frame, copy: &PlannedCopy, src: &Kernel) -> Result<Slot, String> {
         let Some(Type::Tensor(rt)) = frame.func.try_ty(copy.result) else { return Err("internal error: a view copy's result is not a tensor".into()) };
         let srcs: Vec<Value> = copy.pieces.iter().map(|p| p.src).collect();
         let Some(ins) = self.devs(frame, &srcs)? else { return Err("internal error: a view copy's source is not on the device".into()) };
-        let t = crate::view_copy::run(&self.prog.gpu, src, items, &ins, rt)?;
+        let t = crate::view_copy::run(&self.prog.gpu, src, copy.items, &ins, rt)?;
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
         Ok(Slot { dev: Some(t), host: None })
     }

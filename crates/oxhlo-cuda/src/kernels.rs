@@ -9,7 +9,7 @@ use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, Module, Op, OpKind, Type};
 use oxhlo_plan::dims::DotDims;
 use oxhlo_plan::fusion::{fuse_block, FusionOptions, Step};
-use oxhlo_plan::view_copy::ViewCopy;
+use crate::view_copy::PlannedCopy;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -66,18 +66,20 @@ pub fn view_copies_enabled() -> bool {
 }
 
 /// The view copies among `steps` (when fusing and [`view_copies_enabled`]), keyed by their head op,
-/// and the steps without the ops they absorbed.
-pub fn plan_view_copies(func: &Func, block: &Block, steps: Vec<Step>, fusion: &FusionOptions) -> (Vec<Step>, HashMap<usize, Arc<ViewCopy>>) {
+/// each with its kernel, and the steps without the ops they absorbed.
+pub fn plan_view_copies(func: &Func, block: &Block, steps: Vec<Step>, fusion: &FusionOptions) -> (Vec<Step>, HashMap<usize, Arc<PlannedCopy>>) {
     if !fusion.enabled || !view_copies_enabled() {
         return (steps, HashMap::new());
     }
     let original = steps.clone();
     let (steps, copies) = oxhlo_plan::view_copy::plan(func, block, steps, true);
+    let rendered: Option<HashMap<usize, Arc<PlannedCopy>>> =
+        copies.into_iter().map(|copy| crate::view_copy::render(&copy).map(|(src, items)| (copy.head, Arc::new(PlannedCopy { copy, src, items })))).collect();
     // Every copy must render (its absorbed ops no longer run): else the block runs op by op.
-    if copies.iter().any(|c| crate::view_copy::render(c).is_none()) {
-        return (original, HashMap::new());
+    match rendered {
+        Some(copies) => (steps, copies),
+        None => (original, HashMap::new()),
     }
-    (steps, copies.into_iter().map(|c| (c.head, Arc::new(c))).collect())
 }
 
 fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String>) {
@@ -94,7 +96,7 @@ fn walk(func: &Func, block: &Block, fusion: &FusionOptions, out: &mut Vec<String
 
 /// The kernels the executor can launch running `steps` (the plan of `block`, nested blocks aside; the
 /// ops in `copies` run as view copies).
-pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, copies: &HashMap<usize, Arc<ViewCopy>>, out: &mut Vec<String>) {
+pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Item = &'s Step>, copies: &HashMap<usize, Arc<PlannedCopy>>, out: &mut Vec<String>) {
     let steps: Vec<&Step> = steps.into_iter().collect();
     let mut skip_next = false;
     for (at, &step) in steps.iter().enumerate() {
@@ -126,7 +128,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                 }
             }
             Step::Kernel(k) => out.extend(render_fused(func, block, k)),
-            Step::Op(i) if copies.contains_key(i) => out.extend(crate::view_copy::render(&copies[i]).map(|(s, _)| s)),
+            Step::Op(i) if copies.contains_key(i) => out.push(copies[i].src.clone()),
             Step::Op(i) => {
                 out.extend(render_single(func, block, *i).map(|(s, _)| s));
                 single_op_kernels(func, &block.ops[*i], out);

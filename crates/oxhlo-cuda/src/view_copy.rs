@@ -11,6 +11,22 @@ use oxhlo_ir::TensorType;
 use oxhlo_plan::view_copy::{Piece, View, ViewCopy};
 use std::fmt::Write;
 
+/// A view copy as the CUDA plan keeps it: the copy and its kernel, rendered once when it was planned
+/// (`kernels::plan_view_copies`). Reads as the [`ViewCopy`] it holds.
+pub struct PlannedCopy {
+    pub copy: ViewCopy,
+    /// The kernel's source ([`render`]) and its work items.
+    pub src: String,
+    pub items: i64,
+}
+
+impl std::ops::Deref for PlannedCopy {
+    type Target = ViewCopy;
+    fn deref(&self) -> &ViewCopy {
+        &self.copy
+    }
+}
+
 /// The widest unit (bytes) that every piece's views allow: innermost dims of stride 1 on both sides
 /// whose extents, the other strides and the offsets are whole units.
 fn unit(copy: &ViewCopy) -> usize {

@@ -120,20 +120,9 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
                 continue;
             }
             let into_rows = readers.iter().any(|&j| matches!(&steps[j], Step::Kernel(c) if c.rows.is_some()));
-            if let Some((j, x)) = broadcast_of_row_value(func, block, &producer, v).filter(|_| row_values_recomputed()) {
-                // The readers broadcast the per-row value; the producer stores it instead (a softmax's
-                // row sums, which the backward row kernel divides by, stored at the scores' full shape).
-                for &r in &readers {
-                    take_chain(&mut steps[r], v, &[j], &[x]);
-                }
-                producer.outputs.retain(|&o| o != v);
-                if !producer.outputs.contains(&x) {
-                    producer.outputs.push(x);
-                }
-                continue;
-            }
             // A row kernel's chains stop at its per-row values (reductions' results, per-row ops): the
-            // reader reads those (stored by the producer) and broadcasts them itself.
+            // reader reads those (stored by the producer) and broadcasts them itself (a softmax's row
+            // sums, which the backward row kernel divides by, were stored at the scores' full shape).
             let per_row = if row_values_recomputed() { per_row_values(block, &producer) } else { Vec::new() };
             let stored: Vec<Value> = producer.outputs.iter().copied().filter(|&x| x != v).chain(per_row.iter().copied()).collect();
             let Some(chain) = chain_of(block, &producer, v, &stored) else { continue };
@@ -206,22 +195,6 @@ pub fn recompute_in_consumers(func: &Func, block: &Block, mut steps: Vec<Step>, 
 fn per_row_values(block: &Block, k: &FusedKernel) -> Vec<Value> {
     let Some(view) = &k.rows else { return Vec::new() };
     k.ops.iter().filter(|&&i| block.ops[i].kind == OpKind::Reduce || view.row_ops.binary_search(&i).is_ok()).flat_map(|&i| block.ops[i].results.iter().copied()).collect()
-}
-
-/// When `v` is a row kernel's broadcast of one of its per-row values (a reduction's result or a per-row
-/// op's) to the full shape: the broadcast op and that value.
-fn broadcast_of_row_value(func: &Func, block: &Block, k: &FusedKernel, v: Value) -> Option<(usize, Value)> {
-    let view = k.rows.as_ref()?;
-    let j = k.ops.iter().copied().find(|&j| block.ops[j].results.contains(&v))?;
-    let op = &block.ops[j];
-    if op.kind != OpKind::BroadcastInDim || op.operands.len() != 1 || op.results.len() != 1 {
-        return None;
-    }
-    let x = op.operands[0];
-    let i = k.ops.iter().copied().find(|&i| block.ops[i].results.contains(&x))?;
-    let per_row = block.ops[i].kind == OpKind::Reduce || view.row_ops.binary_search(&i).is_ok();
-    let smaller = numel(func, x).is_some_and(|n| n < k.shape.iter().product::<i64>());
-    (per_row && smaller && block.ops[i].results.len() == 1).then_some((j, x))
 }
 
 /// A broadcast of a smaller value that is a step of its own (`kernel_split` leaves one read by several

@@ -11,7 +11,7 @@
 //! kernel), and only where they save a kernel.
 
 use crate::fusion::{native_real_elem, Step, Users};
-use oxhlo_ir::{Block, ElementType, FloatType, Func, OpKind, Type, Value};
+use oxhlo_ir::{Block, Func, OpKind, Type, Value};
 use std::collections::{HashMap, HashSet};
 
 /// A strided view of a row-major buffer: the element at row-major coordinates `c` of `shape` is at
@@ -154,20 +154,10 @@ pub struct ViewCopy {
     pub pieces: Vec<Piece>,
 }
 
-/// Element bytes of a static tensor of a native real element type.
+/// The shape and element bytes of a static tensor of a native real element type.
 fn static_tensor(func: &Func, v: Value) -> Option<(&[i64], usize)> {
     match func.try_ty(v)? {
-        Type::Tensor(t) if t.is_static() && t.encoding.is_none() && native_real_elem(&t.elem) => {
-            let bytes = match &t.elem {
-                ElementType::Bool => 1,
-                ElementType::Int { bits, .. } => (*bits as usize) / 8,
-                ElementType::Float(FloatType::F16 | FloatType::BF16) => 2,
-                ElementType::Float(FloatType::F32) => 4,
-                ElementType::Float(_) => 8,
-                _ => return None,
-            };
-            Some((&t.shape, bytes))
-        }
+        Type::Tensor(t) if t.is_static() && t.encoding.is_none() && native_real_elem(&t.elem) => Some((&t.shape, t.elem.storage_bytes())),
         _ => None,
     }
 }
