@@ -204,6 +204,13 @@ pub fn pdl_enabled() -> bool {
         && !PDL_REFUSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+impl Gpu {
+    /// Whether kernels may be launched in thread block clusters (sm_90 and later).
+    pub fn clusters(&self) -> bool {
+        self.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)
+    }
+}
+
 /// Set when the driver refused a programmatic dependent launch (a driver without them): every later
 /// launch is a plain one.
 static PDL_REFUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -192,6 +192,12 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
                     (p(true), p(false), 1)
                 }
             };
+            if crate::reduce::cluster_cols(outer, red, inner) {
+                if let Some(src) = crate::reduce::render_cluster_cols(*k, rk) {
+                    out.push(src);
+                    return;
+                }
+            }
             if let Some(l) = crate::reduce::folded_launch(outer, red, inner) {
                 if let Some(src) = crate::reduce::render_folded(*k, rk, l.pass.shape) {
                     out.push(src);

@@ -139,12 +139,30 @@ fn compile_to(src: &str, arch: &str, ptx: bool, tier: Tier) -> Result<Vec<u8>, S
 /// back-to-back passes of a reduction did. crates/oxhlo-cuda/NOTES.md, v12.)
 pub const ENTRY_PROLOGUE: &str = "\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n  asm volatile(\"griddepcontrol.launch_dependents;\");\n#endif\n";
 
-/// `src` with [`ENTRY_PROLOGUE`] at the start of its entry `entry` (unchanged when it has none).
+/// [`ENTRY_PROLOGUE`] without the early `launch_dependents`: the next kernel launches when this one
+/// completes (its blocks then take no SM slots this kernel's later blocks could use).
+pub const ENTRY_PROLOGUE_WAIT_ONLY: &str = "\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n#endif\n";
+
+/// The prologue every kernel gets: [`ENTRY_PROLOGUE`], or [`ENTRY_PROLOGUE_WAIT_ONLY`] when
+/// `OXHLO_CUDA_PDL_TRIGGER=0` (read once; a knob for measuring).
+pub fn entry_prologue() -> &'static str {
+    static P: OnceLock<&'static str> = OnceLock::new();
+    P.get_or_init(|| if crate::env_off("OXHLO_CUDA_PDL_TRIGGER") { ENTRY_PROLOGUE_WAIT_ONLY } else { ENTRY_PROLOGUE })
+}
+
+/// A comment in a kernel's source that keeps its dependents from launching before it completes
+/// ([`with_entry_prologue`]; `reduce::render_cluster_cols`).
+pub const NO_EARLY_DEPENDENTS: &str = "/* oxh: dependents launch at completion */";
+
+/// `src` with [`entry_prologue`] at the start of its entry `entry` (unchanged when it has none); a
+/// kernel that carries [`NO_EARLY_DEPENDENTS`] or lets its dependents launch itself
+/// (`griddepcontrol.launch_dependents`) gets [`ENTRY_PROLOGUE_WAIT_ONLY`].
 pub fn with_entry_prologue(src: &str, entry: &str) -> String {
     let Some(at) = src.find(&format!(" {entry}(")) else { return src.to_string() };
     let Some(open) = src[at..].find('{') else { return src.to_string() };
     let cut = at + open + 1;
-    format!("{}{ENTRY_PROLOGUE}{}", &src[..cut], &src[cut..])
+    let prologue = if src.contains(NO_EARLY_DEPENDENTS) || src.contains("griddepcontrol.launch_dependents") { ENTRY_PROLOGUE_WAIT_ONLY } else { entry_prologue() };
+    format!("{}{}{}", &src[..cut], prologue, &src[cut..])
 }
 
 /// The entry of kernel `j` of a batch.
@@ -236,7 +254,7 @@ impl Gpu {
     /// entry prologue).
     fn device_key(&self, source_key: u64) -> u64 {
         static OPTIONS_KEY: OnceLock<u64> = OnceLock::new();
-        let options = *OPTIONS_KEY.get_or_init(|| hash(&format!("{}{ENTRY_PROLOGUE}", options_beside_arch().join(" "))));
+        let options = *OPTIONS_KEY.get_or_init(|| hash(&format!("{}{}", options_beside_arch().join(" "), entry_prologue())));
         source_key ^ hash(self.arch) ^ options.rotate_left(17)
     }
 

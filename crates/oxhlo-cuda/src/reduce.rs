@@ -158,7 +158,19 @@ pub fn acc_type(kind: Kind) -> &'static str {
 /// The CUDA C of one reduction pass over elements of `kind` with reducer `rk` (entry
 /// [`crate::render::ENTRY`], parameters as [`Shape`] says). None for unsupported kinds and reducers.
 pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
-    render_pass_with(kind, rk, pass, false)
+    render_pass_with(kind, rk, pass, Finish::Launch)
+}
+
+/// How a first pass over elements ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Finish {
+    /// As its `Pass` says (partials for a later launch, or final values).
+    Launch,
+    /// The last block to finish folds every block's partials ([`render_folded`]).
+    Fold,
+    /// The blocks of a thread block cluster combine their columns in shared memory
+    /// ([`render_cluster_cols`]).
+    Cluster,
 }
 
 /// The first pass of `shape` (`Rows` or `Cols4`) over elements of `kind` that also finishes the
@@ -171,10 +183,65 @@ pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String>
     if !matches!(shape, Shape::Rows | Shape::Cols4) {
         return None;
     }
-    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, true)
+    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold)
 }
 
-fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, fold: bool) -> Option<String> {
+/// The one pass of a column reduction over elements of `kind` whose parts are the [`CLUSTER_PARTS`]
+/// blocks of a thread block cluster (sm_90 and later; an empty kernel below that): each block folds its
+/// part of the rows of up to [`CLUSTER_TILE`] columns in registers and shared memory, then the
+/// cluster's first block combines the parts' column values from the others' shared memory in a fixed
+/// order and stores the results. No partials in global memory, one launch ([`cluster_cols`] says
+/// when). Parameters: those of `Cols`, then `(const S* in0, const S* init, S* out0)`; launched with
+/// `outer x groups x CLUSTER_PARTS` blocks of 256 threads ([`Gpu::launch_reduce_cols`] with
+/// `parts = CLUSTER_PARTS`, `cols_per_block = CLUSTER_TILE`).
+pub fn render_cluster_cols(kind: Kind, rk: ReduceKind) -> Option<String> {
+    render_pass_with(kind, rk, Pass { shape: Shape::Cols4, from_partials: false, to_partials: false }, Finish::Cluster)
+}
+
+/// Blocks (parts of the reduced dim) of a [`render_cluster_cols`] cluster: the portable cluster size.
+pub const CLUSTER_PARTS: i64 = 8;
+
+/// Columns a [`render_cluster_cols`] block reads (16 threads of 4 columns a row, 16 rows at a time).
+/// On the H200 a [4096, 4096] f32 sum over its rows took 18.2 us in groups of 64 (88% of the copy
+/// bandwidth), 20.0 in groups of 128, 22.5-24.3 in groups of 32 (`examples/sum_lab`).
+pub const CLUSTER_TILE: i64 = 64;
+
+/// Whether [`cluster_cols`] may choose cluster passes at all: yes unless `OXHLO_CUDA_CLUSTER_COLS=0`
+/// (read once).
+pub fn cluster_cols_on() -> bool {
+    static ON: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&ON, "OXHLO_CUDA_CLUSTER_COLS", |v| v <= 1, 1) == 1
+}
+
+/// Tiles a [`render_cluster_cols`] thread's loop is unrolled by: 8 unless `OXHLO_CUDA_CLUSTER_UNROLL`
+/// says otherwise (read once; a knob for measuring).
+fn cluster_unroll() -> u32 {
+    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&U, "OXHLO_CUDA_CLUSTER_UNROLL", |u| (1..=16).contains(&u), 8)
+}
+
+/// Blocks of a [`render_cluster_cols`] pass that must fit an SM at once (`__launch_bounds__`, 40
+/// registers a thread): a cluster's blocks are placed on the SMs of one GPC, and at four blocks an SM
+/// (64 registers, unbounded) the 64 clusters of a [4096, 4096] sum did not all fit at once.
+const CLUSTER_MIN_BLOCKS: u32 = 6;
+
+/// Whether a column reduction over `[outer, red, inner]` runs as one [`render_cluster_cols`] pass:
+/// `inner` a multiple of 4, a first pass that would otherwise write partials, each cluster part at
+/// least two tiles of rows long, and at least 256 blocks (two an SM on an H200: fewer leave the
+/// device underused, as nanoGPT's [4096, 384] bias-gradient sums would be). On unless
+/// `OXHLO_CUDA_CLUSTER_COLS=0` (read once); the executor also requires an sm_90 device.
+pub fn cluster_cols(outer: i64, red: i64, inner: i64) -> bool {
+    if !cluster_cols_on() || !cols4_fits(inner) {
+        return false;
+    }
+    let w = inner.min(CLUSTER_TILE);
+    let (groups, tile_rows) = ((inner + w - 1) / w, 256 / (w / 4));
+    let first = launches(outer, red, inner)[0];
+    first.pass.shape == Shape::Cols4 && first.parts > 1 && red >= CLUSTER_PARTS * 2 * tile_rows && outer.saturating_mul(groups).saturating_mul(CLUSTER_PARTS) >= 256
+}
+
+fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> Option<String> {
+    let fold = finish == Finish::Fold;
     let st = crate::render::storage_type(kind)?;
     let unsigned = matches!(kind, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64);
     let acc = acc_type(kind);
@@ -274,7 +341,10 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, fold: bool) -> Optio
             final_store("f", "row")
         )
     };
-    let body = if pass.shape == Shape::Cols4 {
+    let body = if finish == Finish::Cluster {
+        let load = format!("{acc} x = {}; acc_[e] = oxr(acc_[e], x);", load_elem("v", "e"));
+        cluster_cols_kernel(st, acc, ident, &load, &|x, at| final_store(x, at))
+    } else if pass.shape == Shape::Cols4 {
         if pass.from_partials {
             return None;
         }
@@ -287,10 +357,14 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, fold: bool) -> Optio
         let fold = format!(
             "    if ((red & 3) == 0) {{
       {acc} acc0 = acc, acc1 = acc, acc2 = acc, acc3 = acc;
-      const long long end = row * red + hi;
+      // A pointer walk (an index walk took 40 registers against 32, six blocks an SM against eight:
+      // [4096, 4096] row sums 19.7 -> 16.8 us on the H200, `examples/sum_lab`).
+      const {st}* p = in0 + row * red + lo + 4 * threadIdx.x;
+      const {st}* const end = in0 + row * red + hi;
+      const long long step = 4 * (long long)blockDim.x;
       #pragma unroll 4
-      for (long long i0 = row * red + lo + 4 * threadIdx.x; i0 < end; i0 += 4 * blockDim.x) {{
-        __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);
+      for (; p < end; p += step) {{
+        __align__(16) {st} a0[4]; oxh_ld4(a0, p);
         {} {} {} {}
       }}
       acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));
@@ -482,6 +556,80 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, tail: &str, res
 }}
 ",
         res = result("acc", "b"),
+    )
+}
+
+/// The [`render_cluster_cols`] kernel over elements of C type `st`: `fold` folds lane `e` of the
+/// thread's 4 loaded elements `v` into its accumulator `acc_[e]`; `store(x, at)` stores column value `x`
+/// at output index `at`. The next kernel launches when this one completes (the source carries
+/// [`crate::nvrtc::NO_EARLY_DEPENDENTS`], so its entry prologue only waits): launched early, or once
+/// every block had issued its loads, it made the [4096, 4096] sum 18.2 -> 22.0 and 23.7 us on the
+/// H200 (`examples/sum_lab`).
+fn cluster_cols_kernel(st: &str, acc: &str, ident: &str, fold: &str, store: &dyn Fn(&str, &str) -> String) -> String {
+    let entry = crate::render::ENTRY;
+    let (parts, tile) = (CLUSTER_PARTS, CLUSTER_TILE);
+    let stored = store("s", "row * inner + g * w + c");
+    let unroll = cluster_unroll();
+    let mark = crate::nvrtc::NO_EARLY_DEPENDENTS;
+    format!(
+        "{mark}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename A> __device__ __forceinline__ A oxh_peer(const A* p, unsigned rank) {{
+  static_assert(sizeof(A) == 8, \"8-byte accumulators\");
+  unsigned a = (unsigned)__cvta_generic_to_shared(p), r; unsigned long long v;
+  asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(rank));
+  asm volatile(\"ld.shared::cluster.b64 %0, [%1];\" : \"=l\"(v) : \"r\"(r) : \"memory\");
+  A out; memcpy(&out, &v, 8); return out;
+}}
+__device__ __forceinline__ void oxh_cluster_sync() {{ asm volatile(\"barrier.cluster.arrive.aligned;\\n\\tbarrier.cluster.wait.aligned;\" ::: \"memory\"); }}
+#define OXH_CLUSTER_DIMS __cluster_dims__({parts}, 1, 1)
+#else
+#define OXH_CLUSTER_DIMS
+#endif
+extern \"C\" __global__ void OXH_CLUSTER_DIMS __launch_bounds__(256, {CLUSTER_MIN_BLOCKS}) {entry}(long long outer, long long red, long long inner, long long parts, const {st}* __restrict__ in0, const {st}* __restrict__ init, {st}* __restrict__ out0) {{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ {acc} sh[256][4];
+  __shared__ {acc} shc[{tile}];
+  unsigned part; asm volatile(\"mov.u32 %0, %%cluster_ctarank;\" : \"=r\"(part));
+  const int w = (int)min(inner, {tile}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
+  const long long groups = (inner + w - 1) / w;
+  const long long chunk = (red + {parts} - 1) / {parts}, lo = min(red, part * chunk), hi = min(red, lo + chunk);
+  for (long long b = blockIdx.x / {parts}; b < outer * groups; b += gridDim.x / {parts}) {{
+    const long long row = b % outer, g = b / outer, col0 = g * w + 4 * cg;
+    {acc} acc_[4];
+    #pragma unroll
+    for (int e = 0; e < 4; ++e) acc_[e] = ({acc})({ident});
+    if (t / q < tile_rows && col0 < inner) {{
+      const {st}* src = in0 + (row * red + lo + t / q) * inner + col0;
+      const long long di = tile_rows * inner;
+      #pragma unroll {unroll}
+      for (long long r = lo + t / q; r < hi; r += tile_rows, src += di) {{
+        __align__(16) {st} v[4]; oxh_ld4(v, src);
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {{ {fold} }}
+      }}
+    }}
+    #pragma unroll
+    for (int e = 0; e < 4; ++e) sh[t][e] = acc_[e];
+    __syncthreads();
+    for (int c = t; c < w; c += 256) {{
+      {acc} s = sh[c >> 2][c & 3];
+      for (int k = 1; k < tile_rows; ++k) s = oxr(s, sh[k * q + (c >> 2)][c & 3]);
+      shc[c] = s;
+    }}
+    oxh_cluster_sync();
+    if (part == 0) {{
+      for (int c = t; c < w && g * w + c < inner; c += 256) {{
+        {acc} s = oxh_peer(shc + c, 0u);
+        for (unsigned p = 1; p < {parts}u; ++p) s = oxr(s, oxh_peer(shc + c, p));
+        {stored}
+      }}
+    }}
+    oxh_cluster_sync();
+  }}
+#endif
+}}
+"
     )
 }
 
@@ -713,6 +861,13 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
         let [o] = out;
         return Ok(o);
     }
+    if cluster_cols(outer, red, inner) && gpu.clusters() {
+        if let Some(src) = memo.get(op, CLUSTER_TAG, || render_cluster_cols(x.kind, rk)) {
+            gpu.launch_reduce_cols(&src, outer, red, inner, CLUSTER_PARTS, inner.min(CLUSTER_TILE), 256, 1, &[&**x.buf, &**init.buf], &mut out)?;
+            let [o] = out;
+            return Ok(o);
+        }
+    }
     let folded = folded_launch(outer, red, inner).and_then(|l| memo.get(op, FOLD_TAG, || render_folded(x.kind, rk, l.pass.shape)).map(|src| (l, src)));
     if let Some((l, src)) = folded {
         let counts = if l.pass.shape == Shape::Cols4 { outer * cols4_layout(inner).0 } else { outer };
@@ -734,6 +889,9 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
 
 /// `op`'s memo tag of its folded pass ([`render_folded`]) and of that pass's counters.
 const FOLD_TAG: u32 = 27;
+
+/// `op`'s memo tag of its cluster pass ([`render_cluster_cols`]).
+const CLUSTER_TAG: u32 = 28;
 
 /// The most partials a `Cols4` group's last block folds (each of its threads then folds at most 16).
 const FOLD_COLS_MAX: i64 = 4096;

@@ -470,16 +470,39 @@ fn finish_epilogues_match_the_interpreter() {
 fn folded_reductions_match_host_references() {
     let Some(_gpu) = gpu_or_skip() else { return };
     for (shape, dims) in [("4194304", "0"), ("64x262144", "1"), ("2048x1024", "0, 1"), ("3x2000x1024", "1, 2")] {
-        let full: Vec<i64> = shape.split('x').map(|d| d.parse().unwrap()).collect();
-        let dims_v: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
-        let (lo, hi) = (dims_v[0], dims_v[dims_v.len() - 1] + 1);
-        let p = |r: &[i64]| r.iter().product::<i64>() as usize;
-        let (outer, red, inner) = (p(&full[..lo]), p(&full[lo..hi]), p(&full[hi..]));
-        assert!(oxhlo_cuda::reduce::folded_launch(outer as i64, red as i64, inner as i64).is_some(), "{shape} over [{dims}] is folded");
-        let kept: Vec<String> = full.iter().enumerate().filter(|(i, _)| !dims_v.contains(i)).map(|(_, d)| d.to_string()).collect();
-        let rt = |e: &str| if kept.is_empty() { format!("tensor<{e}>") } else { format!("tensor<{}x{e}>", kept.join("x")) };
-        let src = format!(
-            "func.func @main(%x: tensor<{shape}xf32>, %k: tensor<{shape}xi32>) -> ({rf}, {rf}, {ri}) {{
+        reductions_match_host_references(shape, dims, "folded", &|o, r, i| oxhlo_cuda::reduce::folded_launch(o, r, i).is_some());
+    }
+}
+
+/// Column reductions finished inside thread block clusters (`reduce::cluster_cols`, sm_90): a whole
+/// number of column groups, a partial last group (4100 columns), and several rows of groups; f32 sums
+/// and maxima against f64 references, i32 sums exactly; four runs each giving the same bits.
+#[test]
+fn cluster_column_reductions_match_host_references() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    if !gpu.clusters() || !oxhlo_cuda::reduce::cluster_cols_on() {
+        println!("skipped: no thread block clusters below sm_90, or OXHLO_CUDA_CLUSTER_COLS=0");
+        return;
+    }
+    for (shape, dims) in [("1024x2048", "0"), ("640x4100", "0"), ("3x512x1024", "1")] {
+        reductions_match_host_references(shape, dims, "a cluster pass", &oxhlo_cuda::reduce::cluster_cols);
+    }
+}
+
+/// An f32 sum, an f32 maximum and an i32 sum of a `shape` tensor over `dims` (contiguous) on the
+/// device against host references; `scheduled(outer, red, inner)` must hold (the schedule under test,
+/// `what`); three more runs must give the same bits.
+fn reductions_match_host_references(shape: &str, dims: &str, what: &str, scheduled: &dyn Fn(i64, i64, i64) -> bool) {
+    let full: Vec<i64> = shape.split('x').map(|d| d.parse().unwrap()).collect();
+    let dims_v: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
+    let (lo, hi) = (dims_v[0], dims_v[dims_v.len() - 1] + 1);
+    let p = |r: &[i64]| r.iter().product::<i64>() as usize;
+    let (outer, red, inner) = (p(&full[..lo]), p(&full[lo..hi]), p(&full[hi..]));
+    assert!(scheduled(outer as i64, red as i64, inner as i64), "{shape} over [{dims}] is {what}");
+    let kept: Vec<String> = full.iter().enumerate().filter(|(i, _)| !dims_v.contains(i)).map(|(_, d)| d.to_string()).collect();
+    let rt = |e: &str| if kept.is_empty() { format!("tensor<{e}>") } else { format!("tensor<{}x{e}>", kept.join("x")) };
+    let src = format!(
+        "func.func @main(%x: tensor<{shape}xf32>, %k: tensor<{shape}xi32>) -> ({rf}, {rf}, {ri}) {{
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %m = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zi = stablehlo.constant dense<0> : tensor<i32>
@@ -488,46 +511,45 @@ fn folded_reductions_match_host_references() {
   %t = stablehlo.reduce(%k init: %zi) applies stablehlo.add across dimensions = [{dims}] : (tensor<{shape}xi32>, tensor<i32>) -> {ri}
   return %s, %u, %t : {rf}, {rf}, {ri}
 }}",
-            rf = rt("f32"),
-            ri = rt("i32"),
-        );
-        let module = oxhlo_text::parse_module(&src, "folded.mlir").expect("parses");
-        oxhlo_ir::verify_module(&module).expect("verifies");
-        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
-        let n = outer * red * inner;
-        let x = rand(n, 900);
-        let k: Vec<i32> = (0..n).map(|i| ((i as i64 * 2654435761) % 2000001 - 1000000) as i32).collect();
-        let ity = TensorType::new(full.clone(), ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Signless });
-        let inputs = vec![Val::Native(NTensor::new(f32_ty(&full), Buf::F32(x.clone()))), Val::Native(NTensor::new(ity, Buf::I32(k.clone())))];
-        let first = prog.run(inputs.clone()).expect("runs on the GPU");
-        assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{shape}: everything on the device");
-        let m = outer * inner;
-        let (mut s, mut mag, mut u, mut t) = (vec![0f64; m], vec![0f64; m], vec![f64::NEG_INFINITY; m], vec![0i32; m]);
-        for o in 0..outer {
-            for r in 0..red {
-                for c in 0..inner {
-                    let (e, j) = ((o * red + r) * inner + c, o * inner + c);
-                    s[j] += x[e] as f64;
-                    mag[j] += x[e].abs() as f64;
-                    u[j] = u[j].max(x[e] as f64);
-                    t[j] = t[j].wrapping_add(k[e]);
-                }
+        rf = rt("f32"),
+        ri = rt("i32"),
+    );
+    let module = oxhlo_text::parse_module(&src, "folded.mlir").expect("parses");
+    oxhlo_ir::verify_module(&module).expect("verifies");
+    let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    let n = outer * red * inner;
+    let x = rand(n, 900);
+    let k: Vec<i32> = (0..n).map(|i| ((i as i64 * 2654435761) % 2000001 - 1000000) as i32).collect();
+    let ity = TensorType::new(full.clone(), ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Signless });
+    let inputs = vec![Val::Native(NTensor::new(f32_ty(&full), Buf::F32(x.clone()))), Val::Native(NTensor::new(ity, Buf::I32(k.clone())))];
+    let first = prog.run(inputs.clone()).expect("runs on the GPU");
+    assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{shape}: everything on the device");
+    let m = outer * inner;
+    let (mut s, mut mag, mut u, mut t) = (vec![0f64; m], vec![0f64; m], vec![f64::NEG_INFINITY; m], vec![0i32; m]);
+    for o in 0..outer {
+        for r in 0..red {
+            for c in 0..inner {
+                let (e, j) = ((o * red + r) * inner + c, o * inner + c);
+                s[j] += x[e] as f64;
+                mag[j] += x[e].abs() as f64;
+                u[j] = u[j].max(x[e] as f64);
+                t[j] = t[j].wrapping_add(k[e]);
             }
         }
-        let got: Vec<Vec<f64>> = first.iter().map(|v| as_f64(&v.to_rt())).collect();
-        for j in 0..m {
-            assert!((got[0][j] - s[j]).abs() <= 1e-6 * mag[j] + 1e-6, "{shape} over [{dims}] sum {j}: {} vs {}", got[0][j], s[j]);
-            assert_eq!(got[1][j], u[j], "{shape} over [{dims}] max {j}");
-            assert_eq!(got[2][j], t[j] as f64, "{shape} over [{dims}] i32 sum {j}");
-        }
-        for run in 2..=4 {
-            let again = prog.run(inputs.clone()).expect("runs again");
-            for (a, b) in again.iter().zip(&first) {
-                assert_eq!(as_f64(&a.to_rt()), as_f64(&b.to_rt()), "{shape} over [{dims}] run {run}: other bits than the first run");
-            }
-        }
-        println!("{shape} over [{dims}]: folded sums, maxima and i32 sums agree; four runs, same bits");
     }
+    let got: Vec<Vec<f64>> = first.iter().map(|v| as_f64(&v.to_rt())).collect();
+    for j in 0..m {
+        assert!((got[0][j] - s[j]).abs() <= 1e-6 * mag[j] + 1e-6, "{shape} over [{dims}] sum {j}: {} vs {}", got[0][j], s[j]);
+        assert_eq!(got[1][j], u[j], "{shape} over [{dims}] max {j}");
+        assert_eq!(got[2][j], t[j] as f64, "{shape} over [{dims}] i32 sum {j}");
+    }
+    for run in 2..=4 {
+        let again = prog.run(inputs.clone()).expect("runs again");
+        for (a, b) in again.iter().zip(&first) {
+            assert_eq!(as_f64(&a.to_rt()), as_f64(&b.to_rt()), "{shape} over [{dims}] run {run}: other bits than the first run");
+        }
+    }
+    println!("{shape} over [{dims}]: {what}: sums, maxima and i32 sums agree; four runs, same bits");
 }
 
 /// View copies (`oxhlo_plan::view_copy`): attention heads sliced out of a fused projection and their

@@ -83,6 +83,8 @@ fn reduction_kernels() -> BTreeSet<String> {
                 // The first pass that finishes the reduction in its last block (`reduce::folded_launch`).
                 out.extend(oxhlo_cuda::reduce::render_folded(k, rk, shape));
             }
+            // The column pass finished inside a thread block cluster (`reduce::cluster_cols`).
+            out.extend(oxhlo_cuda::reduce::render_cluster_cols(k, rk));
         }
     }
     // The finishing pass of several f32 sums (merged reductions) at once.

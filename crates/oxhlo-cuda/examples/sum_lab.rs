@@ -1,0 +1,316 @@
+//! A measuring bench for 64 MiB sum kernel designs on the device (`cargo build --release -p oxhlo-cuda
+//! --example sum_lab`, run on the GPU machine): the backend's own sums (`reduce::try_reduce`) beside
+//! hand-written alternatives of the same result, each timed over back-to-back launches and checked
+//! against f64 sums on the host. Prints one line per design: microseconds a sum and the percentage of
+//! the 256 MiB device-to-device copy's bandwidth (bytes read against bytes read + written).
+//! Designs:
+//! - `cluster W P U`: a column sum whose `P` parts of the reduced dim are the `P` blocks of one thread
+//!   block cluster (sm_90), each summing its rows of `W` columns (4 columns a thread, loop unrolled by
+//!   `U`); the cluster's first block adds the others' column sums from their shared memory in a fixed
+//!   order. One launch, no partials in global memory.
+//! - `warp_rows U`: a row sum with a warp per row, eight rows a block, unrolled by `U`.
+//! - `block_rows T`: a row sum with a block of `T` threads per row.
+use oxhlo_cuda::device::{self, Kernel};
+use oxhlo_cpu::{Buf, NTensor};
+use oxhlo_ir::{ElementType, FloatType, TensorType};
+use std::time::Instant;
+
+const REPS: usize = 200;
+
+const CLUSTER_HELPERS: &str = r#"
+__device__ __forceinline__ unsigned oxh_rank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
+__device__ __forceinline__ void oxh_cluster_sync() { asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"); }
+__device__ __forceinline__ double oxh_peer(const double* p, unsigned rank) {
+  unsigned a = (unsigned)__cvta_generic_to_shared(p), r; double v;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(r) : "memory");
+  return v;
+}
+"#;
+
+fn cluster_cols(w: usize, p: usize, u: usize) -> String {
+    format!(
+        "{CLUSTER_HELPERS}
+extern \"C\" __global__ void __cluster_dims__({p}, 1, 1) oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, float* __restrict__ out0) {{
+  __shared__ double sh[256][4];
+  __shared__ double shc[{w}];
+  const int q = {w} / 4, t = threadIdx.x, cg = t % q, tr = 256 / q;
+  const unsigned part = oxh_rank();
+  const long long g = blockIdx.x / {p};
+  const long long chunk = (red + {p} - 1) / {p}, lo = part * chunk, hi = min(red, lo + chunk);
+  const long long col0 = g * {w} + 4 * cg;
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  if (col0 < inner) {{
+    const float* src = in0 + (lo + t / q) * inner + col0;
+    const long long di = tr * inner;
+    #pragma unroll {u}
+    for (long long r = lo + t / q; r < hi; r += tr, src += di) {{
+      const float4 v = __ldg((const float4*)src);
+      a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
+    }}
+  }}
+  sh[t][0] = a0; sh[t][1] = a1; sh[t][2] = a2; sh[t][3] = a3;
+  __syncthreads();
+  if (t < {w}) {{
+    double s = sh[t >> 2][t & 3];
+    for (int k = 1; k < tr; ++k) s += sh[k * q + (t >> 2)][t & 3];
+    shc[t] = s;
+  }}
+  oxh_cluster_sync();
+  if (part == 0 && t < {w} && g * {w} + t < inner) {{
+    double s = oxh_peer(shc + t, 0);
+    for (unsigned r = 1; r < {p}; ++r) s += oxh_peer(shc + t, r);
+    out0[g * {w} + t] = (float)((double)init[0] + s);
+  }}
+  oxh_cluster_sync();
+}}
+"
+    )
+}
+
+fn warp_rows(u: usize) -> String {
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, float* __restrict__ out0) {{
+  const long long row = blockIdx.x * 8 + (threadIdx.x >> 5);
+  const int lane = threadIdx.x & 31;
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const float4* src = (const float4*)(in0 + row * red);
+  #pragma unroll {u}
+  for (long long c = lane; c < red / 4; c += 32) {{
+    const float4 v = __ldg(src + c);
+    a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
+  }}
+  double s = (a0 + a1) + (a2 + a3);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (lane == 0) out0[row] = (float)((double)init[0] + s);
+}}
+"
+    )
+}
+
+fn block_rows(threads: usize, u: usize) -> String {
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, float* __restrict__ out0) {{
+  __shared__ double sh[32];
+  const long long row = blockIdx.x;
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const float4* src = (const float4*)(in0 + row * red);
+  #pragma unroll {u}
+  for (long long c = threadIdx.x; c < red / 4; c += {threads}) {{
+    const float4 v = __ldg(src + c);
+    a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
+  }}
+  double s = (a0 + a1) + (a2 + a3);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {{
+    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) out0[row] = (float)((double)init[0] + s);
+  }}
+}}
+"
+    )
+}
+
+fn fold_all(threads: usize, u: usize) -> String {
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
+  __shared__ double sh[32];
+  __shared__ unsigned int arrived;
+  const long long per = red / outer;
+  const float4* src = (const float4*)(in0 + blockIdx.x * per);
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  #pragma unroll {u}
+  for (long long c = threadIdx.x; c < per / 4; c += {threads}) {{
+    const float4 v = __ldg(src + c);
+    a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
+  }}
+  double s = (a0 + a1) + (a2 + a3);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {{
+    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) {{ part[blockIdx.x] = s; __threadfence(); arrived = atomicAdd(count, 1u); }}
+  }}
+  __syncthreads();
+  if (arrived + 1u == gridDim.x) {{
+    __threadfence();
+    double f0 = 0, f1 = 0;
+    long long p = threadIdx.x;
+    for (; p + {threads} < gridDim.x; p += 2 * {threads}) {{ f0 += __ldcg(part + p); f1 += __ldcg(part + p + {threads}); }}
+    if (p < gridDim.x) f0 += __ldcg(part + p);
+    double f = f0 + f1;
+    for (int o = 16; o > 0; o >>= 1) f += __shfl_down_sync(0xffffffffu, f, o);
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = f;
+    __syncthreads();
+    if (threadIdx.x < 32) {{
+      f = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
+      for (int o = 16; o > 0; o >>= 1) f += __shfl_down_sync(0xffffffffu, f, o);
+      if (threadIdx.x == 0) {{ out0[0] = (float)((double)init[0] + f); count[0] = 0u; }}
+    }}
+  }}
+}}
+"
+    )
+}
+
+fn rand_f32(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32) - 0.5
+        })
+        .collect()
+}
+
+fn time_us(gpu: &device::Gpu, mut f: impl FnMut()) -> f64 {
+    for _ in 0..5 {
+        f();
+    }
+    gpu.synchronize().unwrap();
+    let t = Instant::now();
+    for _ in 0..REPS {
+        f();
+    }
+    gpu.synchronize().unwrap();
+    t.elapsed().as_secs_f64() * 1e6 / REPS as f64
+}
+
+fn check(got: &[f32], want: &[f64], what: &str) -> bool {
+    let bad = got.iter().zip(want).position(|(&g, &w)| (g as f64 - w).abs() > 1e-4 * (1.0 + w.abs()));
+    if let Some(i) = bad {
+        println!("{what}: WRONG at {i}: {} vs {}", got[i], want[i]);
+    }
+    bad.is_none()
+}
+
+fn main() {
+    if let Ok(dir) = std::env::var("SUM_LAB_DUMP") {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(format!("{dir}/cluster.cu"), cluster_cols(64, 8, 8)).unwrap();
+        std::fs::write(format!("{dir}/warp_rows.cu"), warp_rows(8)).unwrap();
+        std::fs::write(format!("{dir}/block_rows.cu"), block_rows(256, 8)).unwrap();
+        std::fs::write(format!("{dir}/fold_all.cu"), fold_all(128, 8)).unwrap();
+        use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
+        use oxhlo_plan::reducer::ReduceKind;
+        let f32k = oxhlo_cpu::Kind::F32;
+        std::fs::write(format!("{dir}/backend_rows.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: false }).unwrap()).unwrap();
+        std::fs::write(format!("{dir}/backend_cols4.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Cols4, from_partials: false, to_partials: true }).unwrap()).unwrap();
+        std::fs::write(format!("{dir}/backend_fold_rows.cu"), render_folded(f32k, ReduceKind::Add, Shape::Rows).unwrap()).unwrap();
+        for (name, k, rk) in [("f32", f32k, ReduceKind::Add), ("i32", oxhlo_cpu::Kind::I32, ReduceKind::Add), ("bf16max", oxhlo_cpu::Kind::BF16, ReduceKind::Max), ("u8min", oxhlo_cpu::Kind::U8, ReduceKind::Min)] {
+            std::fs::write(format!("{dir}/backend_cluster_{name}.cu"), oxhlo_cuda::reduce::render_cluster_cols(k, rk).unwrap()).unwrap();
+        }
+    }
+    let gpu = match device::gpu() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return;
+        }
+    };
+    let (rows, cols) = (4096usize, 4096usize);
+    let n = rows * cols;
+    let xh = rand_f32(n, 7);
+    let f32t = |shape: &[i64], v: Vec<f32>| NTensor::new(TensorType::new(shape.to_vec(), ElementType::Float(FloatType::F32)), Buf::F32(v));
+    let x = gpu.upload(&f32t(&[rows as i64, cols as i64], xh.clone())).unwrap();
+    let init = gpu.upload(&f32t(&[], vec![0.0])).unwrap();
+    let col_want: Vec<f64> = (0..cols).map(|c| (0..rows).map(|r| xh[r * cols + c] as f64).sum()).collect();
+    let row_want: Vec<f64> = (0..rows).map(|r| xh[r * cols..(r + 1) * cols].iter().map(|&v| v as f64).sum()).collect();
+
+    // The copy ceiling (256 MiB, bytes read + written), as bench_gpu measures it.
+    let big = 64usize << 20;
+    let src = gpu.upload(&f32t(&[big as i64], rand_f32(big, 1))).unwrap();
+    let mut dst = gpu.alloc_raw(oxhlo_cpu::Kind::F32, big).unwrap();
+    let copy_us = time_us(&gpu, || gpu.stream.memcpy_dtod(&**src.buf, &mut *dst).unwrap());
+    let ceiling = 2.0 * (big * 4) as f64 / (copy_us * 1e-6) / 1e9;
+    println!("copy 256MiB d2d {copy_us:8.2} us {ceiling:8.1} GB/s");
+    let line = |name: &str, us: f64, ok: bool| {
+        let gbs = (n * 4) as f64 / (us * 1e-6) / 1e9;
+        println!("{name:<28} {us:8.2} us {gbs:8.1} GB/s ({:.1}% of copy){}", 100.0 * gbs / ceiling, if ok { "" } else { "  WRONG" });
+    };
+
+    // The backend's own sums.
+    let total = [xh.iter().map(|&v| v as f64).sum::<f64>()];
+    for (dims, want) in [("0", &col_want[..]), ("1", &row_want[..]), ("0, 1", &total[..])] {
+        let rt = if dims == "0, 1" { "tensor<f32>" } else { "tensor<4096xf32>" };
+        let m = oxhlo_text::parse_module(
+            &format!(
+                "func.func @main(%x: tensor<4096x4096xf32>) -> {rt} {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{dims}] : (tensor<4096x4096xf32>, tensor<f32>) -> {rt}
+  return %s : {rt}
+}}"
+            ),
+            "sum_lab.mlir",
+        )
+        .unwrap();
+        let f = &m.funcs[0];
+        let op = &f.body.entry().unwrap().ops[1];
+        let rty = TensorType::new(if dims == "0, 1" { vec![] } else { vec![4096] }, ElementType::Float(FloatType::F32));
+        let memo = device::Memo::default();
+        let mut last = None;
+        let us = time_us(&gpu, || last = Some(oxhlo_cuda::reduce::try_reduce(&gpu, &memo, f, op, &x, &init, &rty).unwrap().unwrap()));
+        let got = gpu.download(&last.unwrap()).unwrap();
+        line(&format!("backend sum over [{dims}]"), us, check(got.f32s().unwrap(), want, dims));
+    }
+
+    let mut out = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap()];
+    let fetch = |out: &[device::DBuf; 1]| {
+        let mut host = vec![0u8; 4096 * 4];
+        gpu.stream.memcpy_dtoh(&*out[0], &mut host).unwrap();
+        gpu.synchronize().unwrap();
+        host.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect::<Vec<f32>>()
+    };
+    for (w, p, u) in [(128, 8, 8), (128, 8, 16), (64, 4, 8), (64, 4, 16), (64, 8, 8), (64, 8, 16)] {
+        let k = Kernel::new(cluster_cols(w, p, u));
+        let (c, r) = (cols as i64, rows as i64);
+        // Blocks: (cols / w) groups x p parts, 256 threads.
+        let mut go = || gpu.launch_reduce_cols(&k, 1, r, c, p as i64, w as i64, 256, 1, &[&*x.buf, &*init.buf], &mut out);
+        if let Err(e) = go() {
+            println!("cluster {w} {p} {u}: {e}");
+            continue;
+        }
+        let us = time_us(&gpu, || go().unwrap());
+        let ok = check(&fetch(&out), &col_want, "cluster");
+        line(&format!("cluster W={w} P={p} U={u}"), us, ok);
+    }
+    for (t, u) in [(64usize, 8usize), (64, 16), (128, 8), (256, 4), (256, 8)] {
+        let k = Kernel::new(block_rows(t, u));
+        let mut go = || gpu.launch_reduce_cols(&k, rows as i64, cols as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf], &mut out);
+        go().unwrap();
+        let us = time_us(&gpu, || go().unwrap());
+        let ok = check(&fetch(&out), &row_want, "block rows");
+        line(&format!("block_rows T={t} U={u}"), us, ok);
+    }
+    // Whole-tensor sums: blocks of `t` threads over `per` elements each, the last block folding.
+    let total: f64 = xh.iter().map(|&v| v as f64).sum();
+    let m = oxhlo_text::parse_module("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}", "lab.mlir").unwrap();
+    let some_op = m.funcs[0].body.entry().unwrap().ops[0].clone();
+    let memo = device::Memo::default();
+    let count = memo.counter(&gpu, &some_op, 1, 1).unwrap();
+    for (t, u, per) in [(128usize, 8usize, 4096usize), (256, 8, 8192), (128, 16, 8192), (256, 16, 16384), (512, 8, 16384)] {
+        let k = Kernel::new(fold_all(t, u));
+        let blocks = n / per;
+        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap(), gpu.alloc_bytes(blocks * 8).unwrap()];
+        let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
+        go().unwrap();
+        let us = time_us(&gpu, || go().unwrap());
+        let mut host = [0u8; 4];
+        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
+        gpu.synchronize().unwrap();
+        let got = f32::from_le_bytes(host) as f64;
+        let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
+        if !ok {
+            println!("fold_all: {got} vs {total}");
+        }
+        line(&format!("fold_all T={t} U={u} per={per}"), us, ok);
+    }
+}
