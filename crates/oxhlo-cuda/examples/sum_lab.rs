@@ -1,7 +1,7 @@
 //! A measuring bench for 64 MiB sum kernel designs on the device (`cargo build --release -p oxhlo-cuda
 //! --example sum_lab`, run on the GPU machine): the backend's own sums (`reduce::try_reduce`) beside
-//! hand-written alternatives of the same result, each timed over back-to-back launches and checked
-//! against f64 sums on the host. Prints one line per design: microseconds a sum and the percentage of
+//! hand-written alternatives of the same result, each timed on the device (`profile::device_ms_per_call`)
+//! and checked against f64 sums on the host. Prints one line per design: microseconds a sum and the percentage of
 //! the 256 MiB device-to-device copy's bandwidth (bytes read against bytes read + written).
 //! Designs:
 //! - `cluster W P U`: a column sum whose `P` parts of the reduced dim are the `P` blocks of one thread
@@ -13,9 +13,6 @@
 use oxhlo_cuda::device::{self, Kernel};
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_ir::{ElementType, FloatType, TensorType};
-use std::time::Instant;
-
-const REPS: usize = 200;
 
 const CLUSTER_HELPERS: &str = r#"
 __device__ __forceinline__ unsigned oxh_rank() { unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
@@ -172,16 +169,8 @@ fn rand_f32(n: usize, seed: u64) -> Vec<f32> {
 }
 
 fn time_us(gpu: &device::Gpu, mut f: impl FnMut()) -> f64 {
-    for _ in 0..5 {
-        f();
-    }
-    gpu.synchronize().unwrap();
-    let t = Instant::now();
-    for _ in 0..REPS {
-        f();
-    }
-    gpu.synchronize().unwrap();
-    t.elapsed().as_secs_f64() * 1e6 / REPS as f64
+    // Device time (the calls held until all are enqueued), best of three rounds of 20.
+    (0..3).map(|_| oxhlo_cuda::profile::device_ms_per_call(gpu, 20, &mut f).expect("device time") * 1e3).fold(f64::INFINITY, f64::min)
 }
 
 fn check(got: &[f32], want: &[f64], what: &str) -> bool {

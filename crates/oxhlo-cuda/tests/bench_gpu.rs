@@ -1,8 +1,9 @@
 //! A small GPU timing run (prints a table; asserts only correctness): the copy ceiling (device-to-device
 //! copy), a 16M-element fused elementwise chain (GB/s against that ceiling), and the 4096^3 f32 GEMM on
 //! cuBLAS with TF32 (DEFAULT precision) and true fp32 (HIGHEST), checked against f64 dot products of
-//! sampled elements. Kernel times are measured after a warm-up with a synchronize around many repeats;
-//! the end-to-end row includes the host<->device copies of `CudaProgram::run`, the resident row is
+//! sampled elements. The copies, the chain kernel and the sums are timed on the device (CUDA events
+//! around 20 calls held back until all are enqueued, best of three: `profile::device_ms_per_call`),
+//! the GEMMs by the wall clock around 20 calls and a synchronize; the end-to-end row includes the host<->device copies of `CudaProgram::run`, the resident row is
 //! `CudaProgram::run_device` on inputs already on the device (per-run overhead included); sums over rows,
 //! columns and all of a tensor (`reduce::try_reduce`, with their launch schedule). Skips without a device.
 
@@ -42,6 +43,12 @@ fn time_ms(reps: usize, gpu: &device::Gpu, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_secs_f64() * 1e3 / reps as f64
 }
 
+/// Device time of one call of `f` in ms (`profile::device_ms_per_call`: the calls held until all are
+/// enqueued, so the host's launching cost is not in it), the best of three rounds of 20 calls.
+fn device_ms(gpu: &device::Gpu, mut f: impl FnMut()) -> f64 {
+    (0..3).map(|_| oxhlo_cuda::profile::device_ms_per_call(gpu, 20, &mut f).expect("device time")).fold(f64::INFINITY, f64::min)
+}
+
 #[test]
 fn gpu_timings() {
     let gpu = match device::gpu() {
@@ -58,14 +65,14 @@ fn gpu_timings() {
     let n = 64usize << 20;
     let src = gpu.upload(&f32t(&[n as i64], rand_f32(n, 1))).unwrap();
     let mut dst = gpu.alloc_raw(oxhlo_cpu::Kind::F32, n).unwrap();
-    let ms = time_ms(20, &gpu, || gpu.stream.memcpy_dtod(&**src.buf, &mut *dst).unwrap());
+    let ms = device_ms(&gpu, || gpu.stream.memcpy_dtod(&**src.buf, &mut *dst).unwrap());
     let ceiling = 2.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9;
     table.push(format!("copy 256MiB d2d            {ms:8.3} ms  {ceiling:8.1} GB/s"));
     // The same copy at the 64 MiB of the [4096, 4096] sums below (launch and ramp costs weigh more).
     let ms_q = {
         let quarter = src.buf.slice(0..(n * 4) / 4);
         let mut dst_q = dst.slice_mut(0..(n * 4) / 4);
-        time_ms(50, &gpu, || gpu.stream.memcpy_dtod(&quarter, &mut dst_q).unwrap())
+        device_ms(&gpu, || gpu.stream.memcpy_dtod(&quarter, &mut dst_q).unwrap())
     };
     let gbs_q = 2.0 * (n as f64) / (ms_q * 1e-3) / 1e9;
     table.push(format!("copy 64MiB d2d             {ms_q:8.3} ms  {gbs_q:8.1} GB/s  ({:.0}% of the 256MiB copy)", 100.0 * gbs_q / ceiling));
@@ -89,7 +96,7 @@ fn gpu_timings() {
     let src_k = render::render(f, block, &[0, 1, 2, 3], &[block.args[0], block.args[1]], &[block.ops[3].results[0]], &[n as i64]).unwrap();
     let src_k = oxhlo_cuda::device::Kernel::new(src_k);
     let mut out = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, n).unwrap()];
-    let ms = time_ms(50, &gpu, || gpu.launch(&src_k, n, &[&*a.buf, &*b.buf], &mut out).unwrap());
+    let ms = device_ms(&gpu, || gpu.launch(&src_k, n, &[&*a.buf, &*b.buf], &mut out).unwrap());
     let gbs = 3.0 * (n * 4) as f64 / (ms * 1e-3) / 1e9;
     table.push(format!("fused chain 16M f32        {ms:8.3} ms  {gbs:8.1} GB/s  ({:.0}% of copy)", 100.0 * gbs / ceiling));
     let [ob] = out;
@@ -154,7 +161,7 @@ fn gpu_timings() {
         let rty = TensorType::new(kept.clone(), ElementType::Float(FloatType::F32));
         let memo = oxhlo_cuda::device::Memo::default();
         let mut last = None;
-        let ms = time_ms(50, &gpu, || last = Some(oxhlo_cuda::reduce::try_reduce(&gpu, &memo, f, op, &x, &init, &rty).expect("on the device").unwrap()));
+        let ms = device_ms(&gpu, || last = Some(oxhlo_cuda::reduce::try_reduce(&gpu, &memo, f, op, &x, &init, &rty).expect("on the device").unwrap()));
         let gbs = (n * 4) as f64 / (ms * 1e-3) / 1e9;
         let (inner, red) = if dims == "0" { (shape[1], shape[0]) } else if dims == "1" { (1, shape[1]) } else { (1, n as i64) };
         let outer = if dims == "1" { shape[0] } else { 1 };
