@@ -9,7 +9,14 @@
 //!   `U`); the cluster's first block adds the others' column sums from their shared memory in a fixed
 //!   order. One launch, no partials in global memory.
 //! - `warp_rows U`: a row sum with a warp per row, eight rows a block, unrolled by `U`.
-//! - `block_rows T`: a row sum with a block of `T` threads per row.
+//! - `block_rows T U`: a row sum with a block of `T` threads per row, unrolled by `U`.
+//! - `fold_all T U per`: a whole-tensor sum, blocks of `T` threads over `per` elements each, the last
+//!   block to finish folding the blocks' partials.
+//!
+//! Findings on the H200 (session 20, crates/oxhlo-cuda/NOTES.md v19): loads through the read-only
+//! cache or plain ones time the same; a row pass whose loop count is known before its first load
+//! (constant stride, or counted in advance) issues its unrolled loads together; cluster passes run best
+//! when the next kernel launches only at their completion.
 use oxhlo_cuda::device::{self, Kernel};
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_ir::{ElementType, FloatType, TensorType};

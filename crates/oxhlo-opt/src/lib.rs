@@ -2,7 +2,7 @@
 //!
 //! Levels: O0 runs nothing; O1 inlines calls, folds constants (with the reference interpreter), applies
 //! exact algebraic identities, turns reductions over extent-1 dims into elementwise ops and removes dead
-//! code; O2 adds CSE, canonicalization of shape ops, loop-invariant code motion, small elementwise ops
+//! code; O2 adds iotas as broadcasts of 1-D iotas (`iota_broadcast`), CSE, canonicalization of shape ops, loop-invariant code motion, small elementwise ops
 //! moved off unit-dim reshapes, transposes around `dot_general` folded into its dimension numbers where
 //! the GEMM then reads its operands in place (`dot_transpose`); O3 folds every operand transpose that
 //! keeps the result's order. Every pass is exact: results are bitwise those of the
@@ -16,6 +16,7 @@ pub mod dot_transpose;
 pub mod factor_sums;
 pub mod fold;
 pub mod inline;
+pub mod iota_broadcast;
 pub mod licm;
 pub mod lift;
 pub mod loop_state;
@@ -207,6 +208,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
     pm.add(Box::new(simplify::AlgebraicSimplify));
     pm.add(Box::new(unit_reduce::UnitReduce));
     if level >= OptLevel::O2 {
+        pm.add(Box::new(iota_broadcast::IotaBroadcast));
         pm.add(Box::new(canon::Canonicalize));
         pm.add(Box::new(cse::Cse));
         pm.add(Box::new(licm::Licm));
