@@ -260,6 +260,7 @@ pub fn unary(op: Un, lane: Lane, a: &Reg, d: &mut Reg, n: usize) -> Result<(), S
                 }
                 Un::Exp if fast32 => fastmath::map(d, a, fastmath::exp),
                 Un::Log if fast32 => fastmath::map(d, a, fastmath::log),
+                Un::Log1p if fast32 => fastmath::map(d, a, fastmath::log1p),
                 Un::Tanh if fast32 => fastmath::map(d, a, fastmath::tanh),
                 Un::Logistic if fast32 => fastmath::map(d, a, fastmath::logistic),
                 Un::ErfInv if fast32 => fastmath::erf_inv_precise_slice(d, a),

@@ -1,8 +1,8 @@
-//! Vectorizable f32 transcendentals: `exp`, `log`, `tanh`, `logistic`, `erf_inv`, and IEEE `max`/`min`.
+//! Vectorizable f32 transcendentals: `exp`, `log`, `log1p`, `tanh`, `logistic`, `erf_inv`, and IEEE `max`/`min`.
 //! Each is branch-free (special cases are blended in with selects) and built from `+ - * /`, comparisons and bit casts only, so a loop
 //! over a slice auto-vectorizes. Polynomials are Cephes' single-precision minimax fits with Cody-Waite
 //! range reduction. Measured max errors against f64 std math (tests below, over every 97th f32 bit
-//! pattern plus edge cases): exp <= 1 ulp, log <= 1 ulp, tanh <= 2 ulp, logistic <= 1 ulp,
+//! pattern plus edge cases): exp <= 1 ulp, log <= 1 ulp, log1p <= 2 ulp, tanh <= 2 ulp, logistic <= 1 ulp,
 //! erf_inv <= 3.4 ulp (Giles' single-precision fit), erf_inv_precise correctly rounded; NaN, ±Inf,
 //! ±0, overflow, underflow to subnormals and subnormal inputs follow IEEE / the f64 reference.
 //! (The coefficients are kept as published, with more digits than f32 holds.)
@@ -97,6 +97,17 @@ pub fn log(x: f32) -> f32 {
     let y = sel(x == f32::INFINITY, x, y);
     let y = sel(x == 0.0, f32::NEG_INFINITY, y);
     sel(x < 0.0 || x.is_nan(), f32::NAN, y)
+}
+
+/// ln(1 + x): [`log`] of `u = 1 + x` plus `(x - (u - 1)) / u`, the first-order term of what rounding
+/// `1 + x` lost; x itself where `1 + x` rounds to 1.
+#[inline(always)]
+pub fn log1p(x: f32) -> f32 {
+    let u = 1.0 + x;
+    let d = u - 1.0;
+    let y = sel(d == 0.0, x, log(u) + (x - d) / u);
+    let y = sel(u == 0.0, f32::NEG_INFINITY, y);
+    sel(x == f32::INFINITY, x, y)
 }
 
 /// The hyperbolic tangent.
@@ -312,6 +323,16 @@ mod tests {
     fn log_within_1_ulp() {
         let e = max_ulps(log, f64::ln);
         assert!(e <= 1.0, "log: {e} ulp");
+    }
+
+    #[test]
+    fn log1p_within_2_ulp() {
+        let e = max_ulps(log1p, f64::ln_1p);
+        assert!(e <= 2.0, "log1p: {e} ulp");
+        for (x, want) in [(-1.0f32, f32::NEG_INFINITY), (-1.5, f32::NAN), (f32::NEG_INFINITY, f32::NAN), (-0.0, -0.0), (1e-30, 1e-30)] {
+            let got = log1p(x);
+            assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "log1p({x}) = {got}, want {want}");
+        }
     }
 
     #[test]
