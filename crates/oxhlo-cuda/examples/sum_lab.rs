@@ -92,15 +92,14 @@ fn warp_rows(u: usize) -> String {
     )
 }
 
-fn block_rows(threads: usize, u: usize) -> String {
+/// CUDA C that sums `count` float4s at `src` (thread t from float4 t, `threads` apart, unrolled by
+/// `u`) across the block into `s`, then runs `then` in thread 0 (`sh`: 32 doubles of shared memory).
+fn block_sum(threads: usize, u: usize, src: &str, count: &str, then: &str) -> String {
     format!(
-        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, float* __restrict__ out0) {{
-  __shared__ double sh[32];
-  const long long row = blockIdx.x;
+        "  const float4* src = (const float4*)({src});
   double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  const float4* src = (const float4*)(in0 + row * red);
   #pragma unroll {u}
-  for (long long c = threadIdx.x; c < red / 4; c += {threads}) {{
+  for (long long c = threadIdx.x; c < {count}; c += {threads}) {{
     const float4 v = __ldg(src + c);
     a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
   }}
@@ -111,36 +110,30 @@ fn block_rows(threads: usize, u: usize) -> String {
   if (threadIdx.x < 32) {{
     s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
     for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) out0[row] = (float)((double)init[0] + s);
+    if (threadIdx.x == 0) {{ {then} }}
   }}
-}}
+"
+    )
+}
+
+fn block_rows(threads: usize, u: usize) -> String {
+    let body = block_sum(threads, u, "in0 + blockIdx.x * red", "red / 4", "out0[blockIdx.x] = (float)((double)init[0] + s);");
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, float* __restrict__ out0) {{
+  __shared__ double sh[32];
+{body}}}
 "
     )
 }
 
 fn fold_all(threads: usize, u: usize) -> String {
+    let body = block_sum(threads, u, "in0 + blockIdx.x * per", "per / 4", "part[blockIdx.x] = s; __threadfence(); arrived = atomicAdd(count, 1u);");
     format!(
         "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
   __shared__ double sh[32];
   __shared__ unsigned int arrived;
   const long long per = red / outer;
-  const float4* src = (const float4*)(in0 + blockIdx.x * per);
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  #pragma unroll {u}
-  for (long long c = threadIdx.x; c < per / 4; c += {threads}) {{
-    const float4 v = __ldg(src + c);
-    a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
-  }}
-  double s = (a0 + a1) + (a2 + a3);
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x < 32) {{
-    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) {{ part[blockIdx.x] = s; __threadfence(); arrived = atomicAdd(count, 1u); }}
-  }}
-  __syncthreads();
+{body}  __syncthreads();
   if (arrived + 1u == gridDim.x) {{
     __threadfence();
     double f0 = 0, f1 = 0;

@@ -5,7 +5,7 @@
 //! `jax.random`'s threefry counters are two `[4096, 4096]` u64 iotas (256 MiB) for one
 //! `jax.random.normal((4096, 4096))`.
 
-use crate::util::{for_each_func, plain_tensor, rewrite_blocks, set_i64s};
+use crate::util::{for_each_func, plain_tensor, replace_ops, set_i64s};
 use crate::Pass;
 use oxhlo_ir::{Attr, ElementType, Func, Module, Op, OpKind, TensorType, Type};
 
@@ -22,21 +22,7 @@ impl Pass for IotaBroadcast {
 
 /// Rewrites one function; true when something changed.
 pub fn rewrite_func(f: &mut Func) -> bool {
-    rewrite_blocks(f, |f, b| {
-        let mut changed = false;
-        let mut out = Vec::with_capacity(b.ops.len());
-        for op in std::mem::take(&mut b.ops) {
-            match rewrite(f, &op) {
-                Some(ops) => {
-                    out.extend(ops);
-                    changed = true;
-                }
-                None => out.push(op),
-            }
-        }
-        b.ops = out;
-        changed
-    })
+    replace_ops(f, rewrite)
 }
 
 /// The 1-D iota and its broadcast replacing `op`, when it is an iota with another dimension of extent

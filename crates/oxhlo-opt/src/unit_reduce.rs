@@ -7,7 +7,7 @@
 //! the backends recognize (`oxhlo_plan::reducer`: one add, multiply, maximum, minimum, and or or of its
 //! two arguments) are rewritten.
 
-use crate::util::{for_each_func, plain_tensor, rewrite_blocks, set_i64s};
+use crate::util::{for_each_func, plain_tensor, replace_ops, set_i64s};
 use crate::Pass;
 use oxhlo_ir::{Func, Module, Op, OpKind, Type};
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
@@ -25,21 +25,7 @@ impl Pass for UnitReduce {
 
 /// Rewrites one function; true when something changed.
 pub fn rewrite_func(f: &mut Func) -> bool {
-    rewrite_blocks(f, |f, b| {
-        let mut changed = false;
-        let mut out = Vec::with_capacity(b.ops.len());
-        for op in std::mem::take(&mut b.ops) {
-            match rewrite(f, &op) {
-                Some(ops) => {
-                    out.extend(ops);
-                    changed = true;
-                }
-                None => out.push(op),
-            }
-        }
-        b.ops = out;
-        changed
-    })
+    replace_ops(f, rewrite)
 }
 
 /// The elementwise op applying a recognized reduction body (`oxhlo_plan::reducer`, shared with the

@@ -291,3 +291,23 @@ pub fn rewrite_blocks(f: &mut Func, mut rewrite: impl FnMut(&mut Func, &mut oxhl
     f.body = body;
     changed
 }
+
+/// Replaces ops of every block of `f` by what `rewrite` returns for them (None keeps the op); true
+/// when something was replaced.
+pub fn replace_ops(f: &mut Func, mut rewrite: impl FnMut(&mut Func, &Op) -> Option<Vec<Op>>) -> bool {
+    rewrite_blocks(f, |f, b| {
+        let mut changed = false;
+        let mut out = Vec::with_capacity(b.ops.len());
+        for op in std::mem::take(&mut b.ops) {
+            match rewrite(f, &op) {
+                Some(ops) => {
+                    out.extend(ops);
+                    changed = true;
+                }
+                None => out.push(op),
+            }
+        }
+        b.ops = out;
+        changed
+    })
+}
