@@ -12,6 +12,9 @@
 //! - `block_rows T U`: a row sum with a block of `T` threads per row, unrolled by `U`.
 //! - `fold_all T U per`: a whole-tensor sum, blocks of `T` threads over `per` elements each, the last
 //!   block to finish folding the blocks' partials.
+//! - `cluster_all T U per`: as `fold_all`, the blocks in clusters of 8 whose first block adds the
+//!   others' sums from their shared memory, so only one block in 8 stores, fences and counts (not yet
+//!   measured on the device).
 //!
 //! Findings on the H200 (session 20, crates/oxhlo-cuda/NOTES.md v19): loads through the read-only
 //! cache or plain ones time the same; a row pass whose loop count is known before its first load
@@ -126,20 +129,17 @@ fn block_rows(threads: usize, u: usize) -> String {
     )
 }
 
-fn fold_all(threads: usize, u: usize) -> String {
-    let body = block_sum(threads, u, "in0 + blockIdx.x * per", "per / 4", "part[blockIdx.x] = s; __threadfence(); arrived = atomicAdd(count, 1u);");
+/// CUDA C run by every thread of a block of `threads`: when `arrived` says this block is the last of
+/// `total` to store its partial in `part`, it folds the partials in a fixed order and stores the sum
+/// (with `init[0]`) in `out0[0]`, resetting `count`.
+fn last_block_fold(threads: usize, total: &str) -> String {
     format!(
-        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
-  __shared__ double sh[32];
-  __shared__ unsigned int arrived;
-  const long long per = red / outer;
-{body}  __syncthreads();
-  if (arrived + 1u == gridDim.x) {{
+        "  if (arrived + 1u == {total}) {{
     __threadfence();
     double f0 = 0, f1 = 0;
     long long p = threadIdx.x;
-    for (; p + {threads} < gridDim.x; p += 2 * {threads}) {{ f0 += __ldcg(part + p); f1 += __ldcg(part + p + {threads}); }}
-    if (p < gridDim.x) f0 += __ldcg(part + p);
+    for (; p + {threads} < {total}; p += 2 * {threads}) {{ f0 += __ldcg(part + p); f1 += __ldcg(part + p + {threads}); }}
+    if (p < {total}) f0 += __ldcg(part + p);
     double f = f0 + f1;
     for (int o = 16; o > 0; o >>= 1) f += __shfl_down_sync(0xffffffffu, f, o);
     __syncthreads();
@@ -151,7 +151,49 @@ fn fold_all(threads: usize, u: usize) -> String {
       if (threadIdx.x == 0) {{ out0[0] = (float)((double)init[0] + f); count[0] = 0u; }}
     }}
   }}
-}}
+"
+    )
+}
+
+/// A whole-tensor sum in clusters of 8 blocks: each block sums its `per` elements, the cluster's first
+/// block adds the 8 block sums from their shared memory and alone stores a partial and counts itself
+/// (8 times fewer fences and atomics than [`fold_all`]), and the last cluster to count folds.
+fn cluster_all(threads: usize, u: usize) -> String {
+    let body = block_sum(threads, u, "in0 + blockIdx.x * per", "per / 4", "blk = s;");
+    let fold = last_block_fold(threads, "clusters");
+    let mark = oxhlo_cuda::nvrtc::NO_EARLY_DEPENDENTS;
+    format!(
+        "{CLUSTER_HELPERS}{mark}
+extern \"C\" __global__ void __cluster_dims__(8, 1, 1) oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
+  __shared__ double sh[32];
+  __shared__ double blk;
+  __shared__ unsigned int arrived;
+  const long long per = red / outer;
+  const unsigned clusters = gridDim.x / 8;
+{body}  oxh_cluster_sync();
+  const unsigned rank = oxh_rank();
+  if (rank == 0 && threadIdx.x == 0) {{
+    double c = oxh_peer(&blk, 0);
+    for (unsigned r = 1; r < 8; ++r) c += oxh_peer(&blk, r);
+    part[blockIdx.x / 8] = c; __threadfence(); arrived = atomicAdd(count, 1u);
+  }}
+  oxh_cluster_sync();
+  if (rank != 0) return;
+{fold}}}
+"
+    )
+}
+
+fn fold_all(threads: usize, u: usize) -> String {
+    let body = block_sum(threads, u, "in0 + blockIdx.x * per", "per / 4", "part[blockIdx.x] = s; __threadfence(); arrived = atomicAdd(count, 1u);");
+    let fold = last_block_fold(threads, "gridDim.x");
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
+  __shared__ double sh[32];
+  __shared__ unsigned int arrived;
+  const long long per = red / outer;
+{body}  __syncthreads();
+{fold}}}
 "
     )
 }
@@ -188,6 +230,7 @@ fn main() {
         std::fs::write(format!("{dir}/warp_rows.cu"), warp_rows(8)).unwrap();
         std::fs::write(format!("{dir}/block_rows.cu"), block_rows(256, 8)).unwrap();
         std::fs::write(format!("{dir}/fold_all.cu"), fold_all(128, 8)).unwrap();
+        std::fs::write(format!("{dir}/cluster_all.cu"), cluster_all(256, 4)).unwrap();
         use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
         use oxhlo_plan::reducer::ReduceKind;
         let f32k = oxhlo_cpu::Kind::F32;
@@ -301,5 +344,22 @@ fn main() {
             println!("fold_all: {got} vs {total}");
         }
         line(&format!("fold_all T={t} U={u} per={per}"), us, ok);
+    }
+    for (t, u, per) in [(256usize, 4usize, 4096usize), (128, 8, 4096), (256, 8, 8192)] {
+        let k = Kernel::new(cluster_all(t, u));
+        let blocks = n / per;
+        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap(), gpu.alloc_bytes(blocks * 8).unwrap()];
+        let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
+        go().unwrap();
+        let us = time_us(&gpu, || go().unwrap());
+        let mut host = [0u8; 4];
+        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
+        gpu.synchronize().unwrap();
+        let got = f32::from_le_bytes(host) as f64;
+        let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
+        if !ok {
+            println!("cluster_all: {got} vs {total}");
+        }
+        line(&format!("cluster_all T={t} U={u} per={per}"), us, ok);
     }
 }
