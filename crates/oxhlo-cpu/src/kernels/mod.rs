@@ -12,6 +12,7 @@ pub mod elementwise;
 mod elementwise_direct;
 pub mod elementwise_ops;
 pub mod fastmath;
+pub mod fft;
 pub mod elems;
 pub mod fused;
 pub mod fused_reduce;
@@ -47,5 +48,6 @@ pub fn run_native(ctx: &KernelCtx, args: &[&NTensor]) -> Attempt {
         .or_else(|| gather_scatter::try_run(ctx, args))
         .or_else(|| window::try_run(ctx, args))
         .or_else(|| sort::try_run(ctx, args))
+        .or_else(|| fft::try_run(ctx, args))
         .or_else(|| fused::try_run(ctx, args))
 }
