@@ -328,38 +328,27 @@ fn main() {
     let some_op = m.funcs[0].body.entry().unwrap().ops[0].clone();
     let memo = device::Memo::default();
     let count = memo.counter(&gpu, &some_op, 1, 1).unwrap();
-    for (t, u, per) in [(128usize, 8usize, 4096usize), (256, 8, 8192), (128, 16, 8192), (256, 16, 16384), (512, 8, 16384)] {
-        let k = Kernel::new(fold_all(t, u));
-        let blocks = n / per;
-        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap(), gpu.alloc_bytes(blocks * 8).unwrap()];
-        let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
-        go().unwrap();
-        let us = time_us(&gpu, || go().unwrap());
-        let mut host = [0u8; 4];
-        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
-        gpu.synchronize().unwrap();
-        let got = f32::from_le_bytes(host) as f64;
-        let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
-        if !ok {
-            println!("fold_all: {got} vs {total}");
+    let designs: [(&str, fn(usize, usize) -> String, &[(usize, usize, usize)]); 2] = [
+        ("fold_all", fold_all, &[(128, 8, 4096), (256, 8, 8192), (128, 16, 8192), (256, 16, 16384), (512, 8, 16384)]),
+        ("cluster_all", cluster_all, &[(256, 4, 4096), (128, 8, 4096), (256, 8, 8192)]),
+    ];
+    for (name, design, shapes) in designs {
+        for &(t, u, per) in shapes {
+            let k = Kernel::new(design(t, u));
+            let blocks = n / per;
+            let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap(), gpu.alloc_bytes(blocks * 8).unwrap()];
+            let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
+            go().unwrap();
+            let us = time_us(&gpu, || go().unwrap());
+            let mut host = [0u8; 4];
+            gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
+            gpu.synchronize().unwrap();
+            let got = f32::from_le_bytes(host) as f64;
+            let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
+            if !ok {
+                println!("{name}: {got} vs {total}");
+            }
+            line(&format!("{name} T={t} U={u} per={per}"), us, ok);
         }
-        line(&format!("fold_all T={t} U={u} per={per}"), us, ok);
-    }
-    for (t, u, per) in [(256usize, 4usize, 4096usize), (128, 8, 4096), (256, 8, 8192)] {
-        let k = Kernel::new(cluster_all(t, u));
-        let blocks = n / per;
-        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4096).unwrap(), gpu.alloc_bytes(blocks * 8).unwrap()];
-        let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
-        go().unwrap();
-        let us = time_us(&gpu, || go().unwrap());
-        let mut host = [0u8; 4];
-        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
-        gpu.synchronize().unwrap();
-        let got = f32::from_le_bytes(host) as f64;
-        let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
-        if !ok {
-            println!("cluster_all: {got} vs {total}");
-        }
-        line(&format!("cluster_all T={t} U={u} per={per}"), us, ok);
     }
 }
