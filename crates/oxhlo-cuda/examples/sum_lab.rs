@@ -198,6 +198,10 @@ fn fold_all(threads: usize, u: usize) -> String {
     )
 }
 
+/// A whole-tensor sum design: its name, its CUDA C for (threads, unroll), and the (threads, unroll,
+/// elements a block) it is timed at.
+type Design = (&'static str, fn(usize, usize) -> String, &'static [(usize, usize, usize)]);
+
 fn rand_f32(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
@@ -328,7 +332,7 @@ fn main() {
     let some_op = m.funcs[0].body.entry().unwrap().ops[0].clone();
     let memo = device::Memo::default();
     let count = memo.counter(&gpu, &some_op, 1, 1).unwrap();
-    let designs: [(&str, fn(usize, usize) -> String, &[(usize, usize, usize)]); 2] = [
+    let designs: [Design; 2] = [
         ("fold_all", fold_all, &[(128, 8, 4096), (256, 8, 8192), (128, 16, 8192), (256, 16, 16384), (512, 8, 16384)]),
         ("cluster_all", cluster_all, &[(256, 4, 4096), (128, 8, 4096), (256, 8, 8192)]),
     ];

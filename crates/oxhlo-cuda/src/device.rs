@@ -200,15 +200,8 @@ fn start_early_warm_up(g: Arc<Gpu>) {
 /// kernels are compiled for sm_90 or later, unless `OXHLO_CUDA_PDL=0`.
 pub fn pdl_enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_PDL") && gpu().is_ok_and(|g| g.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)))
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_PDL") && gpu().is_ok_and(|g| g.arch_at_least(90)))
         && !PDL_REFUSED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-impl Gpu {
-    /// Whether kernels may be launched in thread block clusters (sm_90 and later).
-    pub fn clusters(&self) -> bool {
-        self.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= 90)
-    }
 }
 
 /// Set when the driver refused a programmatic dependent launch (a driver without them): every later
@@ -409,6 +402,16 @@ impl DTensor {
 }
 
 impl Gpu {
+    /// Whether kernels are compiled for compute capability `cc` (e.g. 90 for sm_90) or later.
+    fn arch_at_least(&self, cc: u32) -> bool {
+        self.arch.trim_start_matches("sm_").parse::<u32>().is_ok_and(|a| a >= cc)
+    }
+
+    /// Whether kernels may be launched in thread block clusters (sm_90 and later).
+    pub fn clusters(&self) -> bool {
+        self.arch_at_least(90)
+    }
+
     /// The GPU's cuBLASLt handle and workspace (made on first use; a failure is remembered).
     pub fn lt(&self) -> Result<&crate::gemm_lt::Lt, String> {
         self.lt.get_or_init(|| crate::gemm_lt::Lt::new(self)).as_ref().map_err(Clone::clone)

@@ -155,13 +155,12 @@ pub fn entry_prologue() -> &'static str {
 pub const NO_EARLY_DEPENDENTS: &str = "/* oxh: dependents launch at completion */";
 
 /// `src` with [`entry_prologue`] at the start of its entry `entry` (unchanged when it has none); a
-/// kernel that carries [`NO_EARLY_DEPENDENTS`] or lets its dependents launch itself
-/// (`griddepcontrol.launch_dependents`) gets [`ENTRY_PROLOGUE_WAIT_ONLY`].
+/// kernel that carries [`NO_EARLY_DEPENDENTS`] gets [`ENTRY_PROLOGUE_WAIT_ONLY`].
 pub fn with_entry_prologue(src: &str, entry: &str) -> String {
     let Some(at) = src.find(&format!(" {entry}(")) else { return src.to_string() };
     let Some(open) = src[at..].find('{') else { return src.to_string() };
     let cut = at + open + 1;
-    let prologue = if src.contains(NO_EARLY_DEPENDENTS) || src.contains("griddepcontrol.launch_dependents") { ENTRY_PROLOGUE_WAIT_ONLY } else { entry_prologue() };
+    let prologue = if src.contains(NO_EARLY_DEPENDENTS) { ENTRY_PROLOGUE_WAIT_ONLY } else { entry_prologue() };
     format!("{}{}{}", &src[..cut], prologue, &src[cut..])
 }
 
