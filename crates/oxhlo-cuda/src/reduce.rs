@@ -214,11 +214,11 @@ pub fn cluster_cols_on() -> bool {
     knob(&ON, "OXHLO_CUDA_CLUSTER_COLS", |v| v <= 1, 1) == 1
 }
 
-/// Tiles a [`render_cluster_cols`] thread's loop is unrolled by: 8 unless `OXHLO_CUDA_CLUSTER_UNROLL`
-/// says otherwise (read once; a knob for measuring).
+/// Tiles a [`render_cluster_cols`] thread loads behind one bounds check: 4 unless
+/// `OXHLO_CUDA_CLUSTER_UNROLL` says otherwise (read once; a knob for measuring).
 fn cluster_unroll() -> u32 {
     static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    knob(&U, "OXHLO_CUDA_CLUSTER_UNROLL", |u| (1..=16).contains(&u), 8)
+    knob(&U, "OXHLO_CUDA_CLUSTER_UNROLL", |u| (1..=16).contains(&u), 4)
 }
 
 /// Blocks of a [`render_cluster_cols`] pass that must fit an SM at once (`__launch_bounds__`, 40
@@ -322,12 +322,22 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     } else {
         format!(
             "    __shared__ unsigned int oxh_arrived;
-    if (threadIdx.x == 0) {{ __threadfence(); oxh_arrived = atomicAdd(count + row, 1u); }}
+    if (threadIdx.x == 0) {{ {arrive} }}
     __syncthreads();
     if (oxh_arrived + 1u == (unsigned int)parts) {{
-      __threadfence();
+      {acquire}
       {acc} f = ({acc})({ident});
-      for (long long p = threadIdx.x; p < parts; p += blockDim.x) f = oxr(f, __ldcg(oxh_part + row * parts + p));
+      // Four partials a thread behind one bounds check (their loads in flight together).
+      {{
+        const {acc}* const q = oxh_part + row * parts;
+        const long long n = blockDim.x;
+        long long p = threadIdx.x;
+        for (; p + 3 * n < parts; p += 4 * n) {{
+          const {acc} v0 = __ldcg(q + p), v1 = __ldcg(q + p + n), v2 = __ldcg(q + p + 2 * n), v3 = __ldcg(q + p + 3 * n);
+          f = oxr(f, oxr(oxr(v0, v1), oxr(v2, v3)));
+        }}
+        for (; p < parts; p += n) f = oxr(f, __ldcg(q + p));
+      }}
       for (int o = 16; o > 0; o >>= 1) f = oxr(f, __shfl_down_sync(0xffffffffu, f, o));
       if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = f;
       __syncthreads();
@@ -339,7 +349,13 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     }}
     __syncthreads();
 ",
-            final_store("f", "row")
+            final_store("f", "row"),
+            arrive = if fold_release() {
+                "asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(oxh_arrived) : \"l\"(count + row) : \"memory\");"
+            } else {
+                "__threadfence(); oxh_arrived = atomicAdd(count + row, 1u);"
+            },
+            acquire = if fold_release() { "asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");" } else { "__threadfence();" },
         )
     };
     let body = if finish == Finish::Cluster {
@@ -353,21 +369,26 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
         cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
-        // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators.
-        let lane = |e: usize| format!("acc{e} = oxr(acc{e}, {});", load_elem("a0", &e.to_string()));
+        // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators, four
+        // vectors a thread behind one bounds check so that their loads are in flight together. The
+        // loop this replaced (a pointer walk, `#pragma unroll 4`, a bounds check before every load)
+        // compiled to one load in flight a thread: [4096, 4096] row sums 19.2-19.8 us on the H200
+        // against 16.8-17.0 for a constant-stride loop in `examples/sum_lab`.
+        let lanes = |a: &str| (0..4).map(|e| format!("acc{e} = oxr(acc{e}, {});", load_elem(a, &e.to_string()))).collect::<Vec<_>>().join(" ");
         let fold = format!(
             "    if ((red & 3) == 0) {{
       {acc} acc0 = acc, acc1 = acc, acc2 = acc, acc3 = acc;
-      // A pointer walk: 32 registers where an index walk took 40 (six blocks an SM against eight). A
-      // loop counted in advance timed 18.3-19.8 us against 19.5 for [4096, 4096] row sums on the
-      // H200 and made the folded sum of all of it 20.6 -> 22.8 us (`examples/sum_lab`): not taken.
-      const {st}* p = in0 + row * red + lo + 4 * threadIdx.x;
-      const {st}* const end = in0 + row * red + hi;
+      const {st}* const base = in0 + row * red;
       const long long step = 4 * (long long)blockDim.x;
-      #pragma unroll 4
-      for (; p < end; p += step) {{
-        __align__(16) {st} a0[4]; oxh_ld4(a0, p);
+      long long c = lo + 4 * (long long)threadIdx.x;
+      for (; c + 3 * step < hi; c += 4 * step) {{
+        __align__(16) {st} a0[4], a1[4], a2[4], a3[4];
+        oxh_ld4(a0, base + c); oxh_ld4(a1, base + c + step); oxh_ld4(a2, base + c + 2 * step); oxh_ld4(a3, base + c + 3 * step);
         {} {} {} {}
+      }}
+      for (; c < hi; c += step) {{
+        __align__(16) {st} a0[4]; oxh_ld4(a0, base + c);
+        {}
       }}
       acc = oxr(oxr(acc0, acc1), oxr(acc2, acc3));
     }} else {{
@@ -377,10 +398,11 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
       }}
     }}
 ",
-            lane(0),
-            lane(1),
-            lane(2),
-            lane(3),
+            lanes("a0"),
+            lanes("a1"),
+            lanes("a2"),
+            lanes("a3"),
+            lanes("a0"),
             load_in("i")
         );
         rows_kernel(&params, acc, ident, &fold, &tail, &result)
@@ -571,7 +593,15 @@ fn cluster_cols_kernel(st: &str, acc: &str, ident: &str, fold: &str, store: &dyn
     let entry = crate::render::ENTRY;
     let (parts, tile) = (CLUSTER_PARTS, CLUSTER_TILE);
     let stored = store("s", "row * inner + g * w + c");
-    let unroll = cluster_unroll();
+    // `cluster_unroll()` tiles behind one bounds check, their loads issued together.
+    let u = cluster_unroll() as i64;
+    let batched = if u > 1 {
+        let loads: String = (0..u).map(|k| format!("        __align__(16) {st} v{k}[4]; oxh_ld4(v{k}, src + {k} * di);\n")).collect();
+        let folds: String = (0..u).map(|k| format!("        {{ const {st}* const v = v{k};\n        #pragma unroll\n        for (int e = 0; e < 4; ++e) {{ {fold} }} }}\n")).collect();
+        format!("      for (; r + {} * tile_rows < hi; r += {u} * tile_rows, src += {u} * di) {{\n{loads}{folds}      }}\n", u - 1)
+    } else {
+        String::new()
+    };
     let mark = crate::nvrtc::NO_EARLY_DEPENDENTS;
     format!(
         "{mark}
@@ -604,8 +634,8 @@ extern \"C\" __global__ void OXH_CLUSTER_DIMS __launch_bounds__(256, {CLUSTER_MI
     if (t / q < tile_rows && col0 < inner) {{
       const {st}* src = in0 + (row * red + lo + t / q) * inner + col0;
       const long long di = tile_rows * inner;
-      #pragma unroll {unroll}
-      for (long long r = lo + t / q; r < hi; r += tile_rows, src += di) {{
+      long long r = lo + t / q;
+{batched}      for (; r < hi; r += tile_rows, src += di) {{
         __align__(16) {st} v[4]; oxh_ld4(v, src);
         #pragma unroll
         for (int e = 0; e < 4; ++e) {{ {fold} }}
@@ -665,6 +695,26 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
         b if m > 1 && b > 0 => format!("__launch_bounds__(256, {b}) "),
         _ => String::new(),
     };
+    // One tile's loads, lane steps and stores at element `i0`; the main loop runs `cols4_unroll()` tiles
+    // behind one bounds check so that their loads are in flight together (a `#pragma unroll` over the
+    // bounds-checked loop kept one tile's loads in flight: the check before each tile is a branch).
+    let tile_body = format!(
+        "{loads}        #pragma unroll
+        for (int e = 0; e < 4; ++e) {{
+          const long long i = i0 + e; {bind}
+          {{
+{step}
+          }}
+        }}
+{stores}"
+    );
+    let u = cols4_unroll() as i64;
+    let batched = if u > 1 {
+        let tiles: String = (0..u).map(|k| format!("      {{ const long long i0 = i0b + {k} * di;\n{tile_body}      }}\n")).collect();
+        format!("      for (; r + {} * tile_rows < hi; r += {u} * tile_rows, i0 += {u} * di) {{\n      const long long i0b = i0;\n{tiles}      }}\n", u - 1)
+    } else {
+        String::new()
+    };
     format!(
         "extern \"C\" __global__ void {bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
   __shared__ {acc} sh[{m}][256][4];
@@ -684,16 +734,9 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
     if (t / q < tile_rows && col0 < inner) {{
       long long i0 = (row * red + lo + t / q) * inner + col0;
       const long long di = tile_rows * inner;
-      #pragma unroll {unroll}
-      for (long long r = lo + t / q; r < hi; r += tile_rows, i0 += di) {{
-{loads}        #pragma unroll
-        for (int e = 0; e < 4; ++e) {{
-          const long long i = i0 + e; {bind}
-          {{
-{step}
-          }}
-        }}
-{stores}      }}
+      long long r = lo + t / q;
+{batched}      for (; r < hi; r += tile_rows, i0 += di) {{
+{tile_body}      }}
     }}
     #pragma unroll
     for (int e = 0; e < 4; ++e) {{
@@ -708,10 +751,8 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
   }}
 }}
 ",
-        bind = bind,
         combine = combine,
         tile = cols4_tile(),
-        unroll = cols4_unroll(),
     )
 }
 
@@ -887,6 +928,16 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     run_launches(gpu, memo, op, x.kind, rk, &launches(outer, red, inner), &x.buf, init, &mut out)?;
     let [o] = out;
     Ok(o)
+}
+
+/// Whether a folded `Rows` pass's blocks count themselves with one release-acquire atomic (thread 0
+/// stored the block's partial; the folding block's threads acquire with `fence.acq_rel.gpu`) rather
+/// than a sequentially consistent `__threadfence()` before a relaxed `atomicAdd` (each block's slot
+/// held while its fence drains): on unless `OXHLO_CUDA_FOLD_RELEASE=0` (read once; a knob for
+/// measuring). Needs sm_70 or later, as every folded pass's device does.
+fn fold_release() -> bool {
+    static R: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *R.get_or_init(|| !crate::env_off("OXHLO_CUDA_FOLD_RELEASE"))
 }
 
 /// `op`'s memo tag of its folded pass ([`render_folded`]) and of that pass's counters.
