@@ -198,6 +198,82 @@ fn fold_all(threads: usize, u: usize) -> String {
     )
 }
 
+/// A whole-tensor sum by `gridDim.x` blocks of `threads` taking chunks of `threads * 16` elements in turn
+/// (block b chunks b, b + gridDim.x, ...; each thread's four float4 loads of a chunk behind one bounds
+/// check), so that the blocks running at once read neighbouring chunks, as a row sum's do; each block
+/// counts itself with one release-acquire atomic and the last folds the blocks' partials.
+fn strided_all(threads: usize, _u: usize) -> String {
+    let fold = last_block_fold(threads, "gridDim.x");
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
+  __shared__ double sh[32];
+  __shared__ unsigned int arrived;
+  const long long chunks = red / ({threads} * 16);
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {{
+    const float4* src = (const float4*)(in0 + c * ({threads} * 16)) + threadIdx.x;
+    const float4 v0 = __ldg(src), v1 = __ldg(src + {threads}), v2 = __ldg(src + 2 * {threads}), v3 = __ldg(src + 3 * {threads});
+    a0 += v0.x + (double)v1.x + (double)v2.x + (double)v3.x;
+    a1 += v0.y + (double)v1.y + (double)v2.y + (double)v3.y;
+    a2 += v0.z + (double)v1.z + (double)v2.z + (double)v3.z;
+    a3 += v0.w + (double)v1.w + (double)v2.w + (double)v3.w;
+  }}
+  double s = (a0 + a1) + (a2 + a3);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {{
+    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) {{ part[blockIdx.x] = s; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(arrived) : \"l\"(count) : \"memory\"); }}
+  }}
+  __syncthreads();
+{fold}}}
+"
+    )
+}
+
+/// The first of two launches of a whole-tensor sum: a block of `threads` a 4096-element chunk (four
+/// float4s a thread behind one check) storing its double sum; [`finish_all`] adds them.
+fn chunks_pass(threads: usize, _u: usize) -> String {
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, double* __restrict__ part) {{
+  __shared__ double sh[32];
+  const float4* src = (const float4*)(in0 + blockIdx.x * (long long)({threads} * 16)) + threadIdx.x;
+  const float4 v0 = __ldg(src), v1 = __ldg(src + {threads}), v2 = __ldg(src + 2 * {threads}), v3 = __ldg(src + 3 * {threads});
+  double s = ((v0.x + (double)v1.x) + ((double)v2.x + v3.x)) + ((v0.y + (double)v1.y) + ((double)v2.y + v3.y)) + ((v0.z + (double)v1.z) + ((double)v2.z + v3.z)) + ((v0.w + (double)v1.w) + ((double)v2.w + v3.w));
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {{
+    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) part[blockIdx.x] = s;
+  }}
+}}
+"
+    )
+}
+
+/// The second launch after [`chunks_pass`]: one block of 1024 threads adds the `red` partials.
+const FINISH_ALL: &str = "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const double* __restrict__ part, const float* __restrict__ init, float* __restrict__ out0) {
+  __shared__ double sh[32];
+  double f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+  long long p = threadIdx.x;
+  for (; p + 3 * 1024 < red; p += 4 * 1024) { f0 += part[p]; f1 += part[p + 1024]; f2 += part[p + 2048]; f3 += part[p + 3072]; }
+  for (; p < red; p += 1024) f0 += part[p];
+  double s = (f0 + f1) + (f2 + f3);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    s = sh[threadIdx.x];
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    if (threadIdx.x == 0) out0[0] = (float)((double)init[0] + s);
+  }
+}
+";
+
 /// A whole-tensor sum design: its name, its CUDA C for (threads, unroll), and the (threads, unroll,
 /// elements a block) it is timed at.
 type Design = (&'static str, fn(usize, usize) -> String, &'static [(usize, usize, usize)]);
@@ -235,6 +311,9 @@ fn main() {
         std::fs::write(format!("{dir}/block_rows.cu"), block_rows(256, 8)).unwrap();
         std::fs::write(format!("{dir}/fold_all.cu"), fold_all(128, 8)).unwrap();
         std::fs::write(format!("{dir}/cluster_all.cu"), cluster_all(256, 4)).unwrap();
+        std::fs::write(format!("{dir}/strided_all.cu"), strided_all(256, 0)).unwrap();
+        std::fs::write(format!("{dir}/chunks_pass.cu"), chunks_pass(256, 0)).unwrap();
+        std::fs::write(format!("{dir}/finish_all.cu"), FINISH_ALL).unwrap();
         use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
         use oxhlo_plan::reducer::ReduceKind;
         let f32k = oxhlo_cpu::Kind::F32;
@@ -333,8 +412,9 @@ fn main() {
     let memo = device::Memo::default();
     let count = memo.counter(&gpu, &some_op, 1, 1).unwrap();
     let designs: [Design; 2] = [
-        ("fold_all", fold_all, &[(128, 8, 4096), (256, 8, 8192), (128, 16, 8192), (256, 16, 16384), (512, 8, 16384)]),
-        ("cluster_all", cluster_all, &[(256, 4, 4096), (128, 8, 4096), (256, 8, 8192)]),
+        ("fold_all", fold_all, &[(256, 8, 8192), (256, 16, 16384)]),
+        // `per` here is n / blocks: 1024, 1056 (8 an SM on 132 SMs), 2048 blocks.
+        ("strided_all", strided_all, &[(256, 0, 16384), (256, 0, 15888), (256, 0, 8192), (128, 0, 8192), (128, 0, 7944)]),
     ];
     for (name, design, shapes) in designs {
         for &(t, u, per) in shapes {
@@ -354,5 +434,23 @@ fn main() {
             }
             line(&format!("{name} T={t} U={u} per={per}"), us, ok);
         }
+    }
+    // Two launches: 4096-element chunks to double partials, then one block adding them.
+    for t in [256usize, 128] {
+        let (k1, k2) = (Kernel::new(chunks_pass(t, 0)), Kernel::new(FINISH_ALL.to_string()));
+        let blocks = n / (t * 16);
+        let mut parts = [gpu.alloc_bytes(blocks * 8).unwrap()];
+        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4).unwrap()];
+        let mut go = || {
+            gpu.launch_reduce_cols(&k1, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf], &mut parts).unwrap();
+            gpu.launch_reduce_cols(&k2, 1, blocks as i64, 1, 1, 1, 1024, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
+        };
+        go();
+        let us = time_us(&gpu, &mut go);
+        let mut host = [0u8; 4];
+        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
+        gpu.synchronize().unwrap();
+        let got = f32::from_le_bytes(host) as f64;
+        line(&format!("two_pass T={t}"), us, (got - total).abs() <= 1e-4 * (1.0 + total.abs()));
     }
 }
