@@ -643,6 +643,10 @@ impl Gpu {
         let (blocks, threads) = if per_part <= crate::reduce::WARP_ROW_MAX {
             // A warp per (row, part), eight to a block.
             (((outer * parts + 7) / 8).min(1 << 20) as u32, 256)
+        } else if outer * parts < 128 {
+            // Fewer blocks than SMs (the pass over a whole-tensor sum's partials): up to 1024 threads,
+            // four elements each.
+            ((outer * parts) as u32, ((per_part / 4).clamp(256, 1024) as u32).div_ceil(32) * 32)
         } else {
             ((outer * parts).min(crate::reduce::rows_max_blocks()) as u32, (per_part.clamp(32, 256) as u32).div_ceil(32) * 32)
         };

@@ -430,14 +430,25 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
         Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", &|x, at, _| result(x, at)),
+        // Four elements a thread behind one bounds check, their loads in flight together.
         Shape::Rows => rows_kernel(
             params,
             acc,
             ident,
             &format!(
-                "    for (long long c = lo + threadIdx.x; c < hi; c += blockDim.x) {{
-      const long long i = row * red + c;
-      {step}
+                "    {{
+      {acc} a0_ = acc, a1_ = acc, a2_ = acc, a3_ = acc;
+      const long long n_ = blockDim.x;
+      long long c = lo + threadIdx.x;
+      for (; c + 3 * n_ < hi; c += 4 * n_) {{
+        const long long i_ = row * red + c;
+        {{ const long long i = i_; {acc}& acc = a0_; {step} }}
+        {{ const long long i = i_ + n_; {acc}& acc = a1_; {step} }}
+        {{ const long long i = i_ + 2 * n_; {acc}& acc = a2_; {step} }}
+        {{ const long long i = i_ + 3 * n_; {acc}& acc = a3_; {step} }}
+      }}
+      for (; c < hi; c += n_) {{ const long long i = row * red + c; {acc}& acc = a0_; {step} }}
+      acc = oxr(oxr(a0_, a1_), oxr(a2_, a3_));
     }}
 "
             ),
@@ -846,13 +857,22 @@ pub const FINISH_LANES: i64 = 32;
 /// Blocks of 256 threads that keep the device busy.
 const FILL_BLOCKS: i64 = 1024;
 
+/// Blocks a row reduction of fewer than [`FILL_BLOCKS`] rows is split into (parts of at least 4096
+/// elements): four waves of 256-thread blocks on an H200, so that the blocks running at once read
+/// neighbouring parts, as a row sum's do. The sum of all of a [4096, 4096] f32 tensor in 4096 parts
+/// then one pass over them: 18.2 us on the H200 (88% of the copy bandwidth) against 20.1-20.3 for 1024
+/// parts folded in the last block (`examples/sum_lab`).
+const ROW_FILL_BLOCKS: i64 = 4 * FILL_BLOCKS;
+
 /// How many parts `red` is split into: enough (row or 32-column group) x part blocks to fill the
-/// device, each part long enough to amortize its partial result (4096 elements of a row; 16 rows per
-/// thread of a column block).
+/// device ([`ROW_FILL_BLOCKS`] for fewer rows than [`FILL_BLOCKS`], else [`FILL_BLOCKS`]), each part
+/// long enough to amortize its partial result (4096 elements of a row; 16 rows per thread of a column
+/// block).
 pub fn parts_for(outer: i64, red: i64, inner: i64) -> i64 {
     let blocks = if inner == 1 { outer.max(1) } else { outer.max(1).saturating_mul((inner + 31) / 32) };
     let min_len = if inner == 1 { 4096 } else { COL_GROUPS * 16 };
-    ((FILL_BLOCKS + blocks - 1) / blocks).min(red / min_len).max(1)
+    let fill = if inner == 1 && blocks < FILL_BLOCKS { ROW_FILL_BLOCKS } else { FILL_BLOCKS };
+    ((fill + blocks - 1) / blocks).min(red / min_len).max(1)
 }
 
 /// Runs a single-operand reduce on the GPU when its reducer and type are supported.
@@ -944,12 +964,15 @@ const CLUSTER_TAG: u32 = 28;
 /// The most partials a `Cols4` group's last block folds (each of its threads then folds at most 16).
 const FOLD_COLS_MAX: i64 = 4096;
 
-/// The one launch that reduces `[outer, red, inner]` when [`launches`] would be a `Rows` pass to
-/// partials and one pass over them: its pass ([`render_folded`]) finishes the reduction itself. On the
-/// H200 the sum of all of a [4096, 4096] tensor went from 69% of the copy bandwidth (two launches) to
-/// 77%. `OXHLO_CUDA_FOLD=2` folds `Cols4` passes too when a group has at most [`FOLD_COLS_MAX`]
-/// partials (slower there: [4096, 4096] over its rows 72% -> 61%, the group's last block folding its
-/// columns alone), `0` folds nothing (read once).
+/// The one launch that reduces `[outer, red, inner]` when [`launches`] would be a `Rows` pass to at
+/// most [`FILL_BLOCKS`] partials (one wave of blocks) and one pass over them: its pass
+/// ([`render_folded`]) finishes the reduction itself, saving a launch where the data is small. Larger
+/// row reductions take two launches: the fold's tail (the last block's wait for the others' partials,
+/// then its fold) cost the sum of all of a [4096, 4096] f32 tensor 2 us on the H200 against a second
+/// launch (20.1-20.3 us against 18.2, `examples/sum_lab`; when the row pass kept one load in flight
+/// a thread, folding had won, 69% -> 77% of copy). `OXHLO_CUDA_FOLD=2` folds `Cols4` passes too when a
+/// group has at most [`FOLD_COLS_MAX`] partials (slower there: [4096, 4096] over its rows 72% -> 61%,
+/// the group's last block folding its columns alone), `0` folds nothing (read once).
 pub fn folded_launch(outer: i64, red: i64, inner: i64) -> Option<Launch> {
     static F: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     let level = knob(&F, "OXHLO_CUDA_FOLD", |f| f <= 2, 1);
@@ -962,7 +985,7 @@ pub fn folded_launch(outer: i64, red: i64, inner: i64) -> Option<Launch> {
         return None;
     }
     let cheap = match first.pass.shape {
-        Shape::Rows => true,
+        Shape::Rows => first.outer.saturating_mul(first.parts) <= FILL_BLOCKS,
         Shape::Cols4 => level >= 2 && first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
         _ => false,
     };

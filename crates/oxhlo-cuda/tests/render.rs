@@ -238,11 +238,14 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     // Enough rows: one pass writing final values (a block per row longer than a warp takes).
     assert_eq!(launches(4096, 4096, 1), vec![Launch { pass: pass(Shape::Rows, false, false), outer: 4096, red: 4096, inner: 1, parts: 1 }]);
     assert_eq!(launches(4096, 512, 1)[0].pass, pass(Shape::WarpRows, false, false));
-    // One long row: partial results, then one pass over them.
+    // One long row: partial results (4096 parts of 4096 elements), then one block pass over them.
     let l = launches(1, 1 << 24, 1);
     assert_eq!(l.len(), 2, "{l:?}");
-    assert_eq!((l[0].pass, l[1].pass), (pass(Shape::Rows, false, true), pass(Shape::WarpRows, true, false)));
-    assert_eq!((l[1].red, l[1].parts), (l[0].parts, 1));
+    assert_eq!((l[0].pass, l[1].pass), (pass(Shape::Rows, false, true), pass(Shape::Rows, true, false)));
+    assert_eq!((l[0].parts, l[1].red, l[1].parts), (4096, 4096, 1));
+    // A shorter one: fewer parts, a warp over them.
+    let l = launches(1, 1 << 22, 1);
+    assert_eq!((l[0].parts, l[1].pass), (1024, pass(Shape::WarpRows, true, false)), "{l:?}");
     // Batch-norm sums (64 channels of 65536 rows): up to FINISH_PARTS column partials, one pass over them.
     let l = launches(1, 65536, 64);
     assert_eq!(l.len(), 2, "{l:?}");
