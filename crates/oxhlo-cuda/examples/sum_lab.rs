@@ -318,6 +318,8 @@ fn main() {
         use oxhlo_plan::reducer::ReduceKind;
         let f32k = oxhlo_cpu::Kind::F32;
         std::fs::write(format!("{dir}/backend_rows.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: false }).unwrap()).unwrap();
+        std::fs::write(format!("{dir}/backend_rows_to_partials.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: true }).unwrap()).unwrap();
+        std::fs::write(format!("{dir}/backend_rows_from_partials.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: true, to_partials: false }).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_cols4.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Cols4, from_partials: false, to_partials: true }).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_fold_rows.cu"), render_folded(f32k, ReduceKind::Add, Shape::Rows).unwrap()).unwrap();
         for (name, k, rk) in [("f32", f32k, ReduceKind::Add), ("i32", oxhlo_cpu::Kind::I32, ReduceKind::Add), ("bf16max", oxhlo_cpu::Kind::BF16, ReduceKind::Max), ("u8min", oxhlo_cpu::Kind::U8, ReduceKind::Min)] {

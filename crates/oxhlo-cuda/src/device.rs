@@ -648,7 +648,7 @@ impl Gpu {
             // four elements each.
             ((outer * parts) as u32, ((per_part / 4).clamp(256, 1024) as u32).div_ceil(32) * 32)
         } else {
-            ((outer * parts).min(crate::reduce::rows_max_blocks()) as u32, (per_part.clamp(32, 256) as u32).div_ceil(32) * 32)
+            ((outer * parts).min(crate::reduce::rows_max_blocks()) as u32, (per_part.clamp(32, crate::reduce::rows_threads()) as u32).div_ceil(32) * 32)
         };
         // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
         // as `reduce` renders it; the input covers outer*red values, the output outer*parts.

@@ -214,6 +214,21 @@ pub fn cluster_cols_on() -> bool {
     knob(&ON, "OXHLO_CUDA_CLUSTER_COLS", |v| v <= 1, 1) == 1
 }
 
+/// Vectors a `Rows` pass thread loads behind one bounds check: 4 unless `OXHLO_CUDA_ROWS_BATCH` says
+/// otherwise (1 to 8; read once; a knob for measuring).
+fn rows_batch() -> usize {
+    static B: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    knob(&B, "OXHLO_CUDA_ROWS_BATCH", |b| (1..=8).contains(&b), 4)
+}
+
+/// Threads of a `Rows` pass block when there are enough blocks to fill the device: 256 unless
+/// `OXHLO_CUDA_ROWS_THREADS` says otherwise (a multiple of 32 from 64 to 1024; read once; a knob for
+/// measuring).
+pub fn rows_threads() -> i64 {
+    static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&T, "OXHLO_CUDA_ROWS_THREADS", |t: i64| (64..=1024).contains(&t) && t % 32 == 0, 256)
+}
+
 /// Tiles a [`render_cluster_cols`] thread's loop is unrolled by: 8 unless `OXHLO_CUDA_CLUSTER_UNROLL`
 /// says otherwise (read once; a knob for measuring).
 fn cluster_unroll() -> u32 {
@@ -375,16 +390,20 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         // compiled to one load in flight a thread: [4096, 4096] row sums 19.2-19.8 us on the H200
         // against 16.8-17.0 for a constant-stride loop in `examples/sum_lab`.
         let lanes = |a: &str| (0..4).map(|e| format!("acc{e} = oxr(acc{e}, {});", load_elem(a, &e.to_string()))).collect::<Vec<_>>().join(" ");
+        let nb = rows_batch();
+        let decl: String = (0..nb).map(|k| format!("a{k}[4]")).collect::<Vec<_>>().join(", ");
+        let loads: String = (0..nb).map(|k| format!("oxh_ld4(a{k}, base + c + {k} * step); ")).collect();
+        let steps: String = (0..nb).map(|k| lanes(&format!("a{k}"))).collect::<Vec<_>>().join("\n        ");
         let fold = format!(
             "    if ((red & 3) == 0) {{
       {acc} acc0 = acc, acc1 = acc, acc2 = acc, acc3 = acc;
       const {st}* const base = in0 + row * red;
       const long long step = 4 * (long long)blockDim.x;
       long long c = lo + 4 * (long long)threadIdx.x;
-      for (; c + 3 * step < hi; c += 4 * step) {{
-        __align__(16) {st} a0[4], a1[4], a2[4], a3[4];
-        oxh_ld4(a0, base + c); oxh_ld4(a1, base + c + step); oxh_ld4(a2, base + c + 2 * step); oxh_ld4(a3, base + c + 3 * step);
-        {} {} {} {}
+      for (; c + {last} * step < hi; c += {nb} * step) {{
+        __align__(16) {st} {decl};
+        {loads}
+        {steps}
       }}
       for (; c < hi; c += step) {{
         __align__(16) {st} a0[4]; oxh_ld4(a0, base + c);
@@ -399,11 +418,8 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     }}
 ",
             lanes("a0"),
-            lanes("a1"),
-            lanes("a2"),
-            lanes("a3"),
-            lanes("a0"),
-            load_in("i")
+            load_in("i"),
+            last = nb - 1,
         );
         rows_kernel(&params, acc, ident, &fold, &tail, &result)
     } else if fold {
@@ -573,9 +589,11 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, tail: &str, res
     format!(
         "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
   __shared__ {acc} sh[32];
-  const long long chunk = (((red + parts - 1) / parts) + 3) & ~3LL;
+  // 32-bit divisions where the values fit (a 64-bit one is a long subroutine each block runs first).
+  const bool narrow = red + parts < 0x7fffffffLL && outer * parts < 0x7fffffffLL;
+  const long long chunk = ((narrow ? (long long)((unsigned)(red + parts - 1) / (unsigned)parts) : (red + parts - 1) / parts) + 3) & ~3LL;
   for (long long b = blockIdx.x; b < outer * parts; b += gridDim.x) {{
-    const long long row = b / parts, part = b - row * parts;
+    const long long row = narrow ? (long long)((unsigned)b / (unsigned)parts) : b / parts, part = b - row * parts;
     const long long lo = min(red, part * chunk), hi = min(red, lo + chunk);
     {acc} acc = ({acc})({ident});
 {fold}    for (int o = 16; o > 0; o >>= 1) acc = oxr(acc, __shfl_down_sync(0xffffffffu, acc, o));
