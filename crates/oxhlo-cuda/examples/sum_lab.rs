@@ -437,6 +437,39 @@ fn main() {
             line(&format!("{name} T={t} U={u} per={per}"), us, ok);
         }
     }
+    // The backend's two row passes against the lab's, each pairing: which of the two costs.
+    {
+        use oxhlo_cuda::reduce::{render_pass, Pass, Shape};
+        use oxhlo_plan::reducer::ReduceKind;
+        let f32k = oxhlo_cpu::Kind::F32;
+        let b1 = Kernel::new(render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: true }).unwrap());
+        let b2 = Kernel::new(render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: true, to_partials: false }).unwrap());
+        let (l1, l2) = (Kernel::new(chunks_pass(256, 0)), Kernel::new(FINISH_ALL.to_string()));
+        let blocks = n / 4096;
+        for (name, first_backend, second_backend) in [("backend+backend", true, true), ("backend+lab", true, false), ("lab+backend", false, true), ("lab+lab", false, false)] {
+            let mut parts = [gpu.alloc_bytes(blocks * 8).unwrap()];
+            let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4).unwrap()];
+            let mut go = || {
+                if first_backend {
+                    gpu.launch_reduce_rows(&b1, 1, n as i64, blocks as i64, &[&*x.buf, &*init.buf], &mut parts).unwrap();
+                } else {
+                    gpu.launch_reduce_cols(&l1, blocks as i64, n as i64, 1, 1, 1, 256, 1, &[&*x.buf], &mut parts).unwrap();
+                }
+                if second_backend {
+                    gpu.launch_reduce_rows(&b2, 1, blocks as i64, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
+                } else {
+                    gpu.launch_reduce_cols(&l2, 1, blocks as i64, 1, 1, 1, 1024, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
+                }
+            };
+            go();
+            let us = time_us(&gpu, &mut go);
+            let mut host = [0u8; 4];
+            gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
+            gpu.synchronize().unwrap();
+            let got = f32::from_le_bytes(host) as f64;
+            line(&format!("passes {name}"), us, (got - total).abs() <= 1e-4 * (1.0 + total.abs()));
+        }
+    }
     // Two launches: 4096-element chunks to double partials, then one block adding them.
     for t in [256usize, 128] {
         let (k1, k2) = (Kernel::new(chunks_pass(t, 0)), Kernel::new(FINISH_ALL.to_string()));
