@@ -2,7 +2,8 @@
 //! step, fused kernels with their inputs, outputs, shape and reduction epilogues. For reading what
 //! fusion made of a program. Each step ends with the megabytes it reads and writes (every input once),
 //! and a summary per kind of step closes each function: the traffic a device pass cannot go below.
-//! `PLAN_DUMP_OPS=1` lists the ops inside each kernel too. A step that a reduction's finishing pass runs
+//! `PLAN_DUMP_OPS=1` lists the ops inside each kernel too; `PLAN_DUMP_KERNELS=dir` writes every kernel
+//! source the program can launch to `dir/kNNN.cu`. A step that a reduction's finishing pass runs
 //! (`finish_epilogue`) says so.
 use oxhlo_cpu::OptLevel;
 use oxhlo_ir::{Type, Value};
@@ -15,6 +16,12 @@ fn main() {
     let mut m = oxhlo_text::parse_module(&text, &path).expect("parses");
     oxhlo_cuda::optimize(&mut m, &oxhlo_opt::OptOptions::at(OptLevel::O2)).expect("optimizes");
     let fusion = oxhlo_cuda::options_at(OptLevel::O2).fusion;
+    if let Ok(dir) = std::env::var("PLAN_DUMP_KERNELS") {
+        std::fs::create_dir_all(&dir).expect("a kernel folder");
+        for (j, src) in oxhlo_cuda::kernels::module_kernels(&m, &fusion).iter().enumerate() {
+            std::fs::write(format!("{dir}/k{j:03}.cu"), src).expect("kernel written");
+        }
+    }
     for func in &m.funcs {
         let Some(block) = func.body.blocks.first() else { continue };
         let ty = |v| func.try_ty(v).map(|t| format!("{t:?}")).unwrap_or_default();

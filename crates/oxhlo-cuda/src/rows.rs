@@ -14,7 +14,7 @@ use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, OpKind, Value};
 use oxhlo_plan::fusion::FusedKernel;
 use oxhlo_plan::reducer::{reducer_kind, ReduceKind};
-use oxhlo_plan::row_fusion::{full_cone, row_phases, RowPhases};
+use oxhlo_plan::row_fusion::{cone_until, full_cone, row_phases, RowPhases};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -120,11 +120,47 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
         Some(())
     };
+    // The full-shape outputs, computed after every reduction.
+    let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_defined.contains(v)).collect();
+    let mut targets: Vec<Vec<Value>> = phases.iter().map(|(phase, _)| phase.iter().map(|&i| block.ops[i].operands[0]).collect()).collect();
+    targets.push(full_outs.iter().map(|&(_, v)| v).collect());
+    let cache = element_cache(func, block, k, cols, warp, &targets);
+    let per_lane = cols / 32;
+    // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
+    let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
+    let loop_head = |tid: &str, nt: &str, pad: &str| {
+        if cache.is_some() {
+            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = lane + 32 * j_;\n{pad}  const long long i = row * C + c;")
+        } else {
+            format!("{pad}#pragma unroll 4\n{pad}for (long long c = {tid}; c < C; c += {nt}) {{\n{pad}  const long long i = row * C + c;")
+        }
+    };
+    // Renders loop `q`'s body (the ops its targets need that no earlier loop holds), and C declaring the
+    // arrays that keep the values later loops take from it, and storing them.
+    let body_of = |q: usize, seeded: &HashMap<Value, (String, Kind)>, held: &mut HashMap<Value, (String, Kind)>| -> Option<(crate::render::Body, String, String)> {
+        let stops: Vec<Value> = held.keys().copied().collect();
+        let c = if cache.is_some() { cone_until(block, k, &targets[q], &stops) } else { full_cone(block, k, &targets[q]) };
+        let mut known = seeded.clone();
+        known.extend(held.iter().map(|(v, r)| (*v, r.clone())));
+        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &known, false)?;
+        let (mut decls, mut keeps) = (String::new(), String::new());
+        for &v in cache.as_ref().map(|c| &c[q][..]).unwrap_or(&[]) {
+            let (name, kind) = match k.inputs.iter().position(|&x| x == v) {
+                Some(j) => {
+                    let kind = kind_of(func, v)?.0;
+                    (load(kind, &format!("in{j}"), "i"), kind)
+                }
+                None => b.regs.get(&v)?.clone(),
+            };
+            let _ = writeln!(decls, "    {} e{}[{per_lane}];", reg_type(kind), v.0);
+            let _ = writeln!(keeps, "        e{}[j_] = {name};", v.0);
+            held.insert(v, (format!("e{}[j_]", v.0), kind));
+        }
+        Some((b, decls, keeps))
+    };
     emit_row_ops(&mut src, &first_row_ops, &mut seeded)?;
-    for (phase, row_ops_after) in &phases {
-        let operands: Vec<Value> = phase.iter().map(|&i| block.ops[i].operands[0]).collect();
-        let c = full_cone(block, k, &operands);
-        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
+    for (q, (phase, row_ops_after)) in phases.iter().enumerate() {
+        let (b, decls, keeps) = body_of(q, &seeded, &mut held)?;
         let mut fold = String::new();
         let mut names = Vec::new();
         for (q, &i) in phase.iter().enumerate() {
@@ -148,15 +184,17 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, (double)({x}));");
             names.push((q, name, ident, init, op.results[0]));
         }
+        src += &decls;
         let _ = writeln!(src, "    {{");
         for &(q, _, ident, _, _) in &names {
             let _ = writeln!(src, "      double acc{q} = {ident};");
         }
-        let _ = writeln!(src, "      #pragma unroll 4\n      for (long long c = {tid}; c < C; c += {nt}) {{\n        const long long i = row * C + c;");
+        let _ = writeln!(src, "{}", loop_head(tid, &nt, "      "));
         for line in b.body.lines() {
             let _ = writeln!(src, "    {line}");
         }
         src += &fold;
+        src += &keeps;
         let _ = writeln!(src, "      }}");
         for &(q, name, _, _, _) in &names {
             let _ = writeln!(src, "      for (int o = 16; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));");
@@ -179,12 +217,9 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         emit_row_ops(&mut src, row_ops_after, &mut seeded)?;
     }
     // The full-shape outputs, after every reduction.
-    let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_defined.contains(v)).collect();
     if !full_outs.is_empty() {
-        let targets: Vec<Value> = full_outs.iter().map(|&(_, v)| v).collect();
-        let c = full_cone(block, k, &targets);
-        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &seeded, false)?;
-        let _ = writeln!(src, "    #pragma unroll 4\n    for (long long c = {tid}; c < C; c += {nt}) {{\n      const long long i = row * C + c;");
+        let (b, _, _) = body_of(phases.len(), &seeded, &mut held)?;
+        let _ = writeln!(src, "{}", loop_head(tid, &nt, "    "));
         for line in b.body.lines() {
             let _ = writeln!(src, "  {line}");
         }
@@ -205,4 +240,57 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     }
     let _ = writeln!(src, "  }}\n}}");
     Some(RowSource { src, warp })
+}
+
+/// Registers a lane may spend holding element values between a row kernel's loops.
+const HELD_REGISTERS: i64 = 96;
+
+/// Which element values each loop of a warp-per-row kernel keeps for the loops after it (`targets[q]`:
+/// the values loop `q` needs: a phase's reduction operands, then the full-shape outputs): the values a
+/// later loop would otherwise recompute from the same inputs, taken where that recomputation would
+/// begin (softmax's masked logits and exponentials, not each op before them). Rows of a multiple of 32
+/// elements, at most 16 a lane (then every loop runs fully unrolled, the values in registers); None
+/// when the kernel has other rows or would hold more than [`HELD_REGISTERS`] registers. Without it
+/// every loop recomputed its whole cone from the inputs: nanoGPT's attention softmax over [24576, 256]
+/// evaluated the scale, mask and exponential three times an element (73 us a call on the H200, 1 TB/s).
+/// Inputs of the kernel's shape that two loops read element by element are held too (loaded once).
+fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, warp: bool, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
+    if !warp || cols % 32 != 0 || cols / 32 > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
+        return None;
+    }
+    let producer = |v: Value, ops: &[usize]| ops.iter().copied().find(|&i| block.ops[i].results.first() == Some(&v));
+    let mut held: Vec<Value> = Vec::new();
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    for q in 0..targets.len() {
+        let here = cone_until(block, k, &targets[q], &held);
+        let mut keep: Vec<Value> = Vec::new();
+        for later_targets in &targets[q + 1..] {
+            let later = cone_until(block, k, later_targets, &held);
+            let shared: Vec<usize> = later.iter().copied().filter(|i| here.contains(i)).collect();
+            // Values of ops both loops compute that the later loop uses outside those ops (or needs).
+            let frontier = later.iter().filter(|i| !shared.contains(i)).flat_map(|&i| block.ops[i].operands.iter().copied()).chain(later_targets.iter().copied());
+            for v in frontier {
+                if producer(v, &shared).is_some() && !keep.contains(&v) {
+                    keep.push(v);
+                }
+            }
+        }
+        held.extend(keep.iter().copied());
+        out.push(keep);
+    }
+    // Inputs of the kernel's shape read only element by element, by two loops or more: loaded once,
+    // by the first loop that reads them.
+    let numel: i64 = k.shape.iter().product();
+    let cones: Vec<Vec<usize>> = targets.iter().map(|t| cone_until(block, k, t, &held)).collect();
+    for &v in &k.inputs {
+        let consumers: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].operands.contains(&v)).collect();
+        let elementwise = kind_of(func, v).is_some_and(|(_, s)| s.iter().product::<i64>() == numel)
+            && consumers.iter().all(|&i| block.ops[i].kind == OpKind::Reduce || !matches!(block.ops[i].kind, OpKind::BroadcastInDim | OpKind::Reshape | OpKind::Transpose) && block.ops[i].results.first().and_then(|&r| kind_of(func, r)).is_some_and(|(_, s)| s.iter().product::<i64>() == numel));
+        let readers: Vec<usize> = (0..targets.len()).filter(|&q| targets[q].contains(&v) || cones[q].iter().any(|&i| block.ops[i].operands.contains(&v))).collect();
+        if elementwise && readers.len() >= 2 {
+            out[readers[0]].push(v);
+            held.push(v);
+        }
+    }
+    (held.len() as i64 * (cols / 32) <= HELD_REGISTERS).then_some(out)
 }
