@@ -634,7 +634,9 @@ impl Gpu {
     }
 
     /// Launches a row reduction pass `(long long outer, long long red, long long parts, in0, init, out0)`
-    /// (`reduce::Shape::Rows`): one block per (row, part), grid-stride beyond 2^20 blocks.
+    /// (`reduce::Shape::WarpRows`: a warp per (row, part)) or `(long long outer, long long red, long
+    /// long parts, long long chunk, ...)` (`reduce::Shape::Rows`, parts longer than
+    /// `reduce::WARP_ROW_MAX`: a block per (row, part)), grid-stride beyond 2^20 blocks.
     pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if outer <= 0 {
             return Ok(());
@@ -651,8 +653,13 @@ impl Gpu {
             ((outer * parts).min(crate::reduce::rows_max_blocks()) as u32, (per_part.clamp(32, crate::reduce::rows_threads()) as u32).div_ceil(32) * 32)
         };
         // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
-        // as `reduce` renders it; the input covers outer*red values, the output outer*parts.
-        unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }
+        // for a warp pass, with `long long chunk` after `parts` for a block pass, as `reduce` renders
+        // them; the input covers outer*red values, the output outer*parts.
+        if per_part <= crate::reduce::WARP_ROW_MAX {
+            unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }
+        } else {
+            unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts, crate::reduce::rows_chunk(red, parts)], inputs, outputs) }
+        }
     }
 
     /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per
