@@ -66,10 +66,15 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     }
     let (tid, nt) = if warp { ("lane", "32".to_string()) } else { ("(int)threadIdx.x", format!("{ROW_THREADS}")) };
     let mut src = String::from(PRELUDE);
-    for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
-        let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
+    // Sums accumulate in double; maxima and minima in float (exact either way).
+    for (name, t, combine) in [("oxr_add", "double", "a + b"), ("oxr_max", "float", "oxh_max(a, b)"), ("oxr_min", "float", "oxh_min(a, b)")] {
+        let _ = writeln!(src, "__device__ __forceinline__ {t} {name}({t} a, {t} b) {{ return {combine}; }}");
     }
-    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let bounds = match row_min_blocks() {
+        b if warp && b > 0 => format!("__launch_bounds__(256, {b}) "),
+        _ => String::new(),
+    };
+    let _ = writeln!(src, "extern \"C\" __global__ void {bounds}{ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  const int lane = threadIdx.x & 31;");
     let _ = writeln!(src, "  const long long C = {cols}LL;");
     if warp {
@@ -165,10 +170,10 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let mut names = Vec::new();
         for (q, &i) in phase.iter().enumerate() {
             let op = &block.ops[i];
-            let (name, ident) = match reducer_kind(func, &op.regions[0])? {
-                ReduceKind::Add => ("oxr_add", "0.0"),
-                ReduceKind::Max => ("oxr_max", "-OXH_INF"),
-                ReduceKind::Min => ("oxr_min", "OXH_INF"),
+            let (name, ident, acc_t) = match reducer_kind(func, &op.regions[0])? {
+                ReduceKind::Add => ("oxr_add", "0.0", "double"),
+                ReduceKind::Max => ("oxr_max", "-OXH_INF", "float"),
+                ReduceKind::Min => ("oxr_min", "OXH_INF", "float"),
                 _ => return None,
             };
             let operand = op.operands[0];
@@ -181,13 +186,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
                 }
             };
             let init = k.inputs.iter().position(|&v| v == op.operands[1])?;
-            let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, (double)({x}));");
-            names.push((q, name, ident, init, op.results[0]));
+            let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, ({acc_t})({x}));");
+            names.push((q, name, ident, init, op.results[0], acc_t));
         }
         src += &decls;
         let _ = writeln!(src, "    {{");
-        for &(q, _, ident, _, _) in &names {
-            let _ = writeln!(src, "      double acc{q} = {ident};");
+        for &(q, _, ident, _, _, acc_t) in &names {
+            let _ = writeln!(src, "      {acc_t} acc{q} = ({acc_t})({ident});");
         }
         let _ = writeln!(src, "{}", loop_head(tid, &nt, "      "));
         for line in b.body.lines() {
@@ -196,21 +201,21 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         src += &fold;
         src += &keeps;
         let _ = writeln!(src, "      }}");
-        for &(q, name, _, _, _) in &names {
+        for &(q, name, _, _, _, _) in &names {
             let _ = writeln!(src, "      for (int o = 16; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));");
         }
         if !warp {
-            for &(q, _, _, _, _) in &names {
+            for &(q, _, _, _, _, _) in &names {
                 let _ = writeln!(src, "      if (lane == 0) sh[{q}][threadIdx.x >> 5] = acc{q};");
             }
             let _ = writeln!(src, "      __syncthreads();");
-            for &(q, name, _, _, _) in &names {
-                let _ = writeln!(src, "      acc{q} = sh[{q}][0];\n      for (int w = 1; w < {ROW_WARPS}; ++w) acc{q} = {name}(acc{q}, sh[{q}][w]);");
+            for &(q, name, _, _, _, acc_t) in &names {
+                let _ = writeln!(src, "      acc{q} = ({acc_t})sh[{q}][0];\n      for (int w = 1; w < {ROW_WARPS}; ++w) acc{q} = {name}(acc{q}, ({acc_t})sh[{q}][w]);");
             }
             let _ = writeln!(src, "      __syncthreads();");
         }
-        for &(q, name, _, init, result) in &names {
-            let _ = writeln!(src, "      r{} = (float){name}((double){}, acc{q});", result.0, load(Kind::F32, &format!("in{init}"), "0"));
+        for &(q, name, _, init, result, acc_t) in &names {
+            let _ = writeln!(src, "      r{} = (float){name}(({acc_t}){}, acc{q});", result.0, load(Kind::F32, &format!("in{init}"), "0"));
             seeded.insert(result, (format!("r{}", result.0), Kind::F32));
         }
         let _ = writeln!(src, "    }}");
@@ -240,6 +245,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     }
     let _ = writeln!(src, "  }}\n}}");
     Some(RowSource { src, warp })
+}
+
+/// Blocks of a warp-per-row kernel that must fit an SM at once (`__launch_bounds__(256, n)`): none
+/// unless `OXHLO_CUDA_ROW_MIN_BLOCKS` says otherwise (1 to 8; read once; a knob for measuring).
+fn row_min_blocks() -> u32 {
+    static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    crate::reduce::knob(&B, "OXHLO_CUDA_ROW_MIN_BLOCKS", |b| b <= 8, 0)
 }
 
 /// Registers a lane may spend holding element values between a row kernel's loops.
