@@ -366,11 +366,11 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
 ",
             final_store("f", "row"),
             arrive = if fold_release() {
-                "asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(oxh_arrived) : \"l\"(count + row) : \"memory\");"
+                "\n#if __CUDA_ARCH__ >= 700\n      asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(oxh_arrived) : \"l\"(count + row) : \"memory\");\n#else\n      __threadfence(); oxh_arrived = atomicAdd(count + row, 1u);\n#endif\n    "
             } else {
                 "__threadfence(); oxh_arrived = atomicAdd(count + row, 1u);"
             },
-            acquire = if fold_release() { "asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");" } else { "__threadfence();" },
+            acquire = if fold_release() { "\n#if __CUDA_ARCH__ >= 700\n      asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n#else\n      __threadfence();\n#endif\n" } else { "__threadfence();" },
         )
     };
     let body = if finish == Finish::Cluster {
@@ -387,8 +387,8 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators, four
         // vectors a thread behind one bounds check so that their loads are in flight together. The
         // loop this replaced (a pointer walk, `#pragma unroll 4`, a bounds check before every load)
-        // compiled to one load in flight a thread: [4096, 4096] row sums 19.2-19.8 us on the H200
-        // against 16.8-17.0 for a constant-stride loop in `examples/sum_lab`.
+        // compiled to one load in flight a thread: [4096, 4096] row sums 19.2-19.8 -> 17.4-18.0 us on
+        // the H200 (sum_lab's constant-stride loop: 16.8-17.0).
         let lanes = |a: &str| (0..4).map(|e| format!("acc{e} = oxr(acc{e}, {});", load_elem(a, &e.to_string()))).collect::<Vec<_>>().join(" ");
         let nb = rows_batch();
         let decl: String = (0..nb).map(|k| format!("a{k}[4]")).collect::<Vec<_>>().join(", ");
@@ -885,8 +885,8 @@ const FILL_BLOCKS: i64 = 1024;
 /// Blocks a row reduction of fewer than [`FILL_BLOCKS`] rows is split into (parts of at least 4096
 /// elements): four waves of 256-thread blocks on an H200, so that the blocks running at once read
 /// neighbouring parts, as a row sum's do. The sum of all of a [4096, 4096] f32 tensor in 4096 parts
-/// then one pass over them: 18.2 us on the H200 (88% of the copy bandwidth) against 20.1-20.3 for 1024
-/// parts folded in the last block (`examples/sum_lab`).
+/// then one pass over them: 19.9 us on the H200 (80-81% of the copy bandwidth; sum_lab's hand-written
+/// pair of passes 18.4) against 20.1-20.7 for 1024 parts folded in the last block.
 const ROW_FILL_BLOCKS: i64 = 4 * FILL_BLOCKS;
 
 /// How many parts `red` is split into: enough (row or 32-column group) x part blocks to fill the
@@ -974,7 +974,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
 /// stored the block's partial; the folding block's threads acquire with `fence.acq_rel.gpu`) rather
 /// than a sequentially consistent `__threadfence()` before a relaxed `atomicAdd` (each block's slot
 /// held while its fence drains): on unless `OXHLO_CUDA_FOLD_RELEASE=0` (read once; a knob for
-/// measuring). Needs sm_70 or later, as every folded pass's device does.
+/// measuring). Below sm_70 (no release-acquire atomics) the fence stays.
 fn fold_release() -> bool {
     static R: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *R.get_or_init(|| !crate::env_off("OXHLO_CUDA_FOLD_RELEASE"))
