@@ -13,13 +13,19 @@
 //! - `fold_all T U per`: a whole-tensor sum, blocks of `T` threads over `per` elements each, the last
 //!   block to finish folding the blocks' partials.
 //! - `cluster_all T U per`: as `fold_all`, the blocks in clusters of 8 whose first block adds the
-//!   others' sums from their shared memory, so only one block in 8 stores, fences and counts (not yet
-//!   measured on the device).
+//!   others' sums from their shared memory, so only one block in 8 stores, fences and counts.
+//! - `strided_all T`: a whole-tensor sum by blocks taking chunks in turn, each block counting itself
+//!   with one release-acquire atomic, the last folding.
+//! - `passes A+B`: a whole-tensor sum in two launches (4096-element chunks to partials, then one block
+//!   of 1024 threads over them), each pass the backend's rendered one or the lab's (`chunks_pass`,
+//!   `FINISH_ALL`): which of the backend's two passes costs.
 //!
-//! Findings on the H200 (session 20, crates/oxhlo-cuda/NOTES.md v19): loads through the read-only
-//! cache or plain ones time the same; a row pass whose loop count is known before its first load
-//! (constant stride, or counted in advance) issues its unrolled loads together; cluster passes run best
-//! when the next kernel launches only at their completion.
+//! Findings on the H200 (sessions 20-21, crates/oxhlo-cuda/NOTES.md v19-v20): loads through the
+//! read-only cache or plain ones time the same; a loop with a bounds check before every unrolled load
+//! keeps one load in flight a thread (the backend's row pass did: 82% of copy, now 89-92%); cluster
+//! passes run best when the next kernel launches only at their completion; whole-tensor sums: two
+//! passes 18.4 us, folding designs 19.6-23, clusters of 8 folding 23-28; the instructions a block runs
+//! before its first load cost the backend's passes 0.6-1.2 us each.
 use oxhlo_cuda::device::{self, Kernel};
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_ir::{ElementType, FloatType, TensorType};
@@ -98,6 +104,7 @@ fn warp_rows(u: usize) -> String {
 /// CUDA C that sums `count` float4s at `src` (thread t from float4 t, `threads` apart, unrolled by
 /// `u`) across the block into `s`, then runs `then` in thread 0 (`sh`: 32 doubles of shared memory).
 fn block_sum(threads: usize, u: usize, src: &str, count: &str, then: &str) -> String {
+    let combine = block_combine(threads, then);
     format!(
         "  const float4* src = (const float4*)({src});
   double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
@@ -107,7 +114,15 @@ fn block_sum(threads: usize, u: usize, src: &str, count: &str, then: &str) -> St
     a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
   }}
   double s = (a0 + a1) + (a2 + a3);
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+{combine}"
+    )
+}
+
+/// CUDA C that adds the thread values `s` of a block of `threads` (warp shuffles, then `sh`: 32 doubles
+/// of shared memory) and runs `then` in thread 0 with the block's sum in `s`.
+fn block_combine(threads: usize, then: &str) -> String {
+    format!(
+        "  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
   if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
   __syncthreads();
   if (threadIdx.x < 32) {{
@@ -204,6 +219,7 @@ fn fold_all(threads: usize, u: usize) -> String {
 /// counts itself with one release-acquire atomic and the last folds the blocks' partials.
 fn strided_all(threads: usize, _u: usize) -> String {
     let fold = last_block_fold(threads, "gridDim.x");
+    let combine = block_combine(threads, "part[blockIdx.x] = s; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(arrived) : \"l\"(count) : \"memory\");");
     format!(
         "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
   __shared__ double sh[32];
@@ -219,15 +235,7 @@ fn strided_all(threads: usize, _u: usize) -> String {
     a3 += v0.w + (double)v1.w + (double)v2.w + (double)v3.w;
   }}
   double s = (a0 + a1) + (a2 + a3);
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x < 32) {{
-    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) {{ part[blockIdx.x] = s; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(arrived) : \"l\"(count) : \"memory\"); }}
-  }}
-  __syncthreads();
+{combine}  __syncthreads();
 {fold}}}
 "
     )
@@ -235,22 +243,15 @@ fn strided_all(threads: usize, _u: usize) -> String {
 
 /// The first of two launches of a whole-tensor sum: a block of `threads` a 4096-element chunk (four
 /// float4s a thread behind one check) storing its double sum; [`finish_all`] adds them.
-fn chunks_pass(threads: usize, _u: usize) -> String {
+fn chunks_pass(threads: usize) -> String {
+    let combine = block_combine(threads, "part[blockIdx.x] = s;");
     format!(
         "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, double* __restrict__ part) {{
   __shared__ double sh[32];
   const float4* src = (const float4*)(in0 + blockIdx.x * (long long)({threads} * 16)) + threadIdx.x;
   const float4 v0 = __ldg(src), v1 = __ldg(src + {threads}), v2 = __ldg(src + 2 * {threads}), v3 = __ldg(src + 3 * {threads});
   double s = ((v0.x + (double)v1.x) + ((double)v2.x + v3.x)) + ((v0.y + (double)v1.y) + ((double)v2.y + v3.y)) + ((v0.z + (double)v1.z) + ((double)v2.z + v3.z)) + ((v0.w + (double)v1.w) + ((double)v2.w + v3.w));
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x < 32) {{
-    s = threadIdx.x < {threads} / 32 ? sh[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-    if (threadIdx.x == 0) part[blockIdx.x] = s;
-  }}
-}}
+{combine}}}
 "
     )
 }
@@ -295,6 +296,14 @@ fn time_us(gpu: &device::Gpu, mut f: impl FnMut()) -> f64 {
     (0..3).map(|_| oxhlo_cuda::profile::device_ms_per_call(gpu, 20, &mut f).expect("device time") * 1e3).fold(f64::INFINITY, f64::min)
 }
 
+/// The first f32 of a device buffer, as f64.
+fn first_f32(gpu: &device::Gpu, buf: &device::DBuf) -> f64 {
+    let mut host = [0u8; 4];
+    gpu.stream.memcpy_dtoh(&buf.slice(0..4), &mut host).unwrap();
+    gpu.synchronize().unwrap();
+    f32::from_le_bytes(host) as f64
+}
+
 fn check(got: &[f32], want: &[f64], what: &str) -> bool {
     let bad = got.iter().zip(want).position(|(&g, &w)| (g as f64 - w).abs() > 1e-4 * (1.0 + w.abs()));
     if let Some(i) = bad {
@@ -312,7 +321,7 @@ fn main() {
         std::fs::write(format!("{dir}/fold_all.cu"), fold_all(128, 8)).unwrap();
         std::fs::write(format!("{dir}/cluster_all.cu"), cluster_all(256, 4)).unwrap();
         std::fs::write(format!("{dir}/strided_all.cu"), strided_all(256, 0)).unwrap();
-        std::fs::write(format!("{dir}/chunks_pass.cu"), chunks_pass(256, 0)).unwrap();
+        std::fs::write(format!("{dir}/chunks_pass.cu"), chunks_pass(256)).unwrap();
         std::fs::write(format!("{dir}/finish_all.cu"), FINISH_ALL).unwrap();
         use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
         use oxhlo_plan::reducer::ReduceKind;
@@ -426,10 +435,7 @@ fn main() {
             let mut go = || gpu.launch_reduce_cols(&k, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf, &*init.buf, &*count.buf], &mut outs);
             go().unwrap();
             let us = time_us(&gpu, || go().unwrap());
-            let mut host = [0u8; 4];
-            gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
-            gpu.synchronize().unwrap();
-            let got = f32::from_le_bytes(host) as f64;
+            let got = first_f32(&gpu, &outs[0]);
             let ok = (got - total).abs() <= 1e-4 * (1.0 + total.abs());
             if !ok {
                 println!("{name}: {got} vs {total}");
@@ -444,7 +450,7 @@ fn main() {
         let f32k = oxhlo_cpu::Kind::F32;
         let b1 = Kernel::new(render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: false, to_partials: true }).unwrap());
         let b2 = Kernel::new(render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: true, to_partials: false }).unwrap());
-        let (l1, l2) = (Kernel::new(chunks_pass(256, 0)), Kernel::new(FINISH_ALL.to_string()));
+        let (l1, l2) = (Kernel::new(chunks_pass(256)), Kernel::new(FINISH_ALL.to_string()));
         let blocks = n / 4096;
         for (name, first_backend, second_backend) in [("backend+backend", true, true), ("backend+lab", true, false), ("lab+backend", false, true), ("lab+lab", false, false)] {
             let mut parts = [gpu.alloc_bytes(blocks * 8).unwrap()];
@@ -463,29 +469,8 @@ fn main() {
             };
             go();
             let us = time_us(&gpu, &mut go);
-            let mut host = [0u8; 4];
-            gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
-            gpu.synchronize().unwrap();
-            let got = f32::from_le_bytes(host) as f64;
+            let got = first_f32(&gpu, &outs[0]);
             line(&format!("passes {name}"), us, (got - total).abs() <= 1e-4 * (1.0 + total.abs()));
         }
-    }
-    // Two launches: 4096-element chunks to double partials, then one block adding them.
-    for t in [256usize, 128] {
-        let (k1, k2) = (Kernel::new(chunks_pass(t, 0)), Kernel::new(FINISH_ALL.to_string()));
-        let blocks = n / (t * 16);
-        let mut parts = [gpu.alloc_bytes(blocks * 8).unwrap()];
-        let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4).unwrap()];
-        let mut go = || {
-            gpu.launch_reduce_cols(&k1, blocks as i64, n as i64, 1, 1, 1, t as u32, 1, &[&*x.buf], &mut parts).unwrap();
-            gpu.launch_reduce_cols(&k2, 1, blocks as i64, 1, 1, 1, 1024, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
-        };
-        go();
-        let us = time_us(&gpu, &mut go);
-        let mut host = [0u8; 4];
-        gpu.stream.memcpy_dtoh(&outs[0].slice(0..4), &mut host).unwrap();
-        gpu.synchronize().unwrap();
-        let got = f32::from_le_bytes(host) as f64;
-        line(&format!("two_pass T={t}"), us, (got - total).abs() <= 1e-4 * (1.0 + total.abs()));
     }
 }
