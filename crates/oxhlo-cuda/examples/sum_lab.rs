@@ -457,12 +457,12 @@ fn main() {
             let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, 4).unwrap()];
             let mut go = || {
                 if first_backend {
-                    gpu.launch_reduce_rows(&b1, 1, n as i64, blocks as i64, &[&*x.buf, &*init.buf], &mut parts).unwrap();
+                    gpu.launch_reduce_rows(&b1, 1, n as i64, blocks as i64, false, &[&*x.buf, &*init.buf], &mut parts).unwrap();
                 } else {
                     gpu.launch_reduce_cols(&l1, blocks as i64, n as i64, 1, 1, 1, 256, 1, &[&*x.buf], &mut parts).unwrap();
                 }
                 if second_backend {
-                    gpu.launch_reduce_rows(&b2, 1, blocks as i64, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
+                    gpu.launch_reduce_rows(&b2, 1, blocks as i64, 1, true, &[&*parts[0], &*init.buf], &mut outs).unwrap();
                 } else {
                     gpu.launch_reduce_cols(&l2, 1, blocks as i64, 1, 1, 1, 1024, 1, &[&*parts[0], &*init.buf], &mut outs).unwrap();
                 }

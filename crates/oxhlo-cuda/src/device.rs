@@ -637,7 +637,11 @@ impl Gpu {
     /// (`reduce::Shape::WarpRows`: a warp per (row, part)) or `(long long outer, long long red, long
     /// long parts, long long chunk, ...)` (`reduce::Shape::Rows`, parts longer than
     /// `reduce::WARP_ROW_MAX`: a block per (row, part)), grid-stride beyond 2^20 blocks.
-    pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+    /// `over_partials`: the pass reads partial results (a plain kernel of few registers), so that with
+    /// fewer blocks than SMs it may run blocks of up to 1024 threads; a pass over elements (perhaps a
+    /// fused kernel of many registers, which a 1024-thread block could not launch) keeps 256.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_reduce_rows(&self, src: &Kernel, outer: i64, red: i64, parts: i64, over_partials: bool, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if outer <= 0 {
             return Ok(());
         }
@@ -645,7 +649,7 @@ impl Gpu {
         let (blocks, threads) = if per_part <= crate::reduce::WARP_ROW_MAX {
             // A warp per (row, part), eight to a block.
             (((outer * parts + 7) / 8).min(1 << 20) as u32, 256)
-        } else if outer * parts < 128 {
+        } else if over_partials && outer * parts < 128 {
             // Fewer blocks than SMs (the pass over a whole-tensor sum's partials): up to 1024 threads,
             // four elements each.
             ((outer * parts) as u32, ((per_part / 4).clamp(256, 1024) as u32).div_ceil(32) * 32)

@@ -960,7 +960,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
         let ins = [&**x.buf, &**init.buf, &**count.buf];
         match l.pass.shape {
             Shape::Cols4 => gpu.launch_reduce_cols4(&src, l.outer, l.red, l.inner, l.parts, &ins, &mut outs)?,
-            _ => gpu.launch_reduce_rows(&src, l.outer, l.red, l.parts, &ins, &mut outs)?,
+            _ => gpu.launch_reduce_rows(&src, l.outer, l.red, l.parts, false, &ins, &mut outs)?,
         }
         let [o, _partials] = outs;
         return Ok(o);
@@ -1130,7 +1130,7 @@ pub fn launch_finish_multi(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, m
 /// Launches `src`, a kernel of `l`'s pass, as `l` says.
 pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cudarc::driver::CudaSlice<u8>], outputs: &mut [crate::device::DBuf]) -> Result<(), String> {
     match l.pass.shape {
-        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, inputs, outputs),
+        Shape::Rows | Shape::WarpRows => gpu.launch_reduce_rows(src, l.outer, l.red, l.parts, l.pass.from_partials, inputs, outputs),
         Shape::Cols if l.pass.from_partials => launch_finish_multi(gpu, src, l, 1, inputs, outputs),
         Shape::Cols => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, 32, (32 * COL_GROUPS) as u32, 1, inputs, outputs),
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
