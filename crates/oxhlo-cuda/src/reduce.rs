@@ -186,26 +186,36 @@ pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String>
     render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold)
 }
 
-/// The one pass of a column reduction over elements of `kind` whose parts are the [`CLUSTER_PARTS`]
+/// The one pass of a column reduction over elements of `kind` whose parts are the [`cluster_parts`]
 /// blocks of a thread block cluster (sm_90 and later; an empty kernel below that): each block folds its
-/// part of the rows of up to [`CLUSTER_TILE`] columns in registers and shared memory, then the
+/// part of the rows of up to [`cluster_tile`] columns in registers and shared memory, then the
 /// cluster's first block combines the parts' column values from the others' shared memory in a fixed
 /// order and stores the results. No partials in global memory, one launch ([`cluster_cols`] says
 /// when). Parameters: those of `Cols`, then `(const S* in0, const S* init, S* out0)`; launched with
-/// `outer x groups x CLUSTER_PARTS` blocks of 256 threads ([`Gpu::launch_reduce_cols`] with
-/// `parts = CLUSTER_PARTS`, `cols_per_block = CLUSTER_TILE`).
+/// `outer x groups x cluster_parts()` blocks of 256 threads ([`Gpu::launch_reduce_cols`] with
+/// `parts = cluster_parts()`, `cols_per_block = cluster_tile()`).
 pub fn render_cluster_cols(kind: Kind, rk: ReduceKind) -> Option<String> {
     render_pass_with(kind, rk, Pass { shape: Shape::Cols4, from_partials: false, to_partials: false }, Finish::Cluster)
 }
 
-/// Blocks (parts of the reduced dim) of a [`render_cluster_cols`] cluster: the portable cluster size.
-pub const CLUSTER_PARTS: i64 = 8;
+/// Blocks (parts of the reduced dim) of a [`render_cluster_cols`] cluster: 8 (the portable cluster
+/// size) unless `OXHLO_CUDA_CLUSTER_PARTS` says otherwise (2, 4 or 8; read once; a knob for measuring:
+/// sum_lab's 4-part pass unrolled by 16 timed 19.8 us against the backend's 20.2 in session 21).
+pub fn cluster_parts() -> i64 {
+    static P: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&P, "OXHLO_CUDA_CLUSTER_PARTS", |p: i64| matches!(p, 2 | 4 | 8), 8)
+}
 
-/// Columns a [`render_cluster_cols`] block reads (16 threads of 4 columns a row, 16 rows at a time).
-/// On the H200 the lab's cluster pass summed the columns of a [4096, 4096] f32 tensor in 18.2 us in
-/// groups of 64 (88% of the copy bandwidth), 20.0 in groups of 128, 22.5-24.3 in groups of 32
-/// (`examples/sum_lab`); this one takes 19.7-20.1 us (81-82%).
-pub const CLUSTER_TILE: i64 = 64;
+/// Columns a [`render_cluster_cols`] block reads (16 threads of 4 columns a row, 16 rows at a time):
+/// 64 unless `OXHLO_CUDA_CLUSTER_TILE` says otherwise (32, 64 or 128; read once; a knob for
+/// measuring). On the H200 the lab's cluster pass summed the columns of a [4096, 4096] f32 tensor in
+/// 18.2 us in groups of 64 (88% of the copy bandwidth), 20.0 in groups of 128, 22.5-24.3 in groups of
+/// 32 (`examples/sum_lab`, session 20; 19.8-21.8 for all of them in session 21's jobs); this one takes
+/// 19.7-20.2 us (79-82%).
+pub fn cluster_tile() -> i64 {
+    static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&T, "OXHLO_CUDA_CLUSTER_TILE", |t: i64| matches!(t, 32 | 64 | 128), 64)
+}
 
 /// Whether [`cluster_cols`] may choose cluster passes at all: yes unless `OXHLO_CUDA_CLUSTER_COLS=0`
 /// (read once).
@@ -250,10 +260,10 @@ pub fn cluster_cols(outer: i64, red: i64, inner: i64) -> bool {
     if !cluster_cols_on() || !cols4_fits(inner) {
         return false;
     }
-    let w = inner.min(CLUSTER_TILE);
+    let w = inner.min(cluster_tile());
     let (groups, tile_rows) = ((inner + w - 1) / w, 256 / (w / 4));
     let first = launches(outer, red, inner)[0];
-    first.pass.shape == Shape::Cols4 && first.parts > 1 && red >= CLUSTER_PARTS * 2 * tile_rows && outer.saturating_mul(groups).saturating_mul(CLUSTER_PARTS) >= 256
+    first.pass.shape == Shape::Cols4 && first.parts > 1 && red >= cluster_parts() * 2 * tile_rows && outer.saturating_mul(groups).saturating_mul(cluster_parts()) >= 256
 }
 
 fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> Option<String> {
@@ -620,7 +630,7 @@ fn rows_kernel(params: &str, acc: &str, ident: &str, fold: &str, tail: &str, res
 /// H200 (`examples/sum_lab`).
 fn cluster_cols_kernel(st: &str, acc: &str, ident: &str, fold: &str, store: &dyn Fn(&str, &str) -> String) -> String {
     let entry = crate::render::ENTRY;
-    let (parts, tile) = (CLUSTER_PARTS, CLUSTER_TILE);
+    let (parts, tile) = (cluster_parts(), cluster_tile());
     let stored = store("s", "row * inner + g * w + c");
     // The loop stays as `#pragma unroll` over bounds-checked tiles: its loads batched behind one check
     // (as the row and `Cols4` passes' are) made [4096, 4096] column sums 19.7-20.1 -> 23.1-24.5 us on
@@ -946,7 +956,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     }
     if cluster_cols(outer, red, inner) && gpu.clusters() {
         if let Some(src) = memo.get(op, CLUSTER_TAG, || render_cluster_cols(x.kind, rk)) {
-            gpu.launch_reduce_cols(&src, outer, red, inner, CLUSTER_PARTS, inner.min(CLUSTER_TILE), 256, 1, &[&**x.buf, &**init.buf], &mut out)?;
+            gpu.launch_reduce_cols(&src, outer, red, inner, cluster_parts(), inner.min(cluster_tile()), 256, 1, &[&**x.buf, &**init.buf], &mut out)?;
             let [o] = out;
             return Ok(o);
         }

@@ -166,7 +166,7 @@ fn gpu_timings() {
         let (inner, red) = if dims == "0" { (shape[1], shape[0]) } else if dims == "1" { (1, shape[1]) } else { (1, n as i64) };
         let outer = if dims == "1" { shape[0] } else { 1 };
         let sched: Vec<String> = match oxhlo_cuda::reduce::folded_launch(outer, red, inner) {
-            _ if gpu.clusters() && oxhlo_cuda::reduce::cluster_cols(outer, red, inner) => vec![format!("clusters of {}", oxhlo_cuda::reduce::CLUSTER_PARTS)],
+            _ if gpu.clusters() && oxhlo_cuda::reduce::cluster_cols(outer, red, inner) => vec![format!("clusters of {}", oxhlo_cuda::reduce::cluster_parts())],
             Some(l) => vec![format!("{:?}x{} folding", l.pass.shape, l.parts)],
             None => oxhlo_cuda::reduce::launches(outer, red, inner).iter().map(|l| format!("{:?}x{}", l.pass.shape, l.parts)).collect(),
         };
