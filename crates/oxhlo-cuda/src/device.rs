@@ -646,7 +646,8 @@ impl Gpu {
             return Ok(());
         }
         let per_part = (red + parts - 1) / parts.max(1);
-        let (blocks, threads) = if per_part <= crate::reduce::WARP_ROW_MAX {
+        let warp = per_part <= crate::reduce::WARP_ROW_MAX;
+        let (blocks, threads) = if warp {
             // A warp per (row, part), eight to a block.
             (((outer * parts + 7) / 8).min(1 << 20) as u32, 256)
         } else if over_partials && outer * parts < 128 {
@@ -659,11 +660,8 @@ impl Gpu {
         // SAFETY: the signature is (long long outer, long long red, long long parts, inputs..., outputs...)
         // for a warp pass, with `long long chunk` after `parts` for a block pass, as `reduce` renders
         // them; the input covers outer*red values, the output outer*parts.
-        if per_part <= crate::reduce::WARP_ROW_MAX {
-            unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts], inputs, outputs) }
-        } else {
-            unsafe { self.launch_with(src, (blocks, threads), &[outer, red, parts, crate::reduce::rows_chunk(red, parts)], inputs, outputs) }
-        }
+        let scalars = [outer, red, parts, crate::reduce::rows_chunk(red, parts)];
+        unsafe { self.launch_with(src, (blocks, threads), &scalars[..if warp { 3 } else { 4 }], inputs, outputs) }
     }
 
     /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per

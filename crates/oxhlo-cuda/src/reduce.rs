@@ -456,31 +456,12 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
         Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", &|x, at, _| result(x, at)),
-        // Four elements a thread behind one bounds check, their loads in flight together.
-        Shape::Rows => rows_kernel(
-            params,
-            acc,
-            ident,
-            &format!(
-                "    {{
-      {acc} a0_ = acc, a1_ = acc, a2_ = acc, a3_ = acc;
-      const long long n_ = blockDim.x;
-      long long c = lo + threadIdx.x;
-      for (; c + 3 * n_ < hi; c += 4 * n_) {{
-        const long long i_ = row * red + c;
-        {{ const long long i = i_; {acc}& acc = a0_; {step} }}
-        {{ const long long i = i_ + n_; {acc}& acc = a1_; {step} }}
-        {{ const long long i = i_ + 2 * n_; {acc}& acc = a2_; {step} }}
-        {{ const long long i = i_ + 3 * n_; {acc}& acc = a3_; {step} }}
-      }}
-      for (; c < hi; c += n_) {{ const long long i = row * red + c; {acc}& acc = a0_; {step} }}
-      acc = oxr(oxr(a0_, a1_), oxr(a2_, a3_));
-    }}
-"
-            ),
-            "",
-            result,
-        ),
+        // Four elements a thread behind one bounds check, their loads in flight together
+        // ([`unrolled_loop`] declares its own `acc`, handed out of its scope).
+        Shape::Rows => {
+            let lp = unrolled_loop(acc, ident, "lo + threadIdx.x", "hi", "(long long)blockDim.x", &|c| format!("row * red + {c}"), step, "      ");
+            rows_kernel(params, acc, ident, &format!("    {acc} part_;\n    {{\n{lp}\n      part_ = acc;\n    }}\n    acc = part_;\n"), "", result)
+        }
         Shape::WarpRows => format!(
             "extern \"C\" __global__ void {entry}(long long outer, long long red, long long parts, {params}) {{
   const long long chunk = (red + parts - 1) / parts;
