@@ -275,6 +275,141 @@ const FINISH_ALL: &str = "extern \"C\" __global__ void oxk(long long outer, long
 }
 ";
 
+/// A column sum of few columns (`inner == W`, one column group: ResNet-18's batch-norm shape) over
+/// `parts` blocks of `P`-block clusters, each block summing its range of rows (4 columns a thread, loop
+/// unrolled by `U`, `MB` blocks an SM in the launch bounds); the cluster's first block adds its blocks'
+/// column sums from their shared memory and stores one partial row. With `fold`, the last cluster to
+/// count (one release-acquire atomic) folds the `parts / P` partial rows in a fixed order; without it,
+/// [`narrow_finish`] does in a second launch.
+fn narrow_cols(w: usize, p: usize, u: usize, mb: usize, fold: bool) -> String {
+    narrow_cols_with(w, p, u, mb, fold, false)
+}
+
+/// [`narrow_cols`], its blocks taking tiles of rows in turn with `interleave` (block b tiles b, b +
+/// blocks, ...: the blocks running at once read neighbouring rows) instead of a range each.
+fn narrow_cols_with(w: usize, p: usize, u: usize, mb: usize, fold: bool, interleave: bool) -> String {
+    let q = w / 4;
+    let tr = 256 / q;
+    let finish = narrow_fold(w, "ncl", "part");
+    // `u` float4 loads a thread behind one bounds check (their loads in flight together), then single ones.
+    let batched = format!(
+        "  for (; r + {last} * step < hi; r += {u} * step, src += {u} * step * {w}) {{
+    float4 v[{u}];
+    #pragma unroll
+    for (int k = 0; k < {u}; ++k) v[k] = __ldg((const float4*)(src + k * step * {w}));
+    #pragma unroll
+    for (int k = 0; k < {u}; ++k) {{ a0 += v[k].x; a1 += v[k].y; a2 += v[k].z; a3 += v[k].w; }}
+  }}
+  for (; r < hi; r += step, src += step * {w}) {{
+    const float4 v = __ldg((const float4*)src);
+    a0 += v.x; a1 += v.y; a2 += v.z; a3 += v.w;
+  }}
+",
+        last = u - 1
+    );
+    let lp = if interleave {
+        format!(
+            "  const long long step = (long long)gridDim.x * {tr};
+  const float* src = in0 + ((long long)blockIdx.x * {tr} + t / {q}) * {w} + 4 * cg;
+  long long r = (long long)blockIdx.x * {tr} + t / {q};
+  const long long hi = red;
+{batched}"
+        )
+    } else {
+        format!(
+            "  const long long chunk = ((red + parts - 1) / parts + {tr} - 1) / {tr} * {tr};
+  const long long lo = min(red, (long long)blockIdx.x * chunk), hi = min(red, lo + chunk);
+  const float* src = in0 + (lo + t / {q}) * {w} + 4 * cg;
+  long long r = lo + t / {q};
+  const long long step = {tr};
+{batched}"
+        )
+    };
+    let tail = if fold {
+        format!(
+            "    __syncthreads();
+    if (t == 0) asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(arrived) : \"l\"(count) : \"memory\");
+    __syncthreads();
+    if (arrived + 1u == (unsigned)ncl) {{
+      asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");
+{finish}      if (t == 0) count[0] = 0u;
+    }}
+"
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{CLUSTER_HELPERS}
+extern \"C\" __global__ void __cluster_dims__({p}, 1, 1) __launch_bounds__(256, {mb}) oxk(long long outer, long long red, long long inner, long long parts, const float* __restrict__ in0, const float* __restrict__ init, unsigned int* __restrict__ count, float* __restrict__ out0, double* part) {{
+  __shared__ double sh[256][4];
+  __shared__ double shc[{w}];
+  __shared__ unsigned int arrived;
+  const int t = threadIdx.x, cg = t % {q};
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+{lp}  sh[t][0] = a0; sh[t][1] = a1; sh[t][2] = a2; sh[t][3] = a3;
+  __syncthreads();
+  if (t < {w}) {{
+    double s = sh[t >> 2][t & 3];
+    for (int k = 1; k < {tr}; ++k) s += sh[k * {q} + (t >> 2)][t & 3];
+    shc[t] = s;
+  }}
+  oxh_cluster_sync();
+  const long long ncl = parts / {p};
+  if (oxh_rank() == 0) {{
+    if (t < {w}) {{
+      double s = oxh_peer(shc + t, 0);
+      for (unsigned r = 1; r < {p}u; ++r) s += oxh_peer(shc + t, r);
+      part[(blockIdx.x / {p}) * {w} + t] = s;
+    }}
+{tail}  }}
+  oxh_cluster_sync();
+}}
+"
+    )
+}
+
+/// C folding `n` partial rows of `w` columns at `src` (doubles) into `out0` (plus `init`) with 256
+/// threads, `256 / w` a column each taking every `256 / w`-th row, then combined in a fixed order
+/// through `sh` (at least 256 doubles).
+fn narrow_fold(w: usize, n: &str, src: &str) -> String {
+    let k = 256 / w;
+    format!(
+        "      {{
+        const int c = t % {w}, j = t / {w};
+        double f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+        long long i = j;
+        for (; i + 3 * {k} < {n}; i += 4 * {k}) {{
+          f0 += __ldcg({src} + i * {w} + c); f1 += __ldcg({src} + (i + {k}) * {w} + c);
+          f2 += __ldcg({src} + (i + 2 * {k}) * {w} + c); f3 += __ldcg({src} + (i + 3 * {k}) * {w} + c);
+        }}
+        for (; i < {n}; i += {k}) f0 += __ldcg({src} + i * {w} + c);
+        double* flat = &sh[0][0];
+        __syncthreads();
+        flat[t] = (f0 + f1) + (f2 + f3);
+        __syncthreads();
+        if (t < {w}) {{
+          double s = flat[t];
+          for (int jj = 1; jj < {k}; ++jj) s += flat[jj * {w} + t];
+          out0[t] = (float)((double)init[0] + s);
+        }}
+      }}
+"
+    )
+}
+
+/// The second launch after [`narrow_cols`] without its fold: one block folds the `red` partial rows.
+fn narrow_finish(w: usize) -> String {
+    let fold = narrow_fold(w, "red", "part");
+    format!(
+        "extern \"C\" __global__ void oxk(long long outer, long long red, long long inner, long long parts, const double* __restrict__ part, const float* __restrict__ init, float* __restrict__ out0) {{
+  __shared__ double sh[256][1];
+  const int t = threadIdx.x;
+{fold}}}
+"
+    )
+}
+
 /// A whole-tensor sum design: its name, its CUDA C for (threads, unroll), and the (threads, unroll,
 /// elements a block) it is timed at.
 type Design = (&'static str, fn(usize, usize) -> String, &'static [(usize, usize, usize)]);
@@ -323,6 +458,10 @@ fn main() {
         std::fs::write(format!("{dir}/strided_all.cu"), strided_all(256, 0)).unwrap();
         std::fs::write(format!("{dir}/chunks_pass.cu"), chunks_pass(256)).unwrap();
         std::fs::write(format!("{dir}/finish_all.cu"), FINISH_ALL).unwrap();
+        std::fs::write(format!("{dir}/narrow_fold.cu"), narrow_cols(64, 8, 8, 4, true)).unwrap();
+        std::fs::write(format!("{dir}/narrow_plain.cu"), narrow_cols(128, 1, 16, 4, false)).unwrap();
+        std::fs::write(format!("{dir}/narrow_il.cu"), narrow_cols_with(64, 8, 16, 4, true, true)).unwrap();
+        std::fs::write(format!("{dir}/narrow_finish.cu"), narrow_finish(64)).unwrap();
         use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
         use oxhlo_plan::reducer::ReduceKind;
         let f32k = oxhlo_cpu::Kind::F32;
@@ -331,6 +470,10 @@ fn main() {
         std::fs::write(format!("{dir}/backend_rows_from_partials.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Rows, from_partials: true, to_partials: false }).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_cols4.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::Cols4, from_partials: false, to_partials: true }).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_fold_rows.cu"), render_folded(f32k, ReduceKind::Add, Shape::Rows).unwrap()).unwrap();
+        for (name, to) in [("partials", true), ("final", false)] {
+            std::fs::write(format!("{dir}/backend_narrow_{name}.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::ClusterCols4, from_partials: false, to_partials: to }).unwrap()).unwrap();
+        }
+        std::fs::write(format!("{dir}/backend_narrow_i64max.cu"), render_pass(oxhlo_cpu::Kind::I64, ReduceKind::Max, Pass { shape: Shape::ClusterCols4, from_partials: false, to_partials: true }).unwrap()).unwrap();
         for (name, k, rk) in [("f32", f32k, ReduceKind::Add), ("i32", oxhlo_cpu::Kind::I32, ReduceKind::Add), ("bf16max", oxhlo_cpu::Kind::BF16, ReduceKind::Max), ("u8min", oxhlo_cpu::Kind::U8, ReduceKind::Min)] {
             std::fs::write(format!("{dir}/backend_cluster_{name}.cu"), oxhlo_cuda::reduce::render_cluster_cols(k, rk).unwrap()).unwrap();
         }
@@ -441,6 +584,90 @@ fn main() {
                 println!("{name}: {got} vs {total}");
             }
             line(&format!("{name} T={t} U={u} per={per}"), us, ok);
+        }
+    }
+    // Column sums of few columns (the same 64 MiB as [262144, 64] and [65536, 128]): the backend's,
+    // its passes alone, and the narrow designs.
+    for w in [64usize, 128] {
+        let r = n / w;
+        let want: Vec<f64> = (0..w).map(|c| (0..r).map(|i| xh[i * w + c] as f64).sum()).collect();
+        let st = format!("{r}x{w}");
+        let m = oxhlo_text::parse_module(
+            &format!(
+                "func.func @main(%x: tensor<{st}xf32>) -> tensor<{w}xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<{st}xf32>, tensor<f32>) -> tensor<{w}xf32>
+  return %s : tensor<{w}xf32>
+}}"
+            ),
+            "sum_lab.mlir",
+        )
+        .unwrap();
+        let f = &m.funcs[0];
+        let op = &f.body.entry().unwrap().ops[1];
+        let rty = TensorType::new(vec![w as i64], ElementType::Float(FloatType::F32));
+        let xr = gpu.upload(&f32t(&[r as i64, w as i64], xh.clone())).unwrap();
+        let memo = device::Memo::default();
+        let mut last = None;
+        let us = time_us(&gpu, || last = Some(oxhlo_cuda::reduce::try_reduce(&gpu, &memo, f, op, &xr, &init, &rty).unwrap().unwrap()));
+        let got = gpu.download(&last.unwrap()).unwrap();
+        line(&format!("backend {st} over [0]"), us, check(got.f32s().unwrap(), &want, &st));
+        // The backend's passes one at a time.
+        {
+            use oxhlo_cuda::reduce::{launch, launches, render_pass};
+            use oxhlo_plan::reducer::ReduceKind;
+            let ls = launches(1, r as i64, w as i64);
+            let mut bufs: Vec<device::DBuf> = Vec::new();
+            for l in &ls {
+                bufs.push(if l.pass.to_partials { gpu.alloc_bytes((l.outer * l.inner * l.parts) as usize * 8).unwrap() } else { gpu.alloc_raw(oxhlo_cpu::Kind::F32, w).unwrap() });
+            }
+            for (j, l) in ls.iter().enumerate() {
+                let k = Kernel::new(render_pass(oxhlo_cpu::Kind::F32, ReduceKind::Add, l.pass).unwrap());
+                let (before, rest) = bufs.split_at_mut(j);
+                let from: &cudarc::driver::CudaSlice<u8> = if j == 0 { &xr.buf } else { &before[j - 1] };
+                let us = time_us(&gpu, || launch(&gpu, &k, l, &[from, &*init.buf], &mut rest[..1]).unwrap());
+                line(&format!("  pass {j} {:?}x{}", l.pass.shape, l.parts), us, true);
+            }
+        }
+        let fetch_w = |o: &device::DBuf| {
+            let mut host = vec![0u8; w * 4];
+            gpu.stream.memcpy_dtoh(&o.slice(0..w * 4), &mut host).unwrap();
+            gpu.synchronize().unwrap();
+            host.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect::<Vec<f32>>()
+        };
+        // (cluster blocks, clusters, unroll, blocks an SM, fold in the last cluster)
+        for (p, c, u, mb, fold, il) in [
+            (8usize, 32usize, 16usize, 4usize, true, false),
+            (8, 16, 16, 4, true, false),
+            (8, 32, 8, 4, true, false),
+            (8, 32, 16, 2, true, false),
+            (4, 64, 16, 4, true, false),
+            (8, 32, 16, 4, true, true),
+            (8, 64, 8, 4, true, true),
+            (8, 128, 4, 4, true, true),
+            (1, 256, 16, 4, false, true),
+            (1, 512, 8, 4, false, true),
+            (8, 64, 8, 4, false, true),
+        ] {
+            let k = Kernel::new(narrow_cols_with(w, p, u, mb, fold, il));
+            let fin = Kernel::new(narrow_finish(w));
+            let parts = (p * c) as i64;
+            let mut outs = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, w).unwrap(), gpu.alloc_bytes(c * w * 8).unwrap()];
+            let mut fo = [gpu.alloc_raw(oxhlo_cpu::Kind::F32, w).unwrap()];
+            let mut go = || -> Result<(), String> {
+                gpu.launch_reduce_cols(&k, 1, r as i64, w as i64, parts, w as i64, 256, 1, &[&*xr.buf, &*init.buf, &*count.buf], &mut outs)?;
+                if !fold {
+                    gpu.launch_reduce_cols(&fin, 1, c as i64, w as i64, 1, w as i64, 256, 1, &[&*outs[1], &*init.buf], &mut fo)?;
+                }
+                Ok(())
+            };
+            if let Err(e) = go() {
+                println!("narrow {st} P={p} C={c}: {e}");
+                continue;
+            }
+            let us = time_us(&gpu, || go().unwrap());
+            let got = if fold { fetch_w(&outs[0]) } else { fetch_w(&fo[0]) };
+            line(&format!("narrow {st} P={p} C={c} U={u} MB={mb}{}{}", if fold { " fold" } else { " +finish" }, if il { " il" } else { "" }), us, check(&got, &want, "narrow"));
         }
     }
     // The backend's two row passes against the lab's, each pairing: which of the two costs.

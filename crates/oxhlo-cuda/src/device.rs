@@ -713,6 +713,20 @@ impl Gpu {
         unsafe { self.launch_cfg(src, cfg, &[batch, rows, cols], &[input], std::slice::from_mut(output)) }
     }
 
+    /// Launches a clustered column reduction pass (`reduce::Shape::ClusterCols4`, the parameters of
+    /// [`Gpu::launch_reduce_cols`]): `cluster` blocks of 256 threads per (part, row, group of columns),
+    /// `cluster` the kernel's cluster size (1 below sm_90, where its source has no clusters).
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_reduce_cols4_clustered(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, cluster: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        let total = outer * crate::reduce::cols4_layout(inner).0 * parts * cluster.max(1);
+        if total <= 0 || !crate::reduce::cols4_fits(inner) {
+            return Ok(());
+        }
+        // SAFETY: as for `launch_reduce_cols4` (the kernel's `parts` counts partial rows, each the work
+        // of `cluster` blocks); 2^20 blocks is a whole number of clusters.
+        unsafe { self.launch_with(src, (total.min(1 << 20) as u32, 256), &[outer, red, inner, parts], inputs, outputs) }
+    }
+
     /// Launches a vectorized column reduction pass (`reduce::Shape::Cols4`, the parameters of
     /// [`Gpu::launch_reduce_cols`]): a block of 256 threads per (part, row, group of columns).
     #[allow(clippy::too_many_arguments)]

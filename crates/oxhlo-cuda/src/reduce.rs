@@ -42,6 +42,13 @@ pub enum Shape {
     /// last whole row or past `inner` idle). A batch-norm sum over 64 channels read 128 bytes per warp
     /// load as `Cols`, 1.3-1.7 TB/s on the H200.
     Cols4,
+    /// As `Cols4` for column reductions of few column groups ([`narrow_cluster`]), its blocks in thread
+    /// block clusters of [`narrow_cluster_parts`] consecutive parts of one (row, column group) (sm_90;
+    /// below it a block takes the cluster's rows alone): the cluster's first block adds the blocks' column
+    /// values from their shared memory and stores one partial (or the final values when `parts` is 1),
+    /// so that `parts` counts partial rows, not blocks ([`Gpu::launch_reduce_cols4_clustered`]). Its
+    /// loop loads [`narrow_unroll`] tiles behind one bounds check when it reduces elements alone.
+    ClusterCols4,
 }
 
 /// Columns of a `Cols4` block's group, at most (256 threads x 4; [`cols4_tile`] is the default).
@@ -62,6 +69,50 @@ pub fn cols4_tile() -> i64 {
 /// Whether a column reduction over `inner` columns has the vectorized shape `Cols4`.
 pub fn cols4_fits(inner: i64) -> bool {
     inner >= 4 && inner % 4 == 0
+}
+
+/// The parts (partial rows) of a [`Shape::ClusterCols4`] first pass over `[outer, red, inner]`, or None
+/// when the reduction keeps the `Cols4` shape: `inner` a multiple of 4 in at most [`NARROW_GROUPS`]
+/// (row, column group)s, about [`NARROW_BLOCKS`] blocks, each at least [`cols4_min_tiles`] tiles of rows
+/// long. On unless `OXHLO_CUDA_NARROW_CLUSTER=0` (read once). On the H200 a [262144, 64] f32 column sum
+/// (ResNet-18's batch-norm shape, 64 MiB) took 25.3 us in 512 `Cols4` blocks and a pass over their 512
+/// partials (63% of the copy bandwidth; the first pass alone 22.5 us: two tiles a thread in flight);
+/// `examples/sum_lab`'s 32 clusters of 8 blocks, 8 or 16 tiles in flight, 20.1 us (80%).
+pub fn narrow_cluster(outer: i64, red: i64, inner: i64) -> Option<i64> {
+    static ON: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    if knob(&ON, "OXHLO_CUDA_NARROW_CLUSTER", |v| v <= 1, 1) == 0 || !cols4_fits(inner) {
+        return None;
+    }
+    let (groups, tile_rows) = cols4_layout(inner);
+    let per = outer.max(1).saturating_mul(groups);
+    if per > NARROW_GROUPS {
+        return None;
+    }
+    let p = narrow_cluster_parts();
+    let parts = (NARROW_BLOCKS / (per * p)).max(1).min(red / (p * cols4_min_tiles() * tile_rows));
+    (parts >= 1).then_some(parts)
+}
+
+/// The most (row, column group)s of a [`Shape::ClusterCols4`] pass.
+pub const NARROW_GROUPS: i64 = 8;
+
+/// Blocks a [`Shape::ClusterCols4`] pass aims at: 256 (two an SM on an H200; `sum_lab`'s 128 and 512
+/// were slower).
+pub const NARROW_BLOCKS: i64 = 256;
+
+/// Blocks of a [`Shape::ClusterCols4`] cluster: 8 unless `OXHLO_CUDA_NARROW_PARTS` says otherwise (1, 2,
+/// 4 or 8; read once; a knob for measuring; 1 is no cluster).
+pub fn narrow_cluster_parts() -> i64 {
+    static P: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&P, "OXHLO_CUDA_NARROW_PARTS", |p: i64| matches!(p, 1 | 2 | 4 | 8), 8)
+}
+
+/// Tiles a [`Shape::ClusterCols4`] pass over elements alone loads behind one bounds check: 8 unless
+/// `OXHLO_CUDA_NARROW_UNROLL` says otherwise (1 to 16; read once; a knob for measuring). Fused passes
+/// (elementwise work and stores per element) keep [`cols4_unroll`]'s.
+fn narrow_unroll() -> u32 {
+    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&U, "OXHLO_CUDA_NARROW_UNROLL", |u| (1..=16).contains(&u), 8)
 }
 
 /// Blocks a `Cols4` pass aims at (rows x column groups x parts): 512 unless `OXHLO_CUDA_COLS4_BLOCKS`
@@ -110,12 +161,12 @@ fn cols4_min_tiles() -> i64 {
 /// [`multi_min_blocks`] blocks an SM) gets as many blocks as fit the device at once when that keeps the
 /// same passes (512 blocks were 1.3 waves of 396 on the H200: the second wave ran with most SMs idle).
 pub fn fused_launches(outer: i64, red: i64, inner: i64, m: usize, sm_count: i64) -> Vec<Launch> {
-    let listed = launches(outer, red, inner);
+    let listed = multi_launches(outer, red, inner, m);
     let wave = sm_count * i64::from(multi_min_blocks());
     if m < 2 || wave <= 0 || listed[0].pass.shape != Shape::Cols4 || !multi_full_waves() {
         return listed;
     }
-    let sized = launches_with(outer, red, inner, wave.min(FINISH_PARTS));
+    let sized = launches_with(outer, red, inner, wave.min(FINISH_PARTS), false);
     let passes = |ls: &[Launch]| ls.iter().map(|l| l.pass).collect::<Vec<_>>();
     if passes(&sized) == passes(&listed) {
         sized
@@ -239,11 +290,13 @@ pub fn rows_threads() -> i64 {
     knob(&T, "OXHLO_CUDA_ROWS_THREADS", |t: i64| (64..=1024).contains(&t) && t % 32 == 0, 256)
 }
 
-/// Tiles a [`render_cluster_cols`] thread's loop is unrolled by: 8 unless `OXHLO_CUDA_CLUSTER_UNROLL`
-/// says otherwise (read once; a knob for measuring).
+/// Tiles a [`render_cluster_cols`] thread's loop is unrolled by: 16 unless `OXHLO_CUDA_CLUSTER_UNROLL`
+/// says otherwise (read once; a knob for measuring). [4096, 4096] column sums on the H200 (`bench_gpu`,
+/// session 22, two runs each): 81% of the copy bandwidth unrolled by 8, 85% by 16 (40 registers under
+/// the launch bounds either way; by 8 ptxas spilled 8 bytes).
 fn cluster_unroll() -> u32 {
     static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    knob(&U, "OXHLO_CUDA_CLUSTER_UNROLL", |u| (1..=16).contains(&u), 8)
+    knob(&U, "OXHLO_CUDA_CLUSTER_UNROLL", |u| (1..=16).contains(&u), 16)
 }
 
 /// Blocks of a [`render_cluster_cols`] pass that must fit an SM at once (`__launch_bounds__`, 40
@@ -386,13 +439,14 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     let body = if finish == Finish::Cluster {
         let load = format!("{acc} x = {}; acc_[e] = oxr(acc_[e], x);", load_elem("v", "e"));
         cluster_cols_kernel(st, acc, ident, &load, &|x, at| final_store(x, at))
-    } else if pass.shape == Shape::Cols4 {
+    } else if matches!(pass.shape, Shape::Cols4 | Shape::ClusterCols4) {
         if pass.from_partials {
             return None;
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, &|x, at, _| result(x, at))
+        let form = if pass.shape == Shape::ClusterCols4 { Cols4Form::clustered(narrow_unroll()) } else { Cols4Form::plain() };
+        cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, form, &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators, four
         // vectors a thread behind one bounds check so that their loads are in flight together. The
@@ -455,7 +509,8 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     let entry = crate::render::ENTRY;
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
-        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", &|x, at, _| result(x, at)),
+        Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", Cols4Form::plain(), &|x, at, _| result(x, at)),
+        Shape::ClusterCols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", Cols4Form::clustered(cols4_unroll()), &|x, at, _| result(x, at)),
         // Four elements a thread behind one bounds check, their loads in flight together
         // ([`unrolled_loop`] declares its own `acc`, handed out of its scope).
         Shape::Rows => {
@@ -621,15 +676,7 @@ fn cluster_cols_kernel(st: &str, acc: &str, ident: &str, fold: &str, store: &dyn
     format!(
         "{mark}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-template <typename A> __device__ __forceinline__ A oxh_peer(const A* p, unsigned rank) {{
-  static_assert(sizeof(A) == 8, \"8-byte accumulators\");
-  unsigned a = (unsigned)__cvta_generic_to_shared(p), r; unsigned long long v;
-  asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(rank));
-  asm volatile(\"ld.shared::cluster.b64 %0, [%1];\" : \"=l\"(v) : \"r\"(r) : \"memory\");
-  A out; memcpy(&out, &v, 8); return out;
-}}
-__device__ __forceinline__ void oxh_cluster_sync() {{ asm volatile(\"barrier.cluster.arrive.aligned;\\n\\tbarrier.cluster.wait.aligned;\" ::: \"memory\"); }}
-#define OXH_CLUSTER_DIMS __cluster_dims__({parts}, 1, 1)
+{CLUSTER_HELPERS}#define OXH_CLUSTER_DIMS __cluster_dims__({parts}, 1, 1)
 #else
 #define OXH_CLUSTER_DIMS
 #endif
@@ -680,6 +727,36 @@ extern \"C\" __global__ void OXH_CLUSTER_DIMS __launch_bounds__(256, {CLUSTER_MI
     )
 }
 
+/// How a [`cols4_kernel`] is laid out: its blocks alone (`Shape::Cols4`) or in clusters
+/// (`Shape::ClusterCols4`), and the tiles its loop loads behind one bounds check.
+#[derive(Clone, Copy)]
+struct Cols4Form {
+    /// Blocks of a cluster (0: none).
+    cluster: i64,
+    unroll: u32,
+}
+
+impl Cols4Form {
+    fn plain() -> Self {
+        Cols4Form { cluster: 0, unroll: cols4_unroll() }
+    }
+    fn clustered(unroll: u32) -> Self {
+        Cols4Form { cluster: narrow_cluster_parts(), unroll }
+    }
+}
+
+/// Device functions of cluster kernels (sm_90): `oxh_peer(p, rank)`, the 8-byte value at shared address
+/// `p` of the cluster's block `rank`; `oxh_cluster_sync()`, a barrier of the cluster's threads.
+const CLUSTER_HELPERS: &str = "template <typename A> __device__ __forceinline__ A oxh_peer(const A* p, unsigned rank) {
+  static_assert(sizeof(A) == 8, \"8-byte accumulators\");
+  unsigned a = (unsigned)__cvta_generic_to_shared(p), r; unsigned long long v;
+  asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"(a), \"r\"(rank));
+  asm volatile(\"ld.shared::cluster.b64 %0, [%1];\" : \"=l\"(v) : \"r\"(r) : \"memory\");
+  A out; memcpy(&out, &v, 8); return out;
+}
+__device__ __forceinline__ void oxh_cluster_sync() { asm volatile(\"barrier.cluster.arrive.aligned;\\n\\tbarrier.cluster.wait.aligned;\" ::: \"memory\"); }
+";
+
 /// The `Cols4` pass (entry [`crate::render::ENTRY`], the parameters of `Cols`, then `params`): a block
 /// takes a group of `w = min(inner, cols4_tile())` columns of one row of a part; thread t reads columns `4 * (t %
 /// q) ..` (q = w / 4 threads to a row) of the group, rows `t / q`, `t / q + 256 / q`, ... of its part.
@@ -687,30 +764,29 @@ extern \"C\" __global__ void OXH_CLUSTER_DIMS __launch_bounds__(256, {CLUSTER_MI
 /// `e` (with `i = i0 + e`, `acc` its lane's accumulator; with `m > 1` reductions at once, `acc0` ..
 /// `acc{m-1}`), then `stores`. The lanes of threads sharing a column are combined in shared memory
 /// (thread t combining columns t, t + 256, ... of the group); `result(acc, at, j)` stores reduction j's
-/// column; then `tail` runs (every thread, once per block's tile group).
+/// column; then `tail` runs (every thread, once per block's tile group). Clustered (`form.cluster`
+/// blocks `OXH_CP` on sm_90, else 1), each of the `parts` parts is `OXH_CP` blocks' rows (block `b`:
+/// cluster rank `b % OXH_CP`), and the cluster's first block combines their column values in rank order.
 #[allow(clippy::too_many_arguments)]
-fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, tail: &str, result: &dyn Fn(&str, &str, usize) -> String) -> String {
+fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, step: &str, stores: &str, tail: &str, form: Cols4Form, result: &dyn Fn(&str, &str, usize) -> String) -> String {
     let entry = crate::render::ENTRY;
     let bind: String = if m == 1 { format!("{acc}& acc = acc_[0][e];") } else { (0..m).map(|j| format!(" {acc}& acc{j} = acc_[{j}][e];")).collect() };
-    let combine: String = (0..m)
-        .map(|j| {
-            format!(
-                "      {{
-        {acc} acc = sh[{j}][c >> 2][c & 3];
-        for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[{j}][k * q + (c >> 2)][c & 3]);
-        {}
-      }}
-",
-                result("acc", "at", j)
-            )
-        })
+    let fold_tile = |j: usize| format!("{acc} acc = sh[{j}][c >> 2][c & 3];\n        for (int k = 1; k < tile_rows; ++k) acc = oxr(acc, sh[{j}][k * q + (c >> 2)][c & 3]);");
+    let combine: String = (0..m).map(|j| format!("      {{\n        {}\n        {}\n      }}\n", fold_tile(j), result("acc", "at", j))).collect();
+    // Clustered: each block's column values into its shared memory, the first block's sum of the
+    // cluster's in rank order.
+    let to_cluster: String = (0..m).map(|j| format!("      {{\n        {}\n        shc[{j}][c] = acc;\n      }}\n", fold_tile(j))).collect();
+    let from_cluster: String = (0..m)
+        .map(|j| format!("        {{\n          {acc} acc = oxh_peer(&shc[{j}][c], 0u);\n          for (unsigned p = 1; p < OXH_CP; ++p) acc = oxr(acc, oxh_peer(&shc[{j}][c], p));\n          {}\n        }}\n", result("acc", "at", j)))
         .collect();
-    // Several reductions hold 4 accumulators each: bound the registers so that 3 blocks fit an SM.
+    // Several reductions hold 4 accumulators each: bound the registers so that 3 blocks fit an SM; a
+    // clustered pass over elements alone so that 4 do (sum_lab: 2 an SM was 66% of copy against 80%).
     let bounds = match multi_min_blocks() {
         b if m > 1 && b > 0 => format!("__launch_bounds__(256, {b}) "),
+        _ if form.cluster > 1 => "__launch_bounds__(256, 4) ".to_string(),
         _ => String::new(),
     };
-    // One tile's loads, lane steps and stores at element `i0`; the main loop runs `cols4_unroll()` tiles
+    // One tile's loads, lane steps and stores at element `i0`; the main loop runs `form.unroll` tiles
     // behind one bounds check so that their loads are in flight together (a `#pragma unroll` over the
     // bounds-checked loop kept one tile's loads in flight: the check before each tile is a branch).
     let tile_body = format!(
@@ -723,23 +799,68 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
         }}
 {stores}"
     );
-    let u = cols4_unroll() as i64;
+    let u = form.unroll.max(1) as i64;
     let batched = if u > 1 {
         let tiles: String = (0..u).map(|k| format!("      {{ const long long i0 = i0b + {k} * di;\n{tile_body}      }}\n")).collect();
         format!("      for (; r + {} * tile_rows < hi; r += {u} * tile_rows, i0 += {u} * di) {{\n      const long long i0b = i0;\n{tiles}      }}\n", u - 1)
     } else {
         String::new()
     };
+    let tile = cols4_tile();
+    let (prelude, dims, shared, finish) = if form.cluster > 1 {
+        (
+            format!(
+                "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n{CLUSTER_HELPERS}#define OXH_CP {p}\n#define OXH_CLUSTER_DIMS __cluster_dims__({p}, 1, 1)\n#else\n#define OXH_CP 1\n#define OXH_CLUSTER_DIMS\n#endif\n",
+                p = form.cluster
+            ),
+            "OXH_CLUSTER_DIMS ",
+            format!("\n#if OXH_CP > 1\n  __shared__ {acc} shc[{m}][{tile}];\n#endif"),
+            format!(
+                "#if OXH_CP > 1
+    for (int c = t; c < w; c += 256) {{
+{to_cluster}    }}
+    oxh_cluster_sync();
+    if (rank == 0) {{
+      for (int c = t; c < w && g * w + c < inner; c += 256) {{
+        const long long at = (part * outer + row) * inner + g * w + c;
+{from_cluster}      }}
+    }}
+    oxh_cluster_sync();
+#else
+    for (int c = t; c < w && g * w + c < inner; c += 256) {{
+      const long long at = (part * outer + row) * inner + g * w + c;
+{combine}    }}
+#endif
+"
+            ),
+        )
+    } else {
+        (
+            "#define OXH_CP 1\n".to_string(),
+            "",
+            String::new(),
+            format!(
+                "    for (int c = t; c < w && g * w + c < inner; c += 256) {{
+      const long long at = (part * outer + row) * inner + g * w + c;
+{combine}    }}
+"
+            ),
+        )
+    };
     format!(
-        "extern \"C\" __global__ void {bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
-  __shared__ {acc} sh[{m}][256][4];
-  const long long chunk = (red + parts - 1) / parts;
+        "{prelude}extern \"C\" __global__ void {dims}{bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
+  __shared__ {acc} sh[{m}][256][4];{shared}
+  // Each part is OXH_CP blocks' rows (block b: cluster rank b % OXH_CP).
+  const long long bparts = parts * OXH_CP;
+  const long long chunk = (red + bparts - 1) / bparts;
   const int w = (int)min(inner, {tile}LL), q = w >> 2, t = threadIdx.x, cg = t % q, tile_rows = 256 / q;
   const long long groups = (inner + w - 1) / w;
-  for (long long b = blockIdx.x; b < outer * groups * parts; b += gridDim.x) {{
-    const long long row = b % outer, rest = b / outer, g = rest % groups, part = rest / groups;
+  for (long long b = blockIdx.x; b < outer * groups * bparts; b += gridDim.x) {{
+    const unsigned rank = (unsigned)(b % OXH_CP);
+    const long long rb = b / OXH_CP;
+    const long long row = rb % outer, rest = rb / outer, g = rest % groups, part = rest / groups;
     const long long col0 = g * w + 4 * cg;
-    const long long lo = part * chunk, hi = min(red, lo + chunk);
+    const long long lo = min(red, (part * OXH_CP + rank) * chunk), hi = min(red, lo + chunk);
     {acc} acc_[{m}][4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) {{
@@ -759,15 +880,10 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
       for (int j = 0; j < {m}; ++j) sh[j][t][e] = acc_[j][e];
     }}
     __syncthreads();
-    for (int c = t; c < w && g * w + c < inner; c += 256) {{
-      const long long at = (part * outer + row) * inner + g * w + c;
-{combine}    }}
-{tail}    __syncthreads();
+{finish}{tail}    __syncthreads();
   }}
 }}
-",
-        combine = combine,
-        tile = cols4_tile(),
+"
     )
 }
 
@@ -1052,19 +1168,32 @@ pub struct Launch {
     pub parts: i64,
 }
 
+/// The launches of a fused pass of `m` reductions over `[outer, red, inner]` before [`fused_launches`]
+/// sizes them to the device: those of [`launches`], except that several reductions keep the `Cols4`
+/// shape where one would take [`Shape::ClusterCols4`] when `OXHLO_CUDA_NARROW_MULTI=0` (read once; a
+/// knob for measuring). Every renderer and launcher of a fused pass decides by it.
+pub fn multi_launches(outer: i64, red: i64, inner: i64, m: usize) -> Vec<Launch> {
+    static ON: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let narrow = m < 2 || knob(&ON, "OXHLO_CUDA_NARROW_MULTI", |v| v <= 1, 1) == 1;
+    launches_with(outer, red, inner, cols4_target_blocks(), narrow)
+}
+
 /// The launches that reduce `[outer, red, inner]`, in order, decided from the shape alone (so that a
 /// program's kernels are known when it is compiled): the first reads the elements, writing partial
 /// results when `red` is split ([`parts_for`]); then rows take one pass over the parts, columns one
 /// pass over up to [`FINISH_PARTS`] parts (more are split again first).
 pub fn launches(outer: i64, red: i64, inner: i64) -> Vec<Launch> {
-    launches_with(outer, red, inner, cols4_target_blocks())
+    launches_with(outer, red, inner, cols4_target_blocks(), true)
 }
 
-/// [`launches`] with a `Cols4` first pass aiming at `cols4_target` blocks.
-fn launches_with(outer: i64, red: i64, inner: i64, cols4_target: i64) -> Vec<Launch> {
+/// [`launches`] with a `Cols4` first pass aiming at `cols4_target` blocks, and [`Shape::ClusterCols4`]
+/// passes only when `narrow`.
+fn launches_with(outer: i64, red: i64, inner: i64, cols4_target: i64, narrow: bool) -> Vec<Launch> {
     let (first_shape, parts) = if inner == 1 {
         let parts = parts_for(outer, red, inner);
         (rows_shape(red, parts), parts)
+    } else if let Some(parts) = narrow_cluster(outer, red, inner).filter(|_| narrow) {
+        (Shape::ClusterCols4, parts)
     } else if cols4_fits(inner) {
         (Shape::Cols4, cols4_parts(outer, red, inner, cols4_target))
     } else {
@@ -1098,6 +1227,8 @@ fn pass_tag(p: Pass) -> u32 {
         Shape::WarpRows => 1,
         Shape::Cols => 2,
         Shape::Cols4 => 3,
+        // Tags 27 and 28 are taken (FOLD_TAG, CLUSTER_TAG).
+        Shape::ClusterCols4 => return 40 + 2 * u32::from(p.from_partials) + u32::from(p.to_partials),
     };
     11 + 4 * shape + 2 * u32::from(p.from_partials) + u32::from(p.to_partials)
 }
@@ -1125,6 +1256,7 @@ pub fn launch(gpu: &Gpu, src: &crate::device::Kernel, l: &Launch, inputs: &[&cud
         Shape::Cols if l.pass.from_partials => launch_finish_multi(gpu, src, l, 1, inputs, outputs),
         Shape::Cols => gpu.launch_reduce_cols(src, l.outer, l.red, l.inner, l.parts, 32, (32 * COL_GROUPS) as u32, 1, inputs, outputs),
         Shape::Cols4 => gpu.launch_reduce_cols4(src, l.outer, l.red, l.inner, l.parts, inputs, outputs),
+        Shape::ClusterCols4 => gpu.launch_reduce_cols4_clustered(src, l.outer, l.red, l.inner, l.parts, if gpu.clusters() { narrow_cluster_parts() } else { 1 }, inputs, outputs),
     }
 }
 
@@ -1169,10 +1301,10 @@ pub fn run_launches(
 pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel) -> Option<String> {
     let e0 = k.reduce.first()?;
     let m = k.reduce.len();
-    let first = launches(e0.outer as i64, e0.n as i64, e0.inner as i64)[0];
+    let first = multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, k.reduce.len())[0];
     let to_partials = first.pass.to_partials;
     let shape = first.pass.shape;
-    if k.outputs.len() < m || k.outputs[k.outputs.len() - m..].iter().zip(&k.reduce).any(|(&v, e)| v != e.result) || (m > 1 && shape != Shape::Cols4) {
+    if k.outputs.len() < m || k.outputs[k.outputs.len() - m..].iter().zip(&k.reduce).any(|(&v, e)| v != e.result) || (m > 1 && !matches!(shape, Shape::Cols4 | Shape::ClusterCols4)) {
         return None;
     }
     let (ident, combine) = match e0.kind {
@@ -1217,7 +1349,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
         }
     };
     // The first of the reduction's launches: to partial results when it is split.
-    let src = if shape == Shape::Cols4 {
+    let src = if matches!(shape, Shape::Cols4 | Shape::ClusterCols4) {
         let lanes = b.lanes(full_outputs.len());
         let folds: String = if m == 1 {
             format!("      acc = oxr(acc, (double){});", operands[0])
@@ -1225,7 +1357,8 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             operands.iter().enumerate().map(|(j, o)| format!("      acc{j} = oxr(acc{j}, (double){o});\n")).collect()
         };
         let step = format!("{}{folds}", column_invariant(&lanes.lane, e0.inner as i64, k.shape.iter().product()));
-        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, "", &result)
+        let form = if shape == Shape::ClusterCols4 { Cols4Form::clustered(cols4_unroll()) } else { Cols4Form::plain() };
+        cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, "", form, &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){});\n      }}", operands[0]);
         reduction_kernel(shape, &params.join(", "), "double", ident, &step, &|x, at| result(x, at, 0))

@@ -344,7 +344,9 @@ fn files_match_the_interpreter_then(dir: &std::path::Path, opts: &CudaOptions, t
 }
 
 /// Column reductions of the vectorized shape (`reduce::Shape::Cols4`: a multiple of 4 columns, in one
-/// group or several, whole rows to a tile or not) and of the plain one, alone and fused with the ops computing their operand, split into parts
+/// group or several, whole rows to a tile or not; `Shape::ClusterCols4` where there are at most 8
+/// groups: 4096x64, 65536x4, 300x1024 (one part: the cluster stores the final values), 3x512x128,
+/// 1000x512, 700x384, 40000x64 and 100003x64 (parts of uneven length)) and of the plain one, alone and fused with the ops computing their operand, split into parts
 /// or not, a batch-norm-like sum of an operand broadcast along the reduced dims among them (the
 /// vectorized kernel reads it once per column), against sums in f64 of the same f32 operands (the interpreter's f32 running sums are less
 /// exact than the kernels' f64 accumulation over rows of thousands). The fused sums of a shape merge into one pass (sibling
@@ -353,7 +355,7 @@ fn files_match_the_interpreter_then(dir: &std::path::Path, opts: &CudaOptions, t
 #[test]
 fn column_reductions_match_f64_sums() {
     let Some(_gpu) = gpu_or_skip() else { return };
-    for (shape, dims, fits) in [("4096x64", "0", true), ("65536x4", "0", true), ("300x1024", "0", true), ("3x512x128", "1", true), ("2000x20", "0", true), ("2000x18", "0", false), ("8x3x256", "0, 1", true), ("1000x512", "0", true), ("700x384", "0", true), ("300x1536", "0", true), ("2x200x4096", "1", true), ("40000x64", "0", true)] {
+    for (shape, dims, fits) in [("4096x64", "0", true), ("65536x4", "0", true), ("300x1024", "0", true), ("3x512x128", "1", true), ("2000x20", "0", true), ("2000x18", "0", false), ("8x3x256", "0, 1", true), ("1000x512", "0", true), ("700x384", "0", true), ("300x1536", "0", true), ("2x200x4096", "1", true), ("40000x64", "0", true), ("100003x64", "0", true)] {
         let dims_v: Vec<usize> = dims.split(", ").map(|d| d.parse().unwrap()).collect();
         let full: Vec<i64> = shape.split('x').map(|d| d.parse().unwrap()).collect();
         let kept: Vec<String> = full.iter().enumerate().filter(|(i, _)| !dims_v.contains(i)).map(|(_, d)| d.to_string()).collect();

@@ -76,7 +76,7 @@ fn reduction_kernels() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for k in kinds {
         for rk in rks {
-            for shape in [Shape::Rows, Shape::WarpRows, Shape::Cols, Shape::Cols4] {
+            for shape in [Shape::Rows, Shape::WarpRows, Shape::Cols, Shape::Cols4, Shape::ClusterCols4] {
                 for (from_partials, to_partials) in [(false, false), (false, true), (true, false), (true, true)] {
                     out.extend(render_pass(k, rk, Pass { shape, from_partials, to_partials }));
                 }

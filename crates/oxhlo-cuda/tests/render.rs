@@ -250,7 +250,10 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     let l = launches(1, 65536, 64);
     assert_eq!(l.len(), 2, "{l:?}");
     assert!(l[0].parts > 1 && l[0].parts <= FINISH_PARTS && l[1].pass == pass(Shape::Cols, true, false), "{l:?}");
-    assert_eq!(l[0].pass.shape, Shape::Cols4, "64 columns: 4 to a thread");
+    assert_eq!(l[0].pass.shape, Shape::ClusterCols4, "64 columns: 4 to a thread, one group: blocks in clusters");
+    assert_eq!((l[0].parts, l[1].red), (32, 32), "32 partial rows of 8 blocks each, one pass over them");
+    // Many column groups keep the `Cols4` shape.
+    assert_eq!(launches(1, 65536, 4096)[0].pass.shape, Shape::Cols4);
     // More column partials than FINISH_PARTS over few columns (18: not the vectorized shape): split
     // again before the last pass.
     let l = launches(1, 1 << 22, 18);
@@ -433,20 +436,23 @@ fn row_groups_stop_at_column_broadcasts_and_transposed_reads() {
 /// keeps the listed passes; other passes keep the shape-only launches.
 #[test]
 fn merged_column_passes_fill_whole_waves() {
-    use oxhlo_cuda::reduce::{fused_launches, launches};
+    use oxhlo_cuda::reduce::{fused_launches, launches, Shape};
     if std::env::var("OXHLO_CUDA_MULTI_WAVES").as_deref() == Ok("0") {
         // Turned off: the launches stay as listed.
-        assert_eq!(fused_launches(1, 262144, 64, 4, 132), launches(1, 262144, 64));
+        assert_eq!(fused_launches(1, 262144, 2048, 4, 132), launches(1, 262144, 2048));
         return;
     }
-    let listed = launches(1, 262144, 64);
-    assert_eq!(listed[0].parts, 512);
-    let sized = fused_launches(1, 262144, 64, 4, 132);
-    assert_eq!(sized[0].parts, 396, "{sized:?}");
+    // 2048 columns: 16 groups of 128 (not the clustered shape), 32 parts listed.
+    let listed = launches(1, 262144, 2048);
+    assert_eq!((listed[0].pass.shape, listed[0].parts), (Shape::Cols4, 32));
+    let sized = fused_launches(1, 262144, 2048, 4, 132);
+    assert_eq!(sized[0].parts, 25, "396 blocks of 16 groups: {sized:?}");
     assert_eq!(sized.iter().map(|l| l.pass).collect::<Vec<_>>(), listed.iter().map(|l| l.pass).collect::<Vec<_>>());
-    assert_eq!(sized[1].red, 396, "the finishing pass reduces the parts the first one wrote");
-    assert_eq!(fused_launches(1, 262144, 64, 1, 132), listed, "one reduction: as listed");
-    assert_eq!(fused_launches(1, 262144, 64, 4, 0), listed, "no SM count: as listed");
+    assert_eq!(sized[1].red, 25, "the finishing pass reduces the parts the first one wrote");
+    assert_eq!(fused_launches(1, 262144, 2048, 1, 132), listed, "one reduction: as listed");
+    assert_eq!(fused_launches(1, 262144, 2048, 4, 0), listed, "no SM count: as listed");
+    // One group (64 columns): clustered, as listed.
+    assert_eq!(fused_launches(1, 262144, 64, 4, 132), launches(1, 262144, 64));
     // Few rows: parts are capped by the rows either way.
     assert_eq!(fused_launches(1, 4096, 64, 4, 132), launches(1, 4096, 64));
 }
