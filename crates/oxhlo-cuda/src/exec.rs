@@ -1039,7 +1039,7 @@ impl<'p> Run<'p> {
         }
         let (outer, red, inner) = (e0.outer as i64, e0.n as i64, e0.inner as i64);
         let n_res = e0.outer * e0.inner;
-        let launches = reduce::fused_launches(outer, red, inner, m, gpu.info.sm_count);
+        let launches = reduce::fused_launches(outer, red, inner, m, reduce::is_plain(k), gpu.info.sm_count);
         let first = launches[0];
         let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
         for _ in 0..m {

@@ -39,7 +39,7 @@ fn finishing_results(r: &FusedKernel) -> Option<i64> {
     if r.rows.is_some() {
         return None;
     }
-    let ls = reduce::multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, r.reduce.len());
+    let ls = reduce::multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, r.reduce.len(), reduce::is_plain(r));
     let single = r.reduce.len() == 1 && ls.len() == 2 && ls[0].pass.to_partials;
     if !(single || reduce::shared_finish(&ls, r.reduce.len()).is_some()) {
         return None;

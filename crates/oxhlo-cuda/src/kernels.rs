@@ -115,7 +115,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                     continue;
                 }
                 let e0 = &k.reduce[0];
-                let passes = crate::reduce::multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, k.reduce.len());
+                let passes = crate::reduce::multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, k.reduce.len(), crate::reduce::is_plain(k));
                 if crate::reduce::shared_finish(&passes, k.reduce.len()).is_some() {
                     // One finishing launch for all the sums (as `exec` runs them).
                     out.extend(crate::reduce::render_finish_multi(e0.kind, k.reduce.len()));

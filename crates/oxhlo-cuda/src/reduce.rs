@@ -115,6 +115,15 @@ fn narrow_unroll() -> u32 {
     knob(&U, "OXHLO_CUDA_NARROW_UNROLL", |u| (1..=16).contains(&u), 8)
 }
 
+/// Blocks of a [`Shape::ClusterCols4`] pass that must fit an SM at once (`__launch_bounds__`): 4 unless
+/// `OXHLO_CUDA_NARROW_MIN_BLOCKS` says otherwise (1 to 8; read once; a knob for measuring). Fewer
+/// registers keep fewer of the batched loads in flight (ptxas: 4 of 8 at 64 registers, 6 at 79, all 8
+/// at 128); more let more clusters (8 blocks on the SMs of one GPC) run at once.
+fn narrow_min_blocks() -> u32 {
+    static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&B, "OXHLO_CUDA_NARROW_MIN_BLOCKS", |b| (1..=8).contains(&b), 4)
+}
+
 /// Blocks a `Cols4` pass aims at (rows x column groups x parts): 512 unless `OXHLO_CUDA_COLS4_BLOCKS`
 /// says otherwise (read once; a knob for measuring).
 fn cols4_target_blocks() -> i64 {
@@ -156,12 +165,13 @@ fn cols4_min_tiles() -> i64 {
     knob(&T, "OXHLO_CUDA_COLS4_MIN_TILES", |t| (1..=256).contains(&t), 4)
 }
 
-/// The launches of a fused pass of `m` reductions over `[outer, red, inner]` on a device of `sm_count`
-/// SMs: those of [`launches`], except that a `Cols4` pass of several reductions (bounded to
+/// The launches of a fused pass of `m` reductions over `[outer, red, inner]` (`plain`: one reduction of
+/// a kernel input alone, [`is_plain`]) on a device of `sm_count` SMs: those of [`multi_launches`],
+/// except that a `Cols4` pass of several reductions (bounded to
 /// [`multi_min_blocks`] blocks an SM) gets as many blocks as fit the device at once when that keeps the
 /// same passes (512 blocks were 1.3 waves of 396 on the H200: the second wave ran with most SMs idle).
-pub fn fused_launches(outer: i64, red: i64, inner: i64, m: usize, sm_count: i64) -> Vec<Launch> {
-    let listed = multi_launches(outer, red, inner, m);
+pub fn fused_launches(outer: i64, red: i64, inner: i64, m: usize, plain: bool, sm_count: i64) -> Vec<Launch> {
+    let listed = multi_launches(outer, red, inner, m, plain);
     let wave = sm_count * i64::from(multi_min_blocks());
     if m < 2 || wave <= 0 || listed[0].pass.shape != Shape::Cols4 || !multi_full_waves() {
         return listed;
@@ -231,7 +241,7 @@ enum Finish {
 /// A* oxh_part)`: `count` holds one zero per row (rows x column groups for `Cols4`), each set back to
 /// zero by the block that folds; `oxh_part` takes the partials. One launch instead of two.
 pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String> {
-    if !matches!(shape, Shape::Rows | Shape::Cols4) {
+    if !matches!(shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
         return None;
     }
     render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold)
@@ -377,6 +387,44 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     // The last block's fold of the partials it and the others wrote (`render_folded`).
     let tail = if !fold {
         String::new()
+    } else if pass.shape == Shape::ClusterCols4 {
+        // The cluster's first block, once its partial row is stored: the last cluster of a (row, group)
+        // to count folds the group's partial rows, `256 / w` threads a column each taking every
+        // `256 / w`-th row into four accumulators, combined in a fixed order through `sh` (a column's
+        // thread alone would chain `parts` dependent loads).
+        format!(
+            "    __shared__ unsigned int oxh_arrived;
+    __threadfence();
+    __syncthreads();
+    if (t == 0) oxh_arrived = atomicAdd(count + row * groups + g, 1u);
+    __syncthreads();
+    if (oxh_arrived + 1u == (unsigned int)parts) {{
+      __threadfence();
+      const int kq = 256 / w, c = t % w, j = t / w;
+      {acc} f0 = ({acc})({ident}), f1 = f0, f2 = f0, f3 = f0;
+      if (j < kq && g * w + c < inner) {{
+        const {acc}* const q = oxh_part + row * inner + g * w + c;
+        const long long dq = outer * inner;
+        long long p = j;
+        for (; p + 3 * kq < parts; p += 4 * kq) {{
+          f0 = oxr(f0, __ldcg(q + p * dq)); f1 = oxr(f1, __ldcg(q + (p + kq) * dq));
+          f2 = oxr(f2, __ldcg(q + (p + 2 * kq) * dq)); f3 = oxr(f3, __ldcg(q + (p + 3 * kq) * dq));
+        }}
+        for (; p < parts; p += kq) f0 = oxr(f0, __ldcg(q + p * dq));
+      }}
+      {acc}* const flat = &sh[0][0][0];
+      flat[t] = oxr(oxr(f0, f1), oxr(f2, f3));
+      __syncthreads();
+      if (t < w && g * w + t < inner) {{
+        {acc} f = flat[t];
+        for (int jj = 1; jj < kq; ++jj) f = oxr(f, flat[jj * w + t]);
+        {}
+      }}
+      if (t == 0) count[row * groups + g] = 0u;
+    }}
+",
+            final_store("f", "row * inner + g * w + t")
+        )
     } else if pass.shape == Shape::Cols4 {
         format!(
             "    __shared__ unsigned int oxh_arrived;
@@ -445,7 +493,7 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        let form = if pass.shape == Shape::ClusterCols4 { Cols4Form::clustered(narrow_unroll()) } else { Cols4Form::plain() };
+        let form = if pass.shape == Shape::ClusterCols4 { Cols4Form::clustered(narrow_unroll(), true) } else { Cols4Form::plain() };
         cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, form, &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators, four
@@ -510,7 +558,7 @@ fn reduction_kernel(shape: Shape, params: &str, acc: &str, ident: &str, step: &s
     match shape {
         // Elements loaded one by one (callers with vector loads use `cols4_kernel` themselves).
         Shape::Cols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", Cols4Form::plain(), &|x, at, _| result(x, at)),
-        Shape::ClusterCols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", Cols4Form::clustered(cols4_unroll()), &|x, at, _| result(x, at)),
+        Shape::ClusterCols4 => cols4_kernel(params, acc, ident, 1, "", step, "", "", Cols4Form::clustered(cols4_unroll(), false), &|x, at, _| result(x, at)),
         // Four elements a thread behind one bounds check, their loads in flight together
         // ([`unrolled_loop`] declares its own `acc`, handed out of its scope).
         Shape::Rows => {
@@ -734,14 +782,18 @@ struct Cols4Form {
     /// Blocks of a cluster (0: none).
     cluster: i64,
     unroll: u32,
+    /// The batched tiles' loads all issued before their steps: `loads` declares one array `a0`, which
+    /// each tile's copy names `a0_<k>`. The steps interleaved with the loads compiled to four of eight
+    /// loads in flight (64 registers; a load's address computed from the runtime row stride each).
+    hoist: bool,
 }
 
 impl Cols4Form {
     fn plain() -> Self {
-        Cols4Form { cluster: 0, unroll: cols4_unroll() }
+        Cols4Form { cluster: 0, unroll: cols4_unroll(), hoist: false }
     }
-    fn clustered(unroll: u32) -> Self {
-        Cols4Form { cluster: narrow_cluster_parts(), unroll }
+    fn clustered(unroll: u32, hoist: bool) -> Self {
+        Cols4Form { cluster: narrow_cluster_parts(), unroll, hoist }
     }
 }
 
@@ -783,7 +835,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
     // clustered pass over elements alone so that 4 do (sum_lab: 2 an SM was 66% of copy against 80%).
     let bounds = match multi_min_blocks() {
         b if m > 1 && b > 0 => format!("__launch_bounds__(256, {b}) "),
-        _ if form.cluster > 1 => "__launch_bounds__(256, 4) ".to_string(),
+        _ if form.cluster > 1 => format!("__launch_bounds__(256, {}) ", narrow_min_blocks()),
         _ => String::new(),
     };
     // One tile's loads, lane steps and stores at element `i0`; the main loop runs `form.unroll` tiles
@@ -800,7 +852,12 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
 {stores}"
     );
     let u = form.unroll.max(1) as i64;
-    let batched = if u > 1 {
+    let batched = if u > 1 && form.hoist && loads.contains("oxh_ld4(a0, in0 + i0);") {
+        let named = |text: &str, k: i64| text.replace("a0", &format!("a0_{k}"));
+        let decls: String = (0..u).map(|k| named(&loads.replace("oxh_ld4(a0, in0 + i0);", &format!("oxh_ld4(a0, in0 + (i0b + {k} * di));")), k)).collect();
+        let steps: String = (0..u).map(|k| named(&format!("      {{ const long long i0 = i0b + {k} * di;\n        #pragma unroll\n        for (int e = 0; e < 4; ++e) {{\n          const long long i = i0 + e; {bind}\n          {{\n{step}\n          }}\n        }}\n{stores}      }}\n"), k)).collect();
+        format!("      for (; r + {} * tile_rows < hi; r += {u} * tile_rows, i0 += {u} * di) {{\n      const long long i0b = i0;\n{decls}{steps}      }}\n", u - 1)
+    } else if u > 1 {
         let tiles: String = (0..u).map(|k| format!("      {{ const long long i0 = i0b + {k} * di;\n{tile_body}      }}\n")).collect();
         format!("      for (; r + {} * tile_rows < hi; r += {u} * tile_rows, i0 += {u} * di) {{\n      const long long i0b = i0;\n{tiles}      }}\n", u - 1)
     } else {
@@ -824,13 +881,13 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
       for (int c = t; c < w && g * w + c < inner; c += 256) {{
         const long long at = (part * outer + row) * inner + g * w + c;
 {from_cluster}      }}
-    }}
+{tail}    }}
     oxh_cluster_sync();
 #else
     for (int c = t; c < w && g * w + c < inner; c += 256) {{
       const long long at = (part * outer + row) * inner + g * w + c;
 {combine}    }}
-#endif
+{tail}#endif
 "
             ),
         )
@@ -858,7 +915,9 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
   for (long long b = blockIdx.x; b < outer * groups * bparts; b += gridDim.x) {{
     const unsigned rank = (unsigned)(b % OXH_CP);
     const long long rb = b / OXH_CP;
-    const long long row = rb % outer, rest = rb / outer, g = rest % groups, part = rest / groups;
+    // No 64-bit division for one row or one group (a narrow sum's blocks start loading sooner).
+    const long long row = outer == 1 ? 0 : rb % outer, rest = outer == 1 ? rb : rb / outer;
+    const long long g = groups == 1 ? 0 : rest % groups, part = groups == 1 ? rest : rest / groups;
     const long long col0 = g * w + 4 * cg;
     const long long lo = min(red, (part * OXH_CP + rank) * chunk), hi = min(red, lo + chunk);
     {acc} acc_[{m}][4];
@@ -880,10 +939,11 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
       for (int j = 0; j < {m}; ++j) sh[j][t][e] = acc_[j][e];
     }}
     __syncthreads();
-{finish}{tail}    __syncthreads();
+{finish}{after}    __syncthreads();
   }}
 }}
-"
+",
+        after = if form.cluster > 1 { "" } else { tail },
     )
 }
 
@@ -1060,13 +1120,14 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
     }
     let folded = folded_launch(outer, red, inner).and_then(|l| memo.get(op, FOLD_TAG, || render_folded(x.kind, rk, l.pass.shape)).map(|src| (l, src)));
     if let Some((l, src)) = folded {
-        let counts = if l.pass.shape == Shape::Cols4 { outer * cols4_layout(inner).0 } else { outer };
+        let counts = if matches!(l.pass.shape, Shape::Cols4 | Shape::ClusterCols4) { outer * cols4_layout(inner).0 } else { outer };
         let count = memo.counter(gpu, op, FOLD_TAG, counts as usize)?;
         let [o] = out;
         let mut outs = [o, gpu.alloc_bytes((outer * inner * l.parts) as usize * 8)?];
         let ins = [&**x.buf, &**init.buf, &**count.buf];
         match l.pass.shape {
             Shape::Cols4 => gpu.launch_reduce_cols4(&src, l.outer, l.red, l.inner, l.parts, &ins, &mut outs)?,
+            Shape::ClusterCols4 => launch(gpu, &src, &l, &ins, &mut outs)?,
             _ => gpu.launch_reduce_rows(&src, l.outer, l.red, l.parts, false, &ins, &mut outs)?,
         }
         let [o, _partials] = outs;
@@ -1119,6 +1180,8 @@ pub fn folded_launch(outer: i64, red: i64, inner: i64) -> Option<Launch> {
     let cheap = match first.pass.shape {
         Shape::Rows => first.outer.saturating_mul(first.parts) <= FILL_BLOCKS,
         Shape::Cols4 => level >= 2 && first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
+        // A group's few partial rows (32 at most), folded by all the last cluster's first block's threads.
+        Shape::ClusterCols4 => first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
         _ => false,
     };
     cheap.then_some(*first)
@@ -1169,13 +1232,25 @@ pub struct Launch {
 }
 
 /// The launches of a fused pass of `m` reductions over `[outer, red, inner]` before [`fused_launches`]
-/// sizes them to the device: those of [`launches`], except that several reductions keep the `Cols4`
-/// shape where one would take [`Shape::ClusterCols4`] when `OXHLO_CUDA_NARROW_MULTI=0` (read once; a
-/// knob for measuring). Every renderer and launcher of a fused pass decides by it.
-pub fn multi_launches(outer: i64, red: i64, inner: i64, m: usize) -> Vec<Launch> {
+/// sizes them to the device: those of [`launches`], except that a pass that also computes its operands
+/// (not `plain`, [`is_plain`]) keeps the `Cols4` shape where a plain one takes [`Shape::ClusterCols4`],
+/// unless `OXHLO_CUDA_NARROW_FUSED=1` (read once; a knob for measuring). On the H200 (session 22) a
+/// ResNet-18 step took 8.70 / 8.63 ms so and 9.02 / 8.83 with fused passes clustered too (their
+/// [262144, 64] pairs of batch-norm sums 29 -> 36 us: two tiles in flight in 256 blocks), 9.00 / 8.76
+/// with no clustered passes. Every renderer and launcher of a fused pass decides by it.
+pub fn multi_launches(outer: i64, red: i64, inner: i64, m: usize, plain: bool) -> Vec<Launch> {
     static ON: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    let narrow = m < 2 || knob(&ON, "OXHLO_CUDA_NARROW_MULTI", |v| v <= 1, 1) == 1;
+    let narrow = (plain && m == 1) || knob(&ON, "OXHLO_CUDA_NARROW_FUSED", |v| v <= 1, 0) == 1;
     launches_with(outer, red, inner, cols4_target_blocks(), narrow)
+}
+
+/// Whether fused kernel `k` is one reduction of a kernel input alone (`finish_epilogue` makes such
+/// kernels of `reduce` ops): its first pass is the plain one over elements ([`render_pass`]).
+pub fn is_plain(k: &oxhlo_plan::fusion::FusedKernel) -> bool {
+    match k.reduce.as_slice() {
+        [e0] => k.ops == [e0.op] && k.inputs == [e0.operand, e0.init] && k.outputs == [e0.result],
+        _ => false,
+    }
 }
 
 /// The launches that reduce `[outer, red, inner]`, in order, decided from the shape alone (so that a
@@ -1301,7 +1376,7 @@ pub fn run_launches(
 pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::fusion::FusedKernel) -> Option<String> {
     let e0 = k.reduce.first()?;
     let m = k.reduce.len();
-    let first = multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, k.reduce.len())[0];
+    let first = multi_launches(e0.outer as i64, e0.n as i64, e0.inner as i64, k.reduce.len(), is_plain(k))[0];
     let to_partials = first.pass.to_partials;
     let shape = first.pass.shape;
     if k.outputs.len() < m || k.outputs[k.outputs.len() - m..].iter().zip(&k.reduce).any(|(&v, e)| v != e.result) || (m > 1 && !matches!(shape, Shape::Cols4 | Shape::ClusterCols4)) {
@@ -1318,7 +1393,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
     }
     // A reduction of a kernel input alone (`finish_epilogue` makes such kernels of `reduce` ops): the
     // plain pass over elements, whose parameters are the same (operand, init value, result).
-    if m == 1 && k.ops == [e0.op] && k.inputs == [e0.operand, e0.init] && k.outputs == [e0.result] {
+    if is_plain(k) {
         return (crate::render::kind_of(func, e0.operand)?.0 == Kind::F32).then(|| render_pass(Kind::F32, e0.kind, first.pass)).flatten();
     }
     let red_ops: Vec<usize> = k.reduce.iter().map(|e| e.op).collect();
@@ -1357,7 +1432,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
             operands.iter().enumerate().map(|(j, o)| format!("      acc{j} = oxr(acc{j}, (double){o});\n")).collect()
         };
         let step = format!("{}{folds}", column_invariant(&lanes.lane, e0.inner as i64, k.shape.iter().product()));
-        let form = if shape == Shape::ClusterCols4 { Cols4Form::clustered(cols4_unroll()) } else { Cols4Form::plain() };
+        let form = if shape == Shape::ClusterCols4 { Cols4Form::clustered(cols4_unroll(), false) } else { Cols4Form::plain() };
         cols4_kernel(&params.join(", "), "double", ident, m, &lanes.loads, &step, &lanes.stores, "", form, &result)
     } else {
         let step = format!("{{\n{body}      acc = oxr(acc, (double){});\n      }}", operands[0]);

@@ -503,6 +503,41 @@ fn cluster_column_reductions_match_host_references() {
     }
 }
 
+/// Column reductions of few column groups whose blocks combine in thread block clusters
+/// (`reduce::Shape::ClusterCols4`; below sm_90 a block takes its cluster's rows alone): 32 partial
+/// rows (262144x64), parts of uneven length (100003x64), one part whose cluster stores the final values
+/// (300x1024), several rows (3x512x128), 4 columns, 4 and 3 groups (1000x512, 4096x384); f32 sums and
+/// maxima against f64 references, i32 sums exactly; four runs each giving the same bits.
+#[test]
+fn narrow_column_reductions_in_clusters_match_host_references() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let clustered = |o, r, i| oxhlo_cuda::reduce::launches(o, r, i)[0].pass.shape == oxhlo_cuda::reduce::Shape::ClusterCols4;
+    for (shape, dims) in [("262144x64", "0"), ("100003x64", "0"), ("300x1024", "0"), ("3x512x128", "1"), ("65536x4", "0"), ("1000x512", "0"), ("4096x384", "0")] {
+        reductions_match_host_references(shape, dims, "a clustered narrow pass", &clustered);
+    }
+    // A sum with an elementwise reader: the clustered pass to partial rows, then a finishing pass with
+    // the reader as its epilogue (not the folding launch a sum alone takes).
+    for (rows, cols) in [(262144usize, 64usize), (70001, 128)] {
+        let src = format!(
+            "func.func @main(%x: tensor<{rows}x{cols}xf32>) -> tensor<{cols}xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<{rows}x{cols}xf32>, tensor<f32>) -> tensor<{cols}xf32>
+  %d = stablehlo.add %s, %s : tensor<{cols}xf32>
+  return %d : tensor<{cols}xf32>
+}}"
+        );
+        let module = oxhlo_text::parse_module(&src, "narrow.mlir").expect("parses");
+        let prog = CudaProgram::compile(module, &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let x = rand(rows * cols, 901);
+        let got = prog.run(vec![Val::Native(NTensor::new(f32_ty(&[rows as i64, cols as i64]), Buf::F32(x.clone())))]).expect("runs on the GPU");
+        let got = as_f64(&got[0].to_rt());
+        for c in 0..cols {
+            let (s, mag) = (0..rows).fold((0f64, 0f64), |(s, m), r| (s + x[r * cols + c] as f64, m + x[r * cols + c].abs() as f64));
+            assert!((got[c] - 2.0 * s).abs() <= 2e-6 * mag + 1e-6, "{rows}x{cols} column {c}: {} vs {}", got[c], 2.0 * s);
+        }
+    }
+}
+
 /// An f32 sum, an f32 maximum and an i32 sum of a `shape` tensor over `dims` (contiguous) on the
 /// device against host references; `scheduled(outer, red, inner)` must hold (the schedule under test,
 /// `what`); three more runs must give the same bits.

@@ -439,22 +439,25 @@ fn merged_column_passes_fill_whole_waves() {
     use oxhlo_cuda::reduce::{fused_launches, launches, Shape};
     if std::env::var("OXHLO_CUDA_MULTI_WAVES").as_deref() == Ok("0") {
         // Turned off: the launches stay as listed.
-        assert_eq!(fused_launches(1, 262144, 2048, 4, 132), launches(1, 262144, 2048));
+        assert_eq!(fused_launches(1, 262144, 2048, 4, false, 132), launches(1, 262144, 2048));
         return;
     }
     // 2048 columns: 16 groups of 128 (not the clustered shape), 32 parts listed.
     let listed = launches(1, 262144, 2048);
     assert_eq!((listed[0].pass.shape, listed[0].parts), (Shape::Cols4, 32));
-    let sized = fused_launches(1, 262144, 2048, 4, 132);
+    let sized = fused_launches(1, 262144, 2048, 4, false, 132);
     assert_eq!(sized[0].parts, 25, "396 blocks of 16 groups: {sized:?}");
     assert_eq!(sized.iter().map(|l| l.pass).collect::<Vec<_>>(), listed.iter().map(|l| l.pass).collect::<Vec<_>>());
     assert_eq!(sized[1].red, 25, "the finishing pass reduces the parts the first one wrote");
-    assert_eq!(fused_launches(1, 262144, 2048, 1, 132), listed, "one reduction: as listed");
-    assert_eq!(fused_launches(1, 262144, 2048, 4, 0), listed, "no SM count: as listed");
-    // One group (64 columns): clustered, as listed.
-    assert_eq!(fused_launches(1, 262144, 64, 4, 132), launches(1, 262144, 64));
+    assert_eq!(fused_launches(1, 262144, 2048, 1, false, 132), listed, "one reduction: as listed");
+    assert_eq!(fused_launches(1, 262144, 2048, 4, false, 0), listed, "no SM count: as listed");
+    // One group (64 columns): a plain sum in clusters, as listed; fused sums keep `Cols4`, sized.
+    assert_eq!(fused_launches(1, 262144, 64, 1, true, 132), launches(1, 262144, 64));
+    assert_eq!(launches(1, 262144, 64)[0].pass.shape, Shape::ClusterCols4);
+    let fused = fused_launches(1, 262144, 64, 4, false, 132);
+    assert_eq!((fused[0].pass.shape, fused[0].parts), (Shape::Cols4, 396), "{fused:?}");
     // Few rows: parts are capped by the rows either way.
-    assert_eq!(fused_launches(1, 4096, 64, 4, 132), launches(1, 4096, 64));
+    assert_eq!(fused_launches(1, 4096, 64, 4, false, 132), oxhlo_cuda::reduce::multi_launches(1, 4096, 64, 4, false));
 }
 
 #[test]
