@@ -542,8 +542,10 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         let step = format!("acc = oxr(acc, {});", load_in("i"));
         reduction_kernel(pass.shape, &params, acc, ident, &step, &result)
     };
+    // A folding clustered pass's dependents (the next call's clusters) wait for its completion.
+    let mark = if fold && pass.shape == Shape::ClusterCols4 { crate::nvrtc::NO_EARLY_DEPENDENTS } else { "" };
     Some(format!(
-        "{prelude}\n__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}\n{body}",
+        "{mark}{prelude}\n__device__ __forceinline__ {acc} oxr({acc} a, {acc} b) {{ return {combine}; }}\n{body}",
         prelude = crate::render::PRELUDE
     ))
 }
@@ -1148,6 +1150,16 @@ fn fold_release() -> bool {
     *R.get_or_init(|| !crate::env_off("OXHLO_CUDA_FOLD_RELEASE"))
 }
 
+/// Whether a lone [`Shape::ClusterCols4`] sum folds its partial rows in its last cluster
+/// ([`folded_launch`]) rather than in a second launch: yes unless `OXHLO_CUDA_NARROW_FOLD=0` (read once;
+/// a knob for measuring). The folding kernel's dependents launch at its completion
+/// ([`crate::nvrtc::NO_EARLY_DEPENDENTS`]): launched early, the next call's clusters took SM slots while
+/// it ran ([262144, 64] on the H200: 63% of the copy bandwidth, against 72% in two launches).
+fn narrow_fold() -> bool {
+    static F: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *F.get_or_init(|| !crate::env_off("OXHLO_CUDA_NARROW_FOLD"))
+}
+
 /// `op`'s memo tag of its folded pass ([`render_folded`]) and of that pass's counters.
 const FOLD_TAG: u32 = 27;
 
@@ -1181,7 +1193,7 @@ pub fn folded_launch(outer: i64, red: i64, inner: i64) -> Option<Launch> {
         Shape::Rows => first.outer.saturating_mul(first.parts) <= FILL_BLOCKS,
         Shape::Cols4 => level >= 2 && first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
         // A group's few partial rows (32 at most), folded by all the last cluster's first block's threads.
-        Shape::ClusterCols4 => first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
+        Shape::ClusterCols4 => narrow_fold() && first.parts.saturating_mul(inner.min(cols4_tile())) <= FOLD_COLS_MAX,
         _ => false,
     };
     cheap.then_some(*first)
