@@ -473,6 +473,7 @@ fn main() {
         for (name, to) in [("partials", true), ("final", false)] {
             std::fs::write(format!("{dir}/backend_narrow_{name}.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::ClusterCols4, from_partials: false, to_partials: to }).unwrap()).unwrap();
         }
+        std::fs::write(format!("{dir}/backend_fold_cols4.cu"), render_folded(f32k, ReduceKind::Add, Shape::Cols4).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_narrow_folded.cu"), render_folded(f32k, ReduceKind::Add, Shape::ClusterCols4).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_narrow_i64max.cu"), render_pass(oxhlo_cpu::Kind::I64, ReduceKind::Max, Pass { shape: Shape::ClusterCols4, from_partials: false, to_partials: true }).unwrap()).unwrap();
         for (name, k, rk) in [("f32", f32k, ReduceKind::Add), ("i32", oxhlo_cpu::Kind::I32, ReduceKind::Add), ("bf16max", oxhlo_cpu::Kind::BF16, ReduceKind::Max), ("u8min", oxhlo_cpu::Kind::U8, ReduceKind::Min)] {

@@ -384,14 +384,9 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     } else {
         format!("const {src_t}* __restrict__ in0, const {st}* __restrict__ init, {dst_t}* __restrict__ out0")
     };
-    // The last block's fold of the partials it and the others wrote (`render_folded`).
-    let tail = if !fold {
-        String::new()
-    } else if pass.shape == Shape::ClusterCols4 {
-        // The cluster's first block, once its partial row is stored: the last cluster of a (row, group)
-        // to count folds the group's partial rows, `256 / w` threads a column each taking every
-        // `256 / w`-th row into four accumulators, combined in a fixed order through `sh` (a column's
-        // thread alone would chain `parts` dependent loads).
+    // The last block's fold of the partials it and the others wrote (`render_folded`). A column group's
+    // blocks count themselves; the last to count runs `fold` and sets the count back to zero.
+    let group_fold = |fold: String| {
         format!(
             "    __shared__ unsigned int oxh_arrived;
     __threadfence();
@@ -400,7 +395,20 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
     __syncthreads();
     if (oxh_arrived + 1u == (unsigned int)parts) {{
       __threadfence();
-      const int kq = 256 / w, c = t % w, j = t / w;
+{fold}      if (t == 0) count[row * groups + g] = 0u;
+    }}
+"
+        )
+    };
+    let tail = if !fold {
+        String::new()
+    } else if pass.shape == Shape::ClusterCols4 {
+        // The cluster's first block, once its partial row is stored: the last cluster of a (row, group)
+        // to count folds the group's partial rows, `256 / w` threads a column each taking every
+        // `256 / w`-th row into four accumulators, combined in a fixed order through `sh` (a column's
+        // thread alone would chain `parts` dependent loads).
+        group_fold(format!(
+            "      const int kq = 256 / w, c = t % w, j = t / w;
       {acc} f0 = ({acc})({ident}), f1 = f0, f2 = f0, f3 = f0;
       if (j < kq && g * w + c < inner) {{
         const {acc}* const q = oxh_part + row * inner + g * w + c;
@@ -420,31 +428,20 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         for (int jj = 1; jj < kq; ++jj) f = oxr(f, flat[jj * w + t]);
         {}
       }}
-      if (t == 0) count[row * groups + g] = 0u;
-    }}
 ",
             final_store("f", "row * inner + g * w + t")
-        )
+        ))
     } else if pass.shape == Shape::Cols4 {
-        format!(
-            "    __shared__ unsigned int oxh_arrived;
-    __threadfence();
-    __syncthreads();
-    if (t == 0) oxh_arrived = atomicAdd(count + row * groups + g, 1u);
-    __syncthreads();
-    if (oxh_arrived + 1u == (unsigned int)parts) {{
-      __threadfence();
-      for (int c = t; c < w && g * w + c < inner; c += 256) {{
+        group_fold(format!(
+            "      for (int c = t; c < w && g * w + c < inner; c += 256) {{
         {acc} f = ({acc})({ident});
         #pragma unroll 4
         for (long long p = 0; p < parts; ++p) f = oxr(f, __ldcg(oxh_part + (p * outer + row) * inner + g * w + c));
         {}
       }}
-      if (t == 0) count[row * groups + g] = 0u;
-    }}
 ",
             final_store("f", "row * inner + g * w + c")
-        )
+        ))
     } else {
         format!(
             "    __shared__ unsigned int oxh_arrived;
