@@ -7,7 +7,8 @@
 # builds, `gpu_run.sh envab` one build under two settings (ENV_A, ENV_B); `gpu_run.sh cold` the first-call
 # (compile) time with an empty kernel cache and a filled one; `gpu_run.sh firstcall` splits first calls
 # into JAX's lowering, the compile and the first run (XLA, then oxhlo cold and warm); `gpu_run.sh probe` the fixed cost
-# of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps.
+# of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps;
+# `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -156,6 +157,21 @@ if [ "$MODE" = profile ]; then
     { echo "== $b"; "$PY" "$ROOT/scripts/profile_pick.py" "/tmp/prof_$b.log"; } > "/tmp/last_$b.txt"
     cat "/tmp/last_$b.txt" >> "$OUT/profiles.txt"; head -${SHOW:-12} "/tmp/last_$b.txt"
   done
+fi
+if [ "$MODE" = series ]; then
+  # The time of every call from the first on (scripts/step_series.py; AB, default the two training
+  # steps, N calls, default 40): with no kernel cache of ours nor the driver's, with the cache it filled,
+  # and cold with the optimization tiers off; then XLA. Shows how long a cold process runs on the quick
+  # tier's kernels.
+  AB=${AB:-resnet18_cifar_b256_train nanogpt_6l384d_b16_s256_train}
+  AB=${AB//,/ }
+  for c in cold warm cold_tiers_off; do
+    case $c in cold*) rm -rf "$OXHLO_CUDA_CACHE" "$HOME/.nv/ComputeCache" ;; esac
+    TIERS=$([ "$c" = cold_tiers_off ] && echo 0 || echo "${OXHLO_NVRTC_TIERS:-8}")
+    OXHLO_NVRTC_TIERS=$TIERS OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 200 "$PY" "$C/step_series.py" "${N:-40}" $AB > "$OUT/series_$c.log" 2>&1
+    grep -E 'first|graph: (captured|kernels upgraded)' "$OUT/series_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/series.txt"
+  done
+  JAX_PLATFORMS=cuda timeout 200 "$PY" "$C/step_series.py" "${N:-40}" $AB 2>&1 | grep first | sed 's/^/xla: /' | tee -a "$OUT/series.txt"
 fi
 if [ "$MODE" = firstcall ]; then
   # Where the first calls of the benchmarks in AB (default the two training steps) go: JAX's tracing and
