@@ -123,7 +123,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                 }
                 for e in &k.reduce {
                     for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
-                        out.extend(crate::reduce::render_pass(Kind::F32, e.kind, l.pass));
+                        out.extend(crate::reduce::render_launch(Kind::F32, e.kind, l));
                     }
                 }
             }
@@ -199,13 +199,13 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
                 }
             }
             if let Some(l) = crate::reduce::folded_launch(outer, red, inner) {
-                if let Some(src) = crate::reduce::render_folded(*k, rk, l.pass.shape) {
+                if let Some(src) = crate::reduce::render_folded_launch(*k, rk, &l) {
                     out.push(src);
                     return;
                 }
             }
             for l in crate::reduce::launches(outer, red, inner) {
-                out.extend(crate::reduce::render_pass(*k, rk, l.pass));
+                out.extend(crate::reduce::render_launch(*k, rk, &l));
             }
         }
         _ => {}

@@ -219,7 +219,36 @@ pub fn acc_type(kind: Kind) -> &'static str {
 /// The CUDA C of one reduction pass over elements of `kind` with reducer `rk` (entry
 /// [`crate::render::ENTRY`], parameters as [`Shape`] says). None for unsupported kinds and reducers.
 pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
-    render_pass_with(kind, rk, pass, Finish::Launch)
+    render_pass_with(kind, rk, pass, Finish::Launch, None)
+}
+
+/// [`render_pass`] for launch `l`: a [`Shape::ClusterCols4`] pass with its column count written in as a
+/// constant when `OXHLO_CUDA_NARROW_CONST=1` ([`narrow_const`]).
+pub fn render_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
+    render_pass_with(kind, rk, l.pass, Finish::Launch, const_inner(l))
+}
+
+/// [`render_folded`] for launch `l` (as [`render_launch`]).
+pub fn render_folded_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
+    if !matches!(l.pass.shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
+        return None;
+    }
+    render_pass_with(kind, rk, Pass { shape: l.pass.shape, from_partials: false, to_partials: true }, Finish::Fold, const_inner(l))
+}
+
+/// Whether [`Shape::ClusterCols4`] kernels are rendered for their launch's column count, a constant in
+/// the source (one kernel per shape): off unless `OXHLO_CUDA_NARROW_CONST=1` (read once; an experiment
+/// for the device, not yet measured). The lab's clustered sum, whose row stride is a constant, keeps
+/// its 8 tiles' loads in flight at 63 registers through immediate offsets; the backend's, with the
+/// stride a launch scalar, 4 of them at 64 (ptxas, session 22): 80% of the copy against 74-75%.
+pub fn narrow_const() -> bool {
+    static C: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    knob(&C, "OXHLO_CUDA_NARROW_CONST", |v| v <= 1, 0) == 1
+}
+
+/// The column count `l`'s kernel is rendered for ([`narrow_const`]), if any.
+fn const_inner(l: &Launch) -> Option<i64> {
+    (l.pass.shape == Shape::ClusterCols4 && !l.pass.from_partials && narrow_const()).then_some(l.inner)
 }
 
 /// How a first pass over elements ends.
@@ -244,7 +273,7 @@ pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String>
     if !matches!(shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
         return None;
     }
-    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold)
+    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold, None)
 }
 
 /// The one pass of a column reduction over elements of `kind` whose parts are the [`cluster_parts`]
@@ -256,7 +285,7 @@ pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String>
 /// `outer x groups x cluster_parts()` blocks of 256 threads ([`Gpu::launch_reduce_cols`] with
 /// `parts = cluster_parts()`, `cols_per_block = cluster_tile()`).
 pub fn render_cluster_cols(kind: Kind, rk: ReduceKind) -> Option<String> {
-    render_pass_with(kind, rk, Pass { shape: Shape::Cols4, from_partials: false, to_partials: false }, Finish::Cluster)
+    render_pass_with(kind, rk, Pass { shape: Shape::Cols4, from_partials: false, to_partials: false }, Finish::Cluster, None)
 }
 
 /// Blocks (parts of the reduced dim) of a [`render_cluster_cols`] cluster: 8 (the portable cluster
@@ -329,7 +358,9 @@ pub fn cluster_cols(outer: i64, red: i64, inner: i64) -> bool {
     first.pass.shape == Shape::Cols4 && first.parts > 1 && red >= cluster_parts() * 2 * tile_rows && outer.saturating_mul(groups).saturating_mul(cluster_parts()) >= 256
 }
 
-fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> Option<String> {
+/// The CUDA C of `pass` ending as `finish`; a [`Shape::ClusterCols4`] pass over `inner_const` columns
+/// when given (a constant in the source).
+fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish, inner_const: Option<i64>) -> Option<String> {
     let fold = finish == Finish::Fold;
     let st = crate::render::storage_type(kind)?;
     let unsigned = matches!(kind, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64);
@@ -490,7 +521,7 @@ fn render_pass_with(kind: Kind, rk: ReduceKind, pass: Pass, finish: Finish) -> O
         }
         let loads = format!("    __align__(16) {st} a0[4]; oxh_ld4(a0, in0 + i0);\n");
         let step = format!("acc = oxr(acc, {});", load_elem("a0", "e"));
-        let form = if pass.shape == Shape::ClusterCols4 { Cols4Form::clustered(narrow_unroll(), true) } else { Cols4Form::plain() };
+        let form = if pass.shape == Shape::ClusterCols4 { Cols4Form { inner: inner_const, ..Cols4Form::clustered(narrow_unroll(), true) } } else { Cols4Form::plain() };
         cols4_kernel(&params, acc, ident, 1, &loads, &step, "", &tail, form, &|x, at, _| result(x, at))
     } else if pass.shape == Shape::Rows && !pass.from_partials {
         // Rows of a multiple of 4 elements: 4 at a time as one vector load into 4 accumulators, four
@@ -785,14 +816,17 @@ struct Cols4Form {
     /// each tile's copy names `a0_<k>`. The steps interleaved with the loads compiled to four of eight
     /// loads in flight (64 registers; a load's address computed from the runtime row stride each).
     hoist: bool,
+    /// The column count, written into the kernel as a constant (its `inner` parameter is then only
+    /// checked against it by the launch's shape: [`render_launch`]).
+    inner: Option<i64>,
 }
 
 impl Cols4Form {
     fn plain() -> Self {
-        Cols4Form { cluster: 0, unroll: cols4_unroll(), hoist: false }
+        Cols4Form { cluster: 0, unroll: cols4_unroll(), hoist: false, inner: None }
     }
     fn clustered(unroll: u32, hoist: bool) -> Self {
-        Cols4Form { cluster: narrow_cluster_parts(), unroll, hoist }
+        Cols4Form { cluster: narrow_cluster_parts(), unroll, hoist, inner: None }
     }
 }
 
@@ -905,7 +939,7 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
     };
     format!(
         "{prelude}extern \"C\" __global__ void {dims}{bounds}{entry}(long long outer, long long red, long long inner, long long parts, {params}) {{
-  __shared__ {acc} sh[{m}][256][4];{shared}
+  __shared__ {acc} sh[{m}][256][4];{shared}{fixed}
   // Each part is OXH_CP blocks' rows (block b: cluster rank b % OXH_CP).
   const long long bparts = parts * OXH_CP;
   const long long chunk = (red + bparts - 1) / bparts;
@@ -943,6 +977,8 @@ fn cols4_kernel(params: &str, acc: &str, ident: &str, m: usize, loads: &str, ste
 }}
 ",
         after = if form.cluster > 1 { "" } else { tail },
+        // A constant column count: the row stride and the tile layout fold into immediate offsets.
+        fixed = form.inner.map(|n| format!("\n  inner = {n}LL;")).unwrap_or_default(),
     )
 }
 
@@ -1117,7 +1153,7 @@ pub fn reduce_view(gpu: &Gpu, memo: &Memo, op: &Op, rk: ReduceKind, x: &DTensor,
             return Ok(o);
         }
     }
-    let folded = folded_launch(outer, red, inner).and_then(|l| memo.get(op, FOLD_TAG, || render_folded(x.kind, rk, l.pass.shape)).map(|src| (l, src)));
+    let folded = folded_launch(outer, red, inner).and_then(|l| memo.get(op, FOLD_TAG, || render_folded_launch(x.kind, rk, &l)).map(|src| (l, src)));
     if let Some((l, src)) = folded {
         let counts = if matches!(l.pass.shape, Shape::Cols4 | Shape::ClusterCols4) { outer * cols4_layout(inner).0 } else { outer };
         let count = memo.counter(gpu, op, FOLD_TAG, counts as usize)?;
@@ -1360,7 +1396,7 @@ pub fn run_launches(
 ) -> Result<(), String> {
     let mut partials: Option<crate::device::DBuf> = None;
     for (j, l) in launches.iter().enumerate() {
-        let src = memo.get(op, pass_tag(l.pass), || render_pass(kind, rk, l.pass)).ok_or_else(|| format!("no reduction kernel for {kind:?}"))?;
+        let src = memo.get(op, pass_tag(l.pass), || render_launch(kind, rk, l)).ok_or_else(|| format!("no reduction kernel for {kind:?}"))?;
         let from: &cudarc::driver::CudaSlice<u8> = partials.as_deref().unwrap_or(input);
         let mut next = if j + 1 == launches.len() { None } else { Some([gpu.alloc_bytes((l.outer * l.inner * l.parts) as usize * 8)?]) };
         let dst: &mut [crate::device::DBuf] = match &mut next {
@@ -1403,7 +1439,7 @@ pub fn render_fused_pass(func: &Func, block: &oxhlo_ir::Block, k: &oxhlo_plan::f
     // A reduction of a kernel input alone (`finish_epilogue` makes such kernels of `reduce` ops): the
     // plain pass over elements, whose parameters are the same (operand, init value, result).
     if is_plain(k) {
-        return (crate::render::kind_of(func, e0.operand)?.0 == Kind::F32).then(|| render_pass(Kind::F32, e0.kind, first.pass)).flatten();
+        return (crate::render::kind_of(func, e0.operand)?.0 == Kind::F32).then(|| render_launch(Kind::F32, e0.kind, &first)).flatten();
     }
     let red_ops: Vec<usize> = k.reduce.iter().map(|e| e.op).collect();
     let ops: Vec<usize> = k.ops.iter().copied().filter(|i| !red_ops.contains(i)).collect();
