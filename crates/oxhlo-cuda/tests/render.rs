@@ -254,6 +254,19 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     assert_eq!((l[0].parts, l[1].red), (32, 32), "32 partial rows of 8 blocks each, one pass over them");
     // Many column groups keep the `Cols4` shape.
     assert_eq!(launches(1, 65536, 4096)[0].pass.shape, Shape::Cols4);
+    // A clustered pass rendered for its column count (`OXHLO_CUDA_NARROW_CONST=1`) carries it as a
+    // constant, folded or not; without, the count stays a launch scalar; a `Cols4` pass never takes it.
+    use oxhlo_cuda::reduce::render_launch_with;
+    use oxhlo_plan::reducer::ReduceKind;
+    let f32k = oxhlo_cpu::Kind::F32;
+    for folded in [false, true] {
+        let with = render_launch_with(f32k, ReduceKind::Add, &l[0], true, folded).expect("renders");
+        assert!(with.contains("inner = 64LL;") && with.contains("OXH_CP 8"), "{with}");
+        let without = render_launch_with(f32k, ReduceKind::Add, &l[0], false, folded).expect("renders");
+        assert!(!without.contains("inner = "), "{without}");
+    }
+    let wide = launches(1, 65536, 4096)[0];
+    assert!(!render_launch_with(f32k, ReduceKind::Add, &wide, true, false).expect("renders").contains("inner = "));
     // More column partials than FINISH_PARTS over few columns (18: not the vectorized shape): split
     // again before the last pass.
     let l = launches(1, 1 << 22, 18);

@@ -42,15 +42,26 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
 /// [`render_pass`] for launch `l`: a [`Shape::ClusterCols4`] pass with its column count written in as a
 /// constant when `OXHLO_CUDA_NARROW_CONST=1` ([`narrow_const`]).
 pub fn render_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
-    render_pass_with(kind, rk, l.pass, Finish::Launch, const_inner(l))
+    render_launch_with(kind, rk, l, const_inner(l).is_some(), false)
 }
 
 /// [`render_folded`] for launch `l` (as [`render_launch`]).
 pub fn render_folded_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
+    render_launch_with(kind, rk, l, const_inner(l).is_some(), true)
+}
+
+/// [`render_launch`] (or with `folded`, [`render_folded_launch`]) with the column count written in as a
+/// constant when `constant` (and `l` is a [`Shape::ClusterCols4`] pass over elements), whatever
+/// [`narrow_const`] says: for tests.
+pub fn render_launch_with(kind: Kind, rk: ReduceKind, l: &Launch, constant: bool, folded: bool) -> Option<String> {
+    let inner = (constant && l.pass.shape == Shape::ClusterCols4 && !l.pass.from_partials).then_some(l.inner);
+    if !folded {
+        return render_pass_with(kind, rk, l.pass, Finish::Launch, inner);
+    }
     if !matches!(l.pass.shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
         return None;
     }
-    render_pass_with(kind, rk, Pass { shape: l.pass.shape, from_partials: false, to_partials: true }, Finish::Fold, const_inner(l))
+    render_pass_with(kind, rk, Pass { shape: l.pass.shape, from_partials: false, to_partials: true }, Finish::Fold, inner)
 }
 
 /// Whether [`Shape::ClusterCols4`] kernels are rendered for their launch's column count, a constant in
