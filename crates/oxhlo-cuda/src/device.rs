@@ -722,8 +722,10 @@ impl Gpu {
         if total <= 0 || !crate::reduce::cols4_fits(inner) {
             return Ok(());
         }
-        // SAFETY: as for `launch_reduce_cols4` (the kernel's `parts` counts partial rows, each the work
-        // of `cluster` blocks); 2^20 blocks is a whole number of clusters.
+        // SAFETY: the signature is (long long outer, long long red, long long inner, long long parts,
+        // inputs..., outputs...) as `reduce` renders it; the kernel reads 4 columns a thread (inner a
+        // multiple of 4) and `parts` partial rows, each the work of `cluster` blocks; 2^20 blocks is a
+        // whole number of clusters.
         unsafe { self.launch_with(src, (total.min(1 << 20) as u32, 256), &[outer, red, inner, parts], inputs, outputs) }
     }
 
@@ -731,11 +733,6 @@ impl Gpu {
     /// [`Gpu::launch_reduce_cols`]): a block of 256 threads per (part, row, group of columns).
     #[allow(clippy::too_many_arguments)]
     pub fn launch_reduce_cols4(&self, src: &Kernel, outer: i64, red: i64, inner: i64, parts: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
-        let total = outer * crate::reduce::cols4_layout(inner).0 * parts;
-        if total <= 0 || !crate::reduce::cols4_fits(inner) {
-            return Ok(());
-        }
-        // SAFETY: as for `launch_reduce_cols`; the kernel reads 4 columns a thread, inner a multiple of 4.
-        unsafe { self.launch_with(src, (total.min(1 << 20) as u32, 256), &[outer, red, inner, parts], inputs, outputs) }
+        self.launch_reduce_cols4_clustered(src, outer, red, inner, parts, 1, inputs, outputs)
     }
 }

@@ -122,7 +122,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
                     continue;
                 }
                 for e in &k.reduce {
-                    for l in &crate::reduce::launches(e.outer as i64, e.n as i64, e.inner as i64)[1..] {
+                    for l in &passes[1..] {
                         out.extend(crate::reduce::render_launch(Kind::F32, e.kind, l));
                     }
                 }

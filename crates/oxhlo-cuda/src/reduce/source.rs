@@ -42,12 +42,12 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
 /// [`render_pass`] for launch `l`: a [`Shape::ClusterCols4`] pass with its column count written in as a
 /// constant when `OXHLO_CUDA_NARROW_CONST=1` ([`narrow_const`]).
 pub fn render_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
-    render_launch_with(kind, rk, l, const_inner(l).is_some(), false)
+    render_launch_with(kind, rk, l, narrow_const(), false)
 }
 
 /// [`render_folded`] for launch `l` (as [`render_launch`]).
 pub fn render_folded_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
-    render_launch_with(kind, rk, l, const_inner(l).is_some(), true)
+    render_launch_with(kind, rk, l, narrow_const(), true)
 }
 
 /// [`render_launch`] (or with `folded`, [`render_folded_launch`]) with the column count written in as a
@@ -55,13 +55,11 @@ pub fn render_folded_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<St
 /// [`narrow_const`] says: for tests.
 pub fn render_launch_with(kind: Kind, rk: ReduceKind, l: &Launch, constant: bool, folded: bool) -> Option<String> {
     let inner = (constant && l.pass.shape == Shape::ClusterCols4 && !l.pass.from_partials).then_some(l.inner);
-    if !folded {
-        return render_pass_with(kind, rk, l.pass, Finish::Launch, inner);
+    if folded {
+        folded_with(kind, rk, l.pass.shape, inner)
+    } else {
+        render_pass_with(kind, rk, l.pass, Finish::Launch, inner)
     }
-    if !matches!(l.pass.shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
-        return None;
-    }
-    render_pass_with(kind, rk, Pass { shape: l.pass.shape, from_partials: false, to_partials: true }, Finish::Fold, inner)
 }
 
 /// Whether [`Shape::ClusterCols4`] kernels are rendered for their launch's column count, a constant in
@@ -72,11 +70,6 @@ pub fn render_launch_with(kind: Kind, rk: ReduceKind, l: &Launch, constant: bool
 pub fn narrow_const() -> bool {
     static C: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     knob(&C, "OXHLO_CUDA_NARROW_CONST", |v| v <= 1, 0) == 1
-}
-
-/// The column count `l`'s kernel is rendered for ([`narrow_const`]), if any.
-fn const_inner(l: &Launch) -> Option<i64> {
-    (l.pass.shape == Shape::ClusterCols4 && !l.pass.from_partials && narrow_const()).then_some(l.inner)
 }
 
 /// How a first pass over elements ends.
@@ -98,10 +91,15 @@ enum Finish {
 /// A* oxh_part)`: `count` holds one zero per row (rows x column groups for `Cols4`), each set back to
 /// zero by the block that folds; `oxh_part` takes the partials. One launch instead of two.
 pub fn render_folded(kind: Kind, rk: ReduceKind, shape: Shape) -> Option<String> {
+    folded_with(kind, rk, shape, None)
+}
+
+/// [`render_folded`], a [`Shape::ClusterCols4`] pass over `inner_const` columns when given.
+fn folded_with(kind: Kind, rk: ReduceKind, shape: Shape, inner_const: Option<i64>) -> Option<String> {
     if !matches!(shape, Shape::Rows | Shape::Cols4 | Shape::ClusterCols4) {
         return None;
     }
-    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold, None)
+    render_pass_with(kind, rk, Pass { shape, from_partials: false, to_partials: true }, Finish::Fold, inner_const)
 }
 
 /// The one pass of a column reduction over elements of `kind` whose parts are the [`cluster_parts`]
