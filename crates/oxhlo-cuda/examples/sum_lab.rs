@@ -473,7 +473,7 @@ fn main() {
         for (name, to) in [("partials", true), ("final", false)] {
             std::fs::write(format!("{dir}/backend_narrow_{name}.cu"), render_pass(f32k, ReduceKind::Add, Pass { shape: Shape::ClusterCols4, from_partials: false, to_partials: to }).unwrap()).unwrap();
         }
-        // With OXHLO_CUDA_NARROW_CONST=1: the clustered passes of [262144, 64] with the column count a constant.
+        // The clustered passes of [262144, 64] as launched (the column count a constant unless OXHLO_CUDA_NARROW_CONST=0).
         let narrow = oxhlo_cuda::reduce::launches(1, 262144, 64);
         std::fs::write(format!("{dir}/backend_narrow_launch.cu"), oxhlo_cuda::reduce::render_launch(f32k, ReduceKind::Add, &narrow[0]).unwrap()).unwrap();
         std::fs::write(format!("{dir}/backend_narrow_folded_launch.cu"), oxhlo_cuda::reduce::render_folded_launch(f32k, ReduceKind::Add, &narrow[0]).unwrap()).unwrap();

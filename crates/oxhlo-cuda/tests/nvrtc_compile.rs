@@ -85,7 +85,7 @@ fn reduction_kernels() -> BTreeSet<String> {
             }
             // The column pass finished inside a thread block cluster (`reduce::cluster_cols`).
             out.extend(oxhlo_cuda::reduce::render_cluster_cols(k, rk));
-            // Clustered narrow passes rendered for their column count (`OXHLO_CUDA_NARROW_CONST=1`).
+            // Clustered narrow passes rendered for their column count (the default; `OXHLO_CUDA_NARROW_CONST=0` not).
             for l in oxhlo_cuda::reduce::launches(1, 65536, 64).iter().take(1) {
                 for folded in [false, true] {
                     out.extend(oxhlo_cuda::reduce::render_launch_with(k, rk, l, true, folded));

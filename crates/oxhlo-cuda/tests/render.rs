@@ -254,7 +254,7 @@ fn reductions_launch_a_schedule_decided_by_their_shape() {
     assert_eq!((l[0].parts, l[1].red), (32, 32), "32 partial rows of 8 blocks each, one pass over them");
     // Many column groups keep the `Cols4` shape.
     assert_eq!(launches(1, 65536, 4096)[0].pass.shape, Shape::Cols4);
-    // A clustered pass rendered for its column count (`OXHLO_CUDA_NARROW_CONST=1`) carries it as a
+    // A clustered pass rendered for its column count (the default, `OXHLO_CUDA_NARROW_CONST=0` not) carries it as a
     // constant, folded or not; without, the count stays a launch scalar; a `Cols4` pass never takes it.
     use oxhlo_cuda::reduce::render_launch_with;
     use oxhlo_plan::reducer::ReduceKind;

@@ -40,7 +40,7 @@ pub fn render_pass(kind: Kind, rk: ReduceKind, pass: Pass) -> Option<String> {
 }
 
 /// [`render_pass`] for launch `l`: a [`Shape::ClusterCols4`] pass with its column count written in as a
-/// constant when `OXHLO_CUDA_NARROW_CONST=1` ([`narrow_const`]).
+/// constant unless `OXHLO_CUDA_NARROW_CONST=0` ([`narrow_const`]).
 pub fn render_launch(kind: Kind, rk: ReduceKind, l: &Launch) -> Option<String> {
     render_launch_with(kind, rk, l, narrow_const(), false)
 }
@@ -63,13 +63,13 @@ pub fn render_launch_with(kind: Kind, rk: ReduceKind, l: &Launch, constant: bool
 }
 
 /// Whether [`Shape::ClusterCols4`] kernels are rendered for their launch's column count, a constant in
-/// the source (one kernel per shape): off unless `OXHLO_CUDA_NARROW_CONST=1` (read once; an experiment
-/// for the device, not yet measured). The lab's clustered sum, whose row stride is a constant, keeps
-/// its 8 tiles' loads in flight at 63 registers through immediate offsets; the backend's, with the
-/// stride a launch scalar, 4 of them at 64 (ptxas, session 22): 80% of the copy against 74-75%.
+/// the source (one kernel per shape): on unless `OXHLO_CUDA_NARROW_CONST=0` (read once). With the row
+/// stride a constant the loads take immediate offsets: 64 MiB sums of [262144, 64] 74% -> 78% of the
+/// copy, [65536, 128] 75% -> 81% (H200, session 23; with the stride a launch scalar ptxas kept 4 of 8
+/// tiles' loads in flight).
 pub fn narrow_const() -> bool {
     static C: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    knob(&C, "OXHLO_CUDA_NARROW_CONST", |v| v <= 1, 0) == 1
+    knob(&C, "OXHLO_CUDA_NARROW_CONST", |v| v <= 1, 1) == 1
 }
 
 /// How a first pass over elements ends.
