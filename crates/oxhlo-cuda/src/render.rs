@@ -54,16 +54,17 @@ __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.
 "#;
 
 /// `src` with its value registers renumbered in order of first appearance: `v<id>` (named after IR value
-/// ids) as `v0, v1, ...`, and a row kernel's row registers `r<id>` ([`crate::rows`]) as `r0, r1, ...`.
-/// Kernels of the same computation on different values (every layer's batch norm, every block's
-/// residual add, every layer's softmax) become one source, so they share one NVRTC compilation, one
+/// ids) as `v0, v1, ...`, a row kernel's row registers `r<id>` ([`crate::rows`]) as `r0, r1, ...` and
+/// its arrays of held element values `e<id>` as `e0, e1, ...`. Kernels of the same computation on
+/// different values (every layer's batch norm, every block's residual add, every layer's softmax and
+/// its gradient) become one source, so they share one NVRTC compilation, one
 /// cache entry and one loaded module. Each prefix's `<letter><digits>` identifiers are renamed through a
 /// map of their own, so the renaming is a bijection. A launch-scalars line ([`SCALARS_MARK`]) is dropped.
 pub fn canonical_source(src: &str) -> String {
     let src = split_scalars(src).0;
     let b = src.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut names: [HashMap<&str, usize>; 2] = [HashMap::new(), HashMap::new()];
+    let mut names: [HashMap<&str, usize>; 3] = [HashMap::new(), HashMap::new(), HashMap::new()];
     let mut out = String::with_capacity(src.len());
     let mut i = 0;
     let mut copied = 0;
@@ -81,6 +82,7 @@ pub fn canonical_source(src: &str) -> String {
         let which = match prefix {
             b'v' => 0,
             b'r' => 1,
+            b'e' => 2,
             _ => continue,
         };
         if word.len() > 1 && word.bytes().skip(1).all(|c| c.is_ascii_digit()) {

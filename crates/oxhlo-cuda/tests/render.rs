@@ -293,6 +293,13 @@ fn kernel_sources_of_the_same_computation_on_other_values_are_one() {
     assert_eq!(canonical_source(a), canonical_source(b));
     assert_ne!(canonical_source("float r1 = r2 + r3;"), canonical_source("float r1 = r2 + r2;"));
     assert_eq!(canonical_source("r rows r2x oxr_add row r7"), "r rows r2x oxr_add row r0");
+    // So are the arrays a row kernel holds element values in (`e<id>`): every layer's attention
+    // softmax gradient is one source. Exponents of literals are not names.
+    let a = "float e273[12]; float e2370[12]; e273[j_] = v3; e2370[j_] = v4 * e273[j_] * 1e10f;";
+    let b = "float e342[12]; float e2275[12]; e342[j_] = v3; e2275[j_] = v4 * e342[j_] * 1e10f;";
+    assert_eq!(canonical_source(a), "float e0[12]; float e1[12]; e0[j_] = v0; e1[j_] = v1 * e0[j_] * 1e10f;");
+    assert_eq!(canonical_source(a), canonical_source(b));
+    assert_ne!(canonical_source("e1[j_] = e2[j_];"), canonical_source("e1[j_] = e1[j_];"));
 }
 
 #[test]
