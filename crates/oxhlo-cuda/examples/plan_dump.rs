@@ -59,7 +59,10 @@ fn main() {
                 Step::Kernel(k) => {
                     let red: Vec<String> = k.reduce.iter().map(|e| format!("reduce {:?}[{}x{}x{}] of {:?} -> {:?}", e.kind, e.outer, e.n, e.inner, e.operand, e.result)).collect();
                     let (r, w) = (mb(&k.inputs), mb(&k.outputs));
-                    println!("{si}: kernel {:?} ops {} in {:?} out {:?} {} {} [{r:.1} MB in, {w:.1} MB out]", k.shape, k.ops.len(), k.inputs, k.outputs, red.join(" "), if k.rows.is_some() { "rows" } else { "" });
+                    // A plain elementwise kernel that does not render runs on the host (the reference
+                    // interpreter, with its operands copied there and back).
+                    let host = k.reduce.is_empty() && k.rows.is_none() && oxhlo_cuda::render::render_fused(func, block, k).is_none();
+                    println!("{si}: kernel {:?} ops {} in {:?} out {:?} {} {}{} [{r:.1} MB in, {w:.1} MB out]", k.shape, k.ops.len(), k.inputs, k.outputs, red.join(" "), if k.rows.is_some() { "rows" } else { "" }, if host { " ON THE HOST (does not render)" } else { "" });
                     let kind = if k.rows.is_some() { "kernel (rows)" } else if k.reduce.is_empty() { "kernel" } else { "kernel (reduce)" };
                     let t = totals.entry(kind.to_string()).or_default();
                     *t = (t.0 + 1, t.1 + r, t.2 + w);

@@ -1197,6 +1197,18 @@ impl<'p> Run<'p> {
                     }
                 }
             }
+            // Between element types of one width the bits are the same bytes: the buffer, retyped (the
+            // reference interpreter would copy it to the host and back).
+            OpKind::BitcastConvert => {
+                let kinds = (crate::render::kind_of(frame.func, op.operands[0]), crate::render::kind_of(frame.func, op.results[0]));
+                if let ((Some((ak, ashape)), Some((rk, rshape))), Some(Type::Tensor(rt))) = (kinds, frame.func.try_ty(op.results[0])) {
+                    if ak != oxhlo_cpu::Kind::Bool && rk != oxhlo_cpu::Kind::Bool && ak.size() == rk.size() && ashape == rshape && rt.is_static() {
+                        if let Some(d) = frame.get(op.operands[0], false).map_err(err)?.dev {
+                            return Ok(vec![Slot { dev: Some(DTensor { ty: rt.clone(), kind: rk, ..d }), host: None }]);
+                        }
+                    }
+                }
+            }
             OpKind::Slice | OpKind::Reverse | OpKind::Concatenate | OpKind::Pad | OpKind::Iota | OpKind::Gather | OpKind::Scatter => {
                 if let Some(r) = self.try_device_movement(frame, op).map_err(err)? {
                     return Ok(vec![r]);

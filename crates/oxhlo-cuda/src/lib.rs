@@ -100,9 +100,15 @@ pub fn factor_sums_from_env() -> bool {
     !env_off("OXHLO_FACTOR_SUMS")
 }
 
-/// Runs the optimizer as the GPU backend does: `opt`'s passes plus [`factor_sums_from_env`].
+/// Runs the optimizer as the GPU backend does: `opt`'s passes plus [`factor_sums_from_env`], then big
+/// splat constants as broadcasts of scalars ([`oxhlo_opt::splat_broadcast`]: kernels read one element,
+/// the compile uploads one) unless `OXHLO_CUDA_SPLATS=0`.
 pub fn optimize(module: &mut Module, opt: &OptOptions) -> Result<oxhlo_opt::PassReport, String> {
-    oxhlo_opt::optimize(module, &OptOptions { factor_sums: factor_sums_from_env(), ..opt.clone() })
+    let report = oxhlo_opt::optimize(module, &OptOptions { factor_sums: factor_sums_from_env(), ..opt.clone() })?;
+    if !env_off("OXHLO_CUDA_SPLATS") {
+        oxhlo_opt::splat_broadcast::rewrite_module(module, oxhlo_opt::splat_broadcast::MIN_ELEMENTS);
+    }
+    Ok(report)
 }
 
 /// Optimizes `module` ([`optimize`]) and compiles it for the GPU.

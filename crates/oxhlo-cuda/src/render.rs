@@ -378,6 +378,37 @@ fn int_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
         K::And => format!("({a} & {b})"),
         K::Or => format!("({a} | {b})"),
         K::Xor => format!("({a} ^ {b})"),
+        K::ShiftLeft | K::ShiftRightLogical | K::ShiftRightArithmetic => shift(kind, k, a, b)?,
+        _ => return None,
+    })
+}
+
+/// The width in bits of an integer kind.
+fn int_bits(k: Kind) -> Option<u32> {
+    Some(match k {
+        Kind::I8 | Kind::U8 => 8,
+        Kind::I16 | Kind::U16 => 16,
+        Kind::I32 | Kind::U32 => 32,
+        Kind::I64 | Kind::U64 => 64,
+        _ => return None,
+    })
+}
+
+/// The spec's shifts of `a` by `b` (registers of integer kind `k`, held in 64 bits): the amount read as
+/// an unsigned value of the kind's width, amounts at or above the width giving 0 (left, logical) or the
+/// sign (arithmetic; an unsigned value's top bit is its sign), as the reference interpreter does.
+fn shift(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
+    let w = int_bits(k)?;
+    let rt = reg_type(k);
+    let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let s = format!("((unsigned long long)({b}) & 0x{mask:x}ULL)");
+    Some(match kind {
+        OpKind::ShiftLeft => format!("({s} >= {w}ULL ? ({rt})0 : ({rt})((unsigned long long)({a}) << {s}))"),
+        OpKind::ShiftRightLogical => format!("({s} >= {w}ULL ? ({rt})0 : ({rt})(((unsigned long long)({a}) & 0x{mask:x}ULL) >> {s}))"),
+        OpKind::ShiftRightArithmetic => {
+            let signed = if w == 64 || !is_unsigned(k) { format!("((long long)({a}))") } else { format!("(((long long)((unsigned long long)({a}) << {})) >> {})", 64 - w, 64 - w) };
+            format!("({s} >= {w}ULL ? ({rt})({signed} < 0 ? -1LL : 0LL) : ({rt})({signed} >> {s}))")
+        }
         _ => return None,
     })
 }

@@ -131,6 +131,34 @@ func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>, %i: tensor<3xi32>, %j: t
 }
 
 #[test]
+fn shifts_render_for_every_integer_width_with_the_spec_s_large_amounts() {
+    let m = module(
+        r#"
+func.func @main(%a: tensor<5xui32>, %b: tensor<5xui32>, %c: tensor<5xi8>, %d: tensor<5xi8>, %e: tensor<5xui64>, %f: tensor<5xui64>) -> (tensor<5xui32>, tensor<5xi8>, tensor<5xui64>, tensor<5xui32>) {
+  %0 = stablehlo.shift_left %a, %b : tensor<5xui32>
+  %1 = stablehlo.shift_right_arithmetic %c, %d : tensor<5xi8>
+  %2 = stablehlo.shift_right_logical %e, %f : tensor<5xui64>
+  %3 = stablehlo.shift_right_arithmetic %a, %b : tensor<5xui32>
+  return %0, %1, %2, %3 : tensor<5xui32>, tensor<5xi8>, tensor<5xui64>, tensor<5xui32>
+}
+"#,
+    );
+    let f = &m.funcs[0];
+    let block = f.body.entry().unwrap();
+    let src = |i: usize| render::render_single(f, block, i).unwrap_or_else(|| panic!("shift {i} renders")).0;
+    // Amounts read as unsigned values of the width; at or above it, 0 (or the sign for arithmetic).
+    let shl = src(0);
+    assert!(shl.contains("& 0xffffffffULL) >= 32ULL ?") && shl.contains(" << "), "{shl}");
+    let sra = src(1);
+    assert!(sra.contains("& 0xffULL) >= 8ULL ?") && sra.contains("< 0 ? -1LL : 0LL"), "{sra}");
+    let srl = src(2);
+    assert!(srl.contains("& 0xffffffffffffffffULL) >= 64ULL ?") && srl.contains(" >> "), "{srl}");
+    // An unsigned value's top bit is its sign for the arithmetic shift: sign-extended from 32 bits.
+    let sra_u = src(3);
+    assert!(sra_u.contains("<< 32)) >> 32)"), "{sra_u}");
+}
+
+#[test]
 fn permute_kernel_indexes_the_source() {
     let src = render::render_permute(&[2, 3], &[1, 0], 4).unwrap();
     assert!(src.contains("const unsigned int* __restrict__ in0"), "{src}");
