@@ -59,11 +59,19 @@ pub enum Tier {
 }
 
 impl Tier {
-    /// The option the quick tier adds to [`options_beside_arch`] (none when those already ask for a
-    /// fast-compile level).
-    fn extra_option(self) -> Option<&'static str> {
+    /// The options the quick tier adds to [`options_beside_arch`]: `--Ofast-compile=min` unless
+    /// `OXHLO_NVRTC_QUICK_OPTS` names others (a knob for measuring, e.g. `--ptxas-options=-O0` beside
+    /// it); none when those options already ask for a fast-compile level.
+    fn extra_options(self) -> &'static [String] {
+        static QUICK: OnceLock<Vec<String>> = OnceLock::new();
         let fast_already = options_beside_arch().iter().any(|o| o.starts_with("--Ofast-compile"));
-        (self == Tier::Quick && !fast_already).then_some("--Ofast-compile=min")
+        if self != Tier::Quick || fast_already {
+            return &[];
+        }
+        QUICK.get_or_init(|| match std::env::var("OXHLO_NVRTC_QUICK_OPTS") {
+            Ok(v) if !v.trim().is_empty() => v.split_whitespace().map(str::to_string).collect(),
+            _ => vec!["--Ofast-compile=min".to_string()],
+        })
     }
 
     /// The tier's name as the worker process takes it on its command line.
@@ -107,7 +115,7 @@ fn compile_to(src: &str, arch: &str, ptx: bool, tier: Tier) -> Result<Vec<u8>, S
         let prog = result::create_program(&c_src, None).map_err(|e| format!("NVRTC: {e:?}"))?;
         let mut options = vec![format!("--gpu-architecture={arch}")];
         options.extend(options_beside_arch().iter().cloned());
-        options.extend(tier.extra_option().map(str::to_string));
+        options.extend(tier.extra_options().iter().cloned());
         // SAFETY: `prog` is a live program created above and destroyed once below; the out-buffers are
         // sized by NVRTC's own size query.
         unsafe {

@@ -27,7 +27,7 @@ pub fn cols4_fits(inner: i64) -> bool {
 
 /// The parts (partial rows) of a [`Shape::ClusterCols4`] first pass over `[outer, red, inner]`, or None
 /// when the reduction keeps the `Cols4` shape: `inner` a multiple of 4 in at most [`NARROW_GROUPS`]
-/// (row, column group)s, about [`NARROW_BLOCKS`] blocks, each at least [`cols4_min_tiles`] tiles of rows
+/// (row, column group)s, about [`narrow_blocks`] blocks, each at least [`cols4_min_tiles`] tiles of rows
 /// long. On unless `OXHLO_CUDA_NARROW_CLUSTER=0` (read once). On the H200 a [262144, 64] f32 column sum
 /// (ResNet-18's batch-norm shape, 64 MiB) took 25.3 us in 512 `Cols4` blocks and a pass over their 512
 /// partials (63% of the copy bandwidth; the first pass alone 22.5 us: two tiles a thread in flight);
@@ -43,7 +43,7 @@ pub fn narrow_cluster(outer: i64, red: i64, inner: i64) -> Option<i64> {
         return None;
     }
     let p = narrow_cluster_parts();
-    let parts = (NARROW_BLOCKS / (per * p)).max(1).min(red / (p * cols4_min_tiles() * tile_rows));
+    let parts = (narrow_blocks() / (per * p)).max(1).min(red / (p * cols4_min_tiles() * tile_rows));
     (parts >= 1).then_some(parts)
 }
 
@@ -51,8 +51,11 @@ pub fn narrow_cluster(outer: i64, red: i64, inner: i64) -> Option<i64> {
 pub const NARROW_GROUPS: i64 = 8;
 
 /// Blocks a [`Shape::ClusterCols4`] pass aims at: 256 (two an SM on an H200; `sum_lab`'s 128 and 512
-/// were slower).
-pub const NARROW_BLOCKS: i64 = 256;
+/// were slower) unless `OXHLO_CUDA_NARROW_BLOCKS` says otherwise (read once; a knob for measuring).
+pub fn narrow_blocks() -> i64 {
+    static B: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    knob(&B, "OXHLO_CUDA_NARROW_BLOCKS", |b| (8..=4096).contains(&b), 256)
+}
 
 /// Blocks of a [`Shape::ClusterCols4`] cluster: 8 unless `OXHLO_CUDA_NARROW_PARTS` says otherwise (1, 2,
 /// 4 or 8; read once; a knob for measuring; 1 is no cluster).

@@ -12,13 +12,15 @@ pub(crate) fn narrow_unroll() -> u32 {
     knob(&U, "OXHLO_CUDA_NARROW_UNROLL", |u| (1..=16).contains(&u), 8)
 }
 
-/// Blocks of a [`Shape::ClusterCols4`] pass that must fit an SM at once (`__launch_bounds__`): 4 unless
+/// Blocks of a [`Shape::ClusterCols4`] pass that must fit an SM at once (`__launch_bounds__`): 3 unless
 /// `OXHLO_CUDA_NARROW_MIN_BLOCKS` says otherwise (1 to 8; read once; a knob for measuring). Fewer
-/// registers keep fewer of the batched loads in flight (ptxas: 4 of 8 at 64 registers, 6 at 79, all 8
-/// at 128); more let more clusters (8 blocks on the SMs of one GPC) run at once.
+/// registers keep fewer of the batched loads in flight (ptxas, the row stride a constant: all 8 at 80
+/// registers, 3 blocks an SM); more let more clusters (8 blocks on the SMs of one GPC) run at once (2:
+/// 60% of the copy). [262144, 64] f32 sums on the H200 (session 23, two visits): 3 blocks 78-79% of
+/// the copy, 4 blocks 77-78%; [65536, 128] the same (81-84%).
 fn narrow_min_blocks() -> u32 {
     static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    knob(&B, "OXHLO_CUDA_NARROW_MIN_BLOCKS", |b| (1..=8).contains(&b), 4)
+    knob(&B, "OXHLO_CUDA_NARROW_MIN_BLOCKS", |b| (1..=8).contains(&b), 3)
 }
 
 /// The accumulator's C type for elements of `kind`.
