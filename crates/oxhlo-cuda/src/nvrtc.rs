@@ -366,25 +366,39 @@ impl Gpu {
         }
         let t1 = std::time::Instant::now();
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        let batches = balanced_batches(&todo, cores);
-        let tier = if crate::tiers::min_kernels().is_some_and(|m| todo.len() >= m) { Tier::Quick } else { Tier::Full };
-        let (results, worker) = compile_batches(&batches, self.arch, tier);
+        let tiered = crate::tiers::min_kernels().is_some_and(|m| todo.len() >= m);
+        // With the tiers, reductions and row kernels compile fully at once (the quick tier made them
+        // 15-60% slower, the other kernels not: crate::tiers); each tier its share of the cores.
+        type Keyed<'a> = Vec<(u64, &'a str)>;
+        let (full, quick): (Keyed, Keyed) = todo.iter().partition(|(_, s)| !tiered || crate::tiers::full_at_once(s));
+        let mut batches = Vec::new();
+        let mut tiers = Vec::new();
+        for (group, tier, bins) in [(&full, Tier::Full, crate::tiers::full_share(&full, &quick, cores)), (&quick, Tier::Quick, cores)] {
+            let bins = bins.saturating_sub(batches.len()).max(1);
+            for b in balanced_batches(group, bins) {
+                batches.push(b);
+                tiers.push(tier);
+            }
+        }
+        let (results, worker) = compile_batches(&batches, self.arch, &tiers);
         let t2 = std::time::Instant::now();
-        for (batch, r) in batches.iter().zip(results) {
+        for ((batch, r), &tier) in batches.iter().zip(results).zip(&tiers) {
             self.install(batch, r, tier);
         }
-        if tier == Tier::Quick {
-            let owned = batches.iter().map(|b| b.iter().map(|(k, s)| (*k, s.to_string())).collect()).collect();
-            crate::tiers::upgrade_in_background(self.clone(), owned);
+        let quick_batches: Vec<Vec<(u64, String)>> =
+            batches.iter().zip(&tiers).filter(|(_, &t)| t == Tier::Quick).map(|(b, _)| b.iter().map(|(k, s)| (*k, s.to_string())).collect()).collect();
+        if !quick_batches.is_empty() {
+            crate::tiers::upgrade_in_background(self.clone(), quick_batches);
         }
         compile_log(&format!(
-            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC ({} tier) as {} programs on {} {} in {:.0} ms; loaded in {:.0} ms",
+            "{} kernels listed, {} distinct: {} cached ({:.0} ms), {} compiled by NVRTC ({} at the full tier, {} at the quick tier) as {} programs on {} {} in {:.0} ms; loaded in {:.0} ms",
             sources.len(),
             seen.len(),
             from_disk,
             (t1 - t0).as_secs_f64() * 1e3,
             todo.len(),
-            tier.name(),
+            full.len(),
+            quick.len(),
             batches.len(),
             cores.min(batches.len()),
             if worker { "worker processes" } else { "threads" },
@@ -470,7 +484,7 @@ pub(crate) fn store_compiled(batch: &[(u64, &str)], compiled: &Compiled) {
 /// Compiles `batches` at `tier` on up to one thread per host core (each batch in a worker process when
 /// there are enough batches for it, [`MIN_WORKER_BATCHES`]): each batch's result (None when not
 /// compiled), and whether worker processes were used.
-pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tier: Tier) -> (Vec<Option<Compiled>>, bool) {
+pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tiers: &[Tier]) -> (Vec<Option<Compiled>>, bool) {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     // Several batches go to worker processes (10-20% faster than threads of this process on the H200
     // host), one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
@@ -483,7 +497,7 @@ pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, 
             sc.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(batch) = batches.get(i) else { break };
-                let c = compile_batch(batch, arch, worker, tier);
+                let c = compile_batch(batch, arch, worker, tiers.get(i).copied().unwrap_or(Tier::Full));
                 if let Ok(mut slot) = results[i].lock() {
                     *slot = Some(c);
                 }

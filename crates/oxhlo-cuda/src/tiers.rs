@@ -37,6 +37,33 @@ pub fn min_kernels() -> Option<usize> {
     })
 }
 
+/// Whether a kernel compiles at the full tier even in a precompile that uses the quick one: reductions
+/// and row kernels (their sources define the combining functions `double oxr...`). On the H200 (session
+/// 23, every kernel at the quick tier's options against the full tier, per-step device time) they
+/// were the whole difference: ResNet-18's reductions +0.34 ms a step (15-60% slower each), nanoGPT's
+/// row kernels +0.24 and reductions +0.09, every other kernel within 0.03 ms; compiling them fully
+/// costs 15% more NVRTC work (their CPU time 1.4x) where a cold process otherwise ran its first
+/// second on steps 4-7% slower. `OXHLO_NVRTC_REDUCTIONS_QUICK=1` compiles them quickly too (read once).
+pub fn full_at_once(src: &str) -> bool {
+    static QUICK_TOO: OnceLock<bool> = OnceLock::new();
+    !*QUICK_TOO.get_or_init(|| std::env::var("OXHLO_NVRTC_REDUCTIONS_QUICK").is_ok_and(|v| v.trim() == "1")) && src.contains("double oxr")
+}
+
+/// How many of `cores` the full tier's kernels (`full`) get when compiled beside the quick tier's
+/// (`quick`): in proportion to their NVRTC work, the full tier's about twice the quick tier's per byte
+/// of source; at least one when there are any, all when there is nothing else.
+pub fn full_share(full: &[(u64, &str)], quick: &[(u64, &str)], cores: usize) -> usize {
+    let bytes = |g: &[(u64, &str)]| g.iter().map(|(_, s)| s.len()).sum::<usize>() as f64;
+    let (f, q) = (2.0 * bytes(full), bytes(quick));
+    if full.is_empty() {
+        return 0;
+    }
+    if quick.is_empty() {
+        return cores;
+    }
+    ((cores as f64 * f / (f + q)).round() as usize).clamp(1, cores.saturating_sub(1).max(1))
+}
+
 /// Background upgrades in flight, and whether the process is exiting.
 #[derive(Default)]
 struct Upgrades {
@@ -133,7 +160,7 @@ fn upgrade(gpu: &Arc<Gpu>, batches: &[Vec<(u64, String)>]) {
     lower_this_threads_priority();
     let t0 = Instant::now();
     let borrowed: Vec<Vec<(u64, &str)>> = batches.iter().map(|b| b.iter().map(|(k, s)| (*k, s.as_str())).collect()).collect();
-    let (results, _) = compile_batches(&borrowed, gpu.arch, Tier::Full);
+    let (results, _) = compile_batches(&borrowed, gpu.arch, &vec![Tier::Full; borrowed.len()]);
     while HOLD.load(Ordering::SeqCst) && !exiting() {
         std::thread::sleep(Duration::from_millis(5));
     }

@@ -657,3 +657,42 @@ fn a_view_chain_ending_in_a_scalar_copies_up_to_its_last_shaped_value() {
     assert!(steps.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Reshape)));
     assert!(!steps.iter().any(|s| matches!(s, Step::Op(i) if block.ops[*i].kind == oxhlo_ir::OpKind::Slice)));
 }
+
+#[test]
+fn reductions_and_row_kernels_compile_fully_at_once_and_get_their_share_of_the_cores() {
+    use oxhlo_cpu::Kind;
+    use oxhlo_cuda::reduce::{render_folded, render_pass, Pass, Shape};
+    use oxhlo_plan::reducer::ReduceKind;
+    use oxhlo_cuda::tiers::{full_at_once, full_share};
+    // Every reduction pass (first, finishing, folded, clustered) and every row kernel.
+    for shape in [Shape::Rows, Shape::WarpRows, Shape::Cols, Shape::Cols4, Shape::ClusterCols4] {
+        for (from, to) in [(false, true), (true, false), (false, false)] {
+            if let Some(src) = render_pass(Kind::F32, ReduceKind::Add, Pass { shape, from_partials: from, to_partials: to }) {
+                assert!(full_at_once(&src), "{shape:?} {from} {to}");
+            }
+        }
+        if let Some(src) = render_folded(Kind::F32, ReduceKind::Max, shape) {
+            assert!(full_at_once(&src), "folded {shape:?}");
+        }
+    }
+    let m = row_program("layernorm.mlir");
+    let (f, k) = (&m.funcs[0], row_kernels(&m).remove(0));
+    let rows = oxhlo_cuda::rows::render_rows(f, f.body.entry().unwrap(), &k).expect("renders");
+    assert!(full_at_once(&rows.src));
+    // Elementwise kernels compile quickly first.
+    let m = module("func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {\n  %0 = stablehlo.multiply %a, %b : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}");
+    let f = &m.funcs[0];
+    let (mul, _) = render::render_single(f, f.body.entry().unwrap(), 0).expect("renders");
+    assert!(!full_at_once(&mul));
+    // Cores in proportion to NVRTC work (the full tier's about twice the quick tier's per byte).
+    let (a, b) = ("x".repeat(1000), "y".repeat(2000));
+    let full = [(1u64, a.as_str())];
+    let quick = [(2u64, b.as_str())];
+    assert_eq!(full_share(&full, &quick, 16), 8);
+    assert_eq!(full_share(&[], &quick, 16), 0);
+    assert_eq!(full_share(&full, &[], 16), 16);
+    let tiny = "z".repeat(10);
+    assert_eq!(full_share(&[(3, tiny.as_str())], &quick, 16), 1, "at least one core");
+    let big = "w".repeat(1_000_000);
+    assert_eq!(full_share(&[(4, big.as_str())], &quick, 16), 15, "one core left for the quick tier");
+}
