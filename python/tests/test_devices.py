@@ -32,6 +32,13 @@ def test_backend_attributes():
     backend = jax.extend.backend.get_backend("oxhlo")
     assert backend.platform == "oxhlo"
     assert "oxhlo" in backend.platform_version
+    # It says which backend runs programs (as OXHLO_BACKEND asks), not always the interpreter.
+    import os
+
+    asked = os.environ.get("OXHLO_BACKEND", "").strip().lower()
+    want = {"": "the CUDA backend where a GPU is usable, else the CPU backend", "cuda": "the CUDA backend", "cpu": "the CPU backend", "interpreter": "the reference interpreter"}
+    if asked in want:
+        assert backend.platform_version.endswith(f"(programs run on {want[asked]})"), backend.platform_version
     assert backend.device_count() == len(jax.devices("oxhlo"))
 
 

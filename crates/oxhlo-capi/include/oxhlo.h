@@ -154,7 +154,8 @@ typedef int32_t OxhloErrorCode;
 // The reference interpreter (exact, every op and element type; slow).
 #define OXHLO_BACKEND_INTERPRETER 1
 
-// The host CPU (today: runs on the reference interpreter).
+// The host CPU: the multi-threaded, vectorized CPU backend (an op it has no kernel for runs on the
+// reference interpreter).
 #define OXHLO_BACKEND_CPU 2
 
 // NVIDIA GPUs through CUDA (without a usable GPU, requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).

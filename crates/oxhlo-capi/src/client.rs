@@ -12,7 +12,8 @@ pub type OxhloBackend = i32;
 pub const OXHLO_BACKEND_DEFAULT: OxhloBackend = 0;
 /// The reference interpreter (exact, every op and element type; slow).
 pub const OXHLO_BACKEND_INTERPRETER: OxhloBackend = 1;
-/// The host CPU (today: runs on the reference interpreter).
+/// The host CPU: the multi-threaded, vectorized CPU backend (an op it has no kernel for runs on the
+/// reference interpreter).
 pub const OXHLO_BACKEND_CPU: OxhloBackend = 2;
 /// NVIDIA GPUs through CUDA (without a usable GPU, requesting it gives OXHLO_ERROR_CODE_UNSUPPORTED).
 pub const OXHLO_BACKEND_CUDA: OxhloBackend = 3;

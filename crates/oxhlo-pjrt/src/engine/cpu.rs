@@ -25,7 +25,7 @@ pub struct CpuRunner {
 }
 
 /// Whether the environment asks for the interpreter instead of the CPU backend.
-fn interpreter_requested() -> bool {
+pub(crate) fn interpreter_requested() -> bool {
     std::env::var("OXHLO_BACKEND").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "interpreter" | "interp" | "reference"))
 }
 

@@ -32,7 +32,7 @@ pub fn cuda_requested() -> bool {
 }
 
 /// Whether `OXHLO_BACKEND` is unset or empty: programs then run on the GPU when one is usable.
-fn backend_unset() -> bool {
+pub(crate) fn backend_unset() -> bool {
     std::env::var("OXHLO_BACKEND").map(|v| v.trim().is_empty()).unwrap_or(true)
 }
 

@@ -22,8 +22,19 @@ const PROGRAM_NAME: &str = "<program>";
 pub struct InterpBackend;
 
 impl Backend for InterpBackend {
+    /// Says which backend runs programs, as `OXHLO_BACKEND` asks (the GPU is not probed here); an op a
+    /// fast backend cannot run falls back to the interpreter either way.
     fn describe(&self) -> String {
-        format!("oxhlo {} (reference interpreter)", env!("CARGO_PKG_VERSION"))
+        let runs = if super::cpu::interpreter_requested() {
+            "the reference interpreter"
+        } else if super::cuda::cuda_requested() {
+            "the CUDA backend"
+        } else if super::cuda::backend_unset() {
+            "the CUDA backend where a GPU is usable, else the CPU backend"
+        } else {
+            "the CPU backend"
+        };
+        format!("oxhlo {} (programs run on {runs})", env!("CARGO_PKG_VERSION"))
     }
 
     fn compile(&self, req: &CompileRequest) -> Result<Arc<dyn Program>> {
