@@ -373,6 +373,7 @@ impl Gpu {
         let (full, quick): (Keyed, Keyed) = todo.iter().partition(|(_, s)| !tiered || crate::tiers::full_at_once(s));
         let mut batches = Vec::new();
         let mut tiers = Vec::new();
+        // The full tier's batches first (its share of the cores), then the quick tier's (the cores left).
         for (group, tier, bins) in [(&full, Tier::Full, crate::tiers::full_share(&full, &quick, cores)), (&quick, Tier::Quick, cores)] {
             let bins = bins.saturating_sub(batches.len()).max(1);
             for b in balanced_batches(group, bins) {
@@ -481,7 +482,7 @@ pub(crate) fn store_compiled(batch: &[(u64, &str)], compiled: &Compiled) {
     }
 }
 
-/// Compiles `batches` at `tier` on up to one thread per host core (each batch in a worker process when
+/// Compiles `batches`, each at its tier (`tiers[i]`), on up to one thread per host core (each batch in a worker process when
 /// there are enough batches for it, [`MIN_WORKER_BATCHES`]): each batch's result (None when not
 /// compiled), and whether worker processes were used.
 pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tiers: &[Tier]) -> (Vec<Option<Compiled>>, bool) {

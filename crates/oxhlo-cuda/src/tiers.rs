@@ -1,6 +1,8 @@
 //! Two optimization tiers for a program's kernels: what no cache has is compiled quickly first
-//! (`nvrtc::Tier::Quick`, NVRTC's `--Ofast-compile=min`: about half of NVRTC's time, kernels ~4% slower
-//! on the H200), so that a cold first call waits for half the compile; the same batches are then
+//! (`nvrtc::Tier::Quick`, NVRTC's `--Ofast-compile=min`: about half of NVRTC's time), so that a cold
+//! first call waits for less of the compile, except reductions and row kernels, which the quick tier
+//! slows by 15-60% and which compile fully at once ([`full_at_once`]; the other kernels lose nothing
+//! measurable); the quick batches are then
 //! compiled fully optimized on a thread of lower priority ([`upgrade_in_background`]), written to the
 //! disk cache, and swapped in: later launches take the full kernels (`Gpu::function` looks at the quick
 //! ones only while they are there), and a program's captured CUDA graph is captured again once
