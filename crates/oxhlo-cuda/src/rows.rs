@@ -37,6 +37,10 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         return None;
     }
     let warp = cols <= WARP_ROW_MAX;
+    // Lanes a row: a warp, or half of one for rows of up to 256 elements (16 a lane) when
+    // `OXHLO_CUDA_ROW_LANES=16` ([`row_lanes`]).
+    let lanes: i64 = if warp && row_lanes() == 16 && cols % 16 == 0 && cols / 16 <= 16 { 16 } else { 32 };
+    let half = lanes < 32;
     let is_row = |i: usize| view.row_ops.binary_search(&i).is_ok();
     let reduces: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].kind == OpKind::Reduce).collect();
     let full_defined: HashSet<Value> =
@@ -64,7 +68,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             return None;
         }
     }
-    let (tid, nt) = if warp { ("lane", "32".to_string()) } else { ("(int)threadIdx.x", format!("{ROW_THREADS}")) };
+    let (tid, nt) = if warp { ("lane", lanes.to_string()) } else { ("(int)threadIdx.x", format!("{ROW_THREADS}")) };
     let mut src = String::from(PRELUDE);
     for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
         let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
@@ -74,9 +78,16 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         _ => String::new(),
     };
     let _ = writeln!(src, "extern \"C\" __global__ void {bounds}{ENTRY}({}) {{", params.join(", "));
-    let _ = writeln!(src, "  const int lane = threadIdx.x & 31;");
+    let _ = writeln!(src, "  const int lane = threadIdx.x & {};", lanes - 1);
     let _ = writeln!(src, "  const long long C = {cols}LL;");
-    if warp {
+    if half {
+        // Two rows a warp, one a half: the loop runs while the warp's first row exists (its shuffles
+        // need both halves); a half past the last row computes that row again and stores nothing.
+        let _ = writeln!(src, "  const long long rpb = blockDim.x / {lanes};");
+        let _ = writeln!(src, "  for (long long wrow = (long long)blockIdx.x * rpb + (threadIdx.x >> 5) * {}; wrow < rows; wrow += (long long)gridDim.x * rpb) {{", 32 / lanes);
+        let _ = writeln!(src, "    const bool live = wrow + ((threadIdx.x & 31) / {lanes}) < rows;");
+        let _ = writeln!(src, "    const long long row = live ? wrow + ((threadIdx.x & 31) / {lanes}) : rows - 1;");
+    } else if warp {
         let _ = writeln!(src, "  const long long rpb = blockDim.x >> 5;");
         let _ = writeln!(src, "  for (long long row = (long long)blockIdx.x * rpb + (threadIdx.x >> 5); row < rows; row += (long long)gridDim.x * rpb) {{");
     } else {
@@ -128,13 +139,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_defined.contains(v)).collect();
     let mut targets: Vec<Vec<Value>> = phases.iter().map(|(phase, _)| phase.iter().map(|&i| block.ops[i].operands[0]).collect()).collect();
     targets.push(full_outs.iter().map(|&(_, v)| v).collect());
-    let cache = element_cache(func, block, k, cols, warp, &targets);
-    let per_lane = cols / 32;
+    let cache = element_cache(func, block, k, cols, lanes, warp, &targets);
+    let per_lane = cols / lanes;
     // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
     let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
     let loop_head = |tid: &str, nt: &str, pad: &str| {
         if cache.is_some() {
-            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = lane + 32 * j_;\n{pad}  const long long i = row * C + c;")
+            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = lane + {lanes} * j_;\n{pad}  const long long i = row * C + c;")
         } else {
             format!("{pad}#pragma unroll 4\n{pad}for (long long c = {tid}; c < C; c += {nt}) {{\n{pad}  const long long i = row * C + c;")
         }
@@ -201,7 +212,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         src += &keeps;
         let _ = writeln!(src, "      }}");
         for &(q, name, _, _, _) in &names {
-            let _ = writeln!(src, "      for (int o = 16; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));");
+            let _ = writeln!(src, "      for (int o = {}; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));", lanes / 2);
         }
         if !warp {
             for &(q, _, _, _, _) in &names {
@@ -229,12 +240,12 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
         for &(j, v) in &full_outs {
             let (name, kind) = b.regs.get(&v)?;
-            let _ = writeln!(src, "      out{j}[i] = {};", crate::render::store(*kind, name));
+            let _ = writeln!(src, "      {}out{j}[i] = {};", if half { "if (live) " } else { "" }, crate::render::store(*kind, name));
         }
         let _ = writeln!(src, "    }}");
     }
     // Per-row outputs, once per row.
-    let first = if warp { "lane == 0" } else { "threadIdx.x == 0" };
+    let first = if half { "lane == 0 && live" } else if warp { "lane == 0" } else { "threadIdx.x == 0" };
     for (j, &v) in k.outputs.iter().enumerate() {
         if let Some((name, kind)) = seeded.get(&v) {
             let _ = writeln!(src, "    if ({first}) out{j}[row] = {};", crate::render::store(*kind, name));
@@ -244,6 +255,14 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     }
     let _ = writeln!(src, "  }}\n}}");
     Some(RowSource { src, warp })
+}
+
+/// Lanes a row of up to 256 elements takes in a warp-per-row kernel: 32 unless
+/// `OXHLO_CUDA_ROW_LANES=16` (read once; a knob for measuring: two rows a warp, 16 elements a lane,
+/// twice the loads in flight a lane for latency-bound rows such as nanoGPT's attention softmax).
+pub fn row_lanes() -> i64 {
+    static L: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    crate::reduce::knob(&L, "OXHLO_CUDA_ROW_LANES", |l: i64| l == 16 || l == 32, 32)
 }
 
 /// Blocks of a warp-per-row kernel that must fit an SM at once (`__launch_bounds__(256, n)`): none
@@ -268,8 +287,8 @@ const HELD_REGISTERS: i64 = 96;
 /// every loop recomputed its whole cone from the inputs: nanoGPT's attention softmax over [24576, 256]
 /// evaluated the scale, mask and exponential three times an element (73 us a call on the H200, 1 TB/s).
 /// Inputs of the kernel's shape that two loops read element by element are held too (loaded once).
-fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, warp: bool, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
-    if !warp || cols % 32 != 0 || cols / 32 > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
+fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, lanes: i64, warp: bool, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
+    if !warp || cols % lanes != 0 || cols / lanes > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
         return None;
     }
     let producer = |v: Value, ops: &[usize]| ops.iter().copied().find(|&i| block.ops[i].results.first() == Some(&v));
@@ -306,5 +325,5 @@ fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, warp: b
             held.push(v);
         }
     }
-    (held.len() as i64 * (cols / 32) <= HELD_REGISTERS).then_some(out)
+    (held.len() as i64 * (cols / lanes) <= HELD_REGISTERS).then_some(out)
 }

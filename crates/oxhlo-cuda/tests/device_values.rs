@@ -292,6 +292,16 @@ fn row_kernels_match_the_interpreter() {
     });
 }
 
+/// Row kernels of rows up to 256 elements, odd row counts (`tests/rows_narrow/`), against the
+/// interpreter: a warp a row, or with `OXHLO_CUDA_ROW_LANES=16` in the environment two rows a warp
+/// (the last half-warp without a row must store nothing).
+#[test]
+fn narrow_row_kernels_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rows_narrow");
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-5, true, &|t, seed| Buf::F32(rand(t.num_elements().expect("static"), 300 + seed).iter().map(|&v| v * 6.0).collect()));
+}
+
 /// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative);
 /// `all_on_device`: no op may fall back to the host.
