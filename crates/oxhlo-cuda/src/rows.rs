@@ -259,7 +259,9 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
 
 /// Lanes a row of up to 256 elements takes in a warp-per-row kernel: 32 unless
 /// `OXHLO_CUDA_ROW_LANES=16` (read once; a knob for measuring: two rows a warp, 16 elements a lane,
-/// twice the loads in flight a lane for latency-bound rows such as nanoGPT's attention softmax).
+/// twice the loads in flight a lane). Slower on the H200 (session 23): nanoGPT's attention softmax
+/// gradient 49 -> 83 us a call at 108 registers against 62 (half the blocks an SM), the step 4.54-4.59
+/// -> 4.64-4.78 ms.
 pub fn row_lanes() -> i64 {
     static L: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
     crate::reduce::knob(&L, "OXHLO_CUDA_ROW_LANES", |l: i64| l == 16 || l == 32, 32)
