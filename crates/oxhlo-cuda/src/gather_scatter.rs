@@ -23,10 +23,6 @@ fn dims_below(dims: &[i64], rank: usize) -> Option<Vec<usize>> {
     dims.iter().map(|&d| usize::try_from(d).ok().filter(|&d| d < rank)).collect()
 }
 
-fn is_int(k: Kind) -> bool {
-    matches!(k, Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 | Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
-}
-
 /// How start index vectors are read: the indices' shape, index_vector_dim, and the offset expression of
 /// component `k` for a batch position whose coordinates are given per indices dim (ivd excluded).
 struct Indices {
@@ -70,7 +66,7 @@ impl Indices {
 /// The gather kernel `(long long n, const T* in0 /*operand*/, const I* ind, T* out0)`.
 pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kind: Kind, sizes: &[i64], out: &[i64], elem_bytes: usize) -> Option<String> {
     let ty = bits_type(elem_bytes)?;
-    let ity = storage_type(index_kind).filter(|_| is_int(index_kind))?;
+    let ity = storage_type(index_kind).filter(|_| crate::render::is_int(index_kind))?;
     let orank = operand.len();
     if sizes.len() != orank || sizes.iter().zip(operand).any(|(&s, &n)| s < 0 || s > n) {
         return None;
@@ -132,7 +128,7 @@ pub fn render_scatter_add(s: &ScatterDims, input: &[i64], indices: &[i64], index
         Kind::U64 => ("unsigned long long", "atomicAdd(&out0[{t}], upd[i]);"),
         _ => return None,
     };
-    let ity = storage_type(index_kind).filter(|_| is_int(index_kind))?;
+    let ity = storage_type(index_kind).filter(|_| crate::render::is_int(index_kind))?;
     let (irank, urank) = (input.len(), updates.len());
     let inserted = dims_below(&s.inserted_window_dims, irank)?;
     let ibatch = dims_below(&s.input_batching_dims, irank)?;

@@ -162,6 +162,11 @@ fn is_unsigned(k: Kind) -> bool {
     matches!(k, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
 }
 
+/// Whether `k` is an integer kind (signed or not; not bool).
+pub(crate) fn is_int(k: Kind) -> bool {
+    is_unsigned(k) || matches!(k, Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64)
+}
+
 /// The C storage type of an element kind (None for complex).
 pub fn storage_type(k: Kind) -> Option<&'static str> {
     Some(match k {
@@ -383,22 +388,14 @@ fn int_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
     })
 }
 
-/// The width in bits of an integer kind.
-fn int_bits(k: Kind) -> Option<u32> {
-    Some(match k {
-        Kind::I8 | Kind::U8 => 8,
-        Kind::I16 | Kind::U16 => 16,
-        Kind::I32 | Kind::U32 => 32,
-        Kind::I64 | Kind::U64 => 64,
-        _ => return None,
-    })
-}
-
 /// The spec's shifts of `a` by `b` (registers of integer kind `k`, held in 64 bits): the amount read as
 /// an unsigned value of the kind's width, amounts at or above the width giving 0 (left, logical) or the
 /// sign (arithmetic; an unsigned value's top bit is its sign), as the reference interpreter does.
 fn shift(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
-    let w = int_bits(k)?;
+    if !is_int(k) {
+        return None;
+    }
+    let w = 8 * k.size() as u32;
     let rt = reg_type(k);
     let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
     let s = format!("((unsigned long long)({b}) & 0x{mask:x}ULL)");
