@@ -144,7 +144,8 @@ fn keep_freed_memory(ctx: &CudaContext) {
 /// Creating it starts the libraries' one-time warm-up on a thread of its own (`dot::warm_up`: cuDNN's
 /// loading and handle, cuBLAS's first GEMM, ~100 ms on the H200 host): a JAX client is created before
 /// its first program is traced and lowered (half a second or more), so the first compile no longer
-/// waits for them. `OXHLO_CUDA_EARLY_WARMUP=0` leaves them to the first compile that needs them.
+/// waits for them. `OXHLO_CUDA_EARLY_WARMUP=0` leaves them to the first compile that needs them. It
+/// also starts NVRTC worker processes for the first cold compile (`nvrtc_worker::prestart`).
 pub fn gpu() -> Result<Arc<Gpu>, String> {
     static GPU: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
     GPU.get_or_init(|| {
@@ -153,6 +154,7 @@ pub fn gpu() -> Result<Arc<Gpu>, String> {
             if !crate::env_off("OXHLO_CUDA_EARLY_WARMUP") {
                 start_early_warm_up(g.clone());
             }
+            crate::nvrtc_worker::prestart(g.arch);
         }
         g
     })

@@ -288,6 +288,7 @@ impl CudaProgram {
     /// Plans every block of `module` (verified, already optimized) and uploads its constants.
     pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
         let gpu = gpu()?;
+        crate::nvrtc_worker::refill(gpu.arch);
         // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200),
         // cuDNN's algorithm choice for each convolution shape and one run of each convolution and GEMM
         // form on scratch buffers (their kernels loaded) happen beside planning and NVRTC instead of in

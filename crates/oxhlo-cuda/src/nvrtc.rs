@@ -381,7 +381,9 @@ impl Gpu {
                 tiers.push(tier);
             }
         }
+        let served = crate::nvrtc_worker::served();
         let (results, worker) = compile_batches(&batches, self.arch, &tiers);
+        let served = crate::nvrtc_worker::served() - served;
         let t2 = std::time::Instant::now();
         for ((batch, r), &tier) in batches.iter().zip(results).zip(&tiers) {
             self.install(batch, r, tier);
@@ -402,7 +404,7 @@ impl Gpu {
             quick.len(),
             batches.len(),
             cores.min(batches.len()),
-            if worker { "worker processes" } else { "threads" },
+            if worker { format!("worker processes ({served} started ahead)") } else { "threads".to_string() },
             (t2 - t1).as_secs_f64() * 1e3,
             t2.elapsed().as_secs_f64() * 1e3
         ));

@@ -14,12 +14,19 @@
 //! beside the shared object this code was loaded from (the PJRT plugin's wheel ships it next to
 //! `liboxhlo_pjrt.so`), else beside the running executable (the `oxhlo` command line). Without one,
 //! batches compile on threads.
+//!
+//! Workers started ahead ([`prestart`]: when the GPU is created and when a compile begins, one per core
+//! up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
+//! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
+//! line names the tier. A compile takes them first and starts fresh ones only when none is waiting.
+//! An idle worker exits when this process closes its stdin (at exit). `OXHLO_NVRTC_PRESTART=0` turns
+//! this off.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The worker executable's file name.
 pub const WORKER: &str = "oxhlo-nvrtc";
@@ -68,10 +75,89 @@ fn this_object_dir() -> Option<PathBuf> {
     }
 }
 
-/// Compiles translation unit `src` for architecture `arch` at `tier` in a process of `worker`: the
-/// CUBIN, or what went wrong (the worker's stderr, or why it could not run).
+/// The argument that starts a worker that waits for its unit ([`prestart`]).
+pub const SERVE: &str = "--serve";
+
+/// Workers started ahead: (worker, architecture, process), each waiting for one unit.
+static READY: Mutex<Vec<(PathBuf, String, Child)>> = Mutex::new(Vec::new());
+
+/// Set while a thread of [`prestart`] is starting workers.
+static FILLING: AtomicBool = AtomicBool::new(false);
+
+/// How many workers [`prestart`] keeps waiting: one per core, at most 16 (more programs gained nothing
+/// on the H200 host: crates/oxhlo-cuda/NOTES.md, v22).
+pub fn ready_target() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(16)
+}
+
+/// Starts workers for `arch` on a thread of its own until [`ready_target`] wait (see the module doc);
+/// nothing without a worker, with `OXHLO_NVRTC_PRESTART=0`, on fewer than 3 cores, or while another
+/// call is still starting them.
+pub fn prestart(arch: &'static str) {
+    let Some(w) = worker() else { return };
+    let want = ready_target();
+    if crate::env_off("OXHLO_NVRTC_PRESTART") || want < crate::nvrtc::MIN_WORKER_BATCHES || FILLING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let started = std::thread::Builder::new().name("oxhlo-nvrtc-prestart".into()).spawn(move || {
+        let have = READY.lock().map_or(want, |r| r.iter().filter(|(p, a, _)| p == w && a == arch).count());
+        for _ in have..want {
+            let child = Command::new(w).arg(SERVE).arg(arch).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+            match (child, READY.lock()) {
+                (Ok(c), Ok(mut r)) => r.push((w.to_path_buf(), arch.to_string(), c)),
+                _ => break,
+            }
+        }
+        FILLING.store(false, Ordering::Release);
+    });
+    if started.is_err() {
+        FILLING.store(false, Ordering::Release);
+    }
+}
+
+/// Units compiled by workers started ahead, in this process so far.
+static SERVED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many units workers started ahead have compiled in this process.
+pub fn served() -> usize {
+    SERVED.load(Ordering::Relaxed)
+}
+
+/// How many started workers of `worker` for `arch` wait now.
+pub fn waiting(worker: &Path, arch: &str) -> usize {
+    READY.lock().map_or(0, |r| r.iter().filter(|(p, a, _)| p == worker && a == arch).count())
+}
+
+/// Set when a compile took a started worker: the next [`refill`] starts more.
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// [`prestart`] when a compile took started workers since the last call (called as a compile begins: a
+/// process whose kernels all come from the cache never starts more than the first ones).
+pub fn refill(arch: &'static str) {
+    if TAKEN.swap(false, Ordering::AcqRel) {
+        prestart(arch);
+    }
+}
+
+/// A started worker of `worker` for `arch`, if one is waiting.
+fn take_ready(worker: &Path, arch: &str) -> Option<Child> {
+    let mut r = READY.lock().ok()?;
+    let i = r.iter().position(|(p, a, _)| p == worker && a == arch)?;
+    TAKEN.store(true, Ordering::Release);
+    Some(r.swap_remove(i).2)
+}
+
+/// Compiles translation unit `src` for architecture `arch` at `tier` in a process of `worker` (one
+/// started ahead when one waits, [`prestart`]; a fresh one when that fails): the CUBIN, or what went
+/// wrong (the worker's stderr, or why it could not run).
 pub fn compile_in_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrtc::Tier) -> Result<Vec<u8>, String> {
-    let mut child = Command::new(worker)
+    if let Some(child) = take_ready(worker, arch) {
+        if let Ok(bin) = run_worker(child, worker, format!("{}\n{src}", tier.name())) {
+            SERVED.fetch_add(1, Ordering::Relaxed);
+            return Ok(bin);
+        }
+    }
+    let child = Command::new(worker)
         .arg(arch)
         .arg(tier.name())
         .stdin(Stdio::piped())
@@ -79,10 +165,15 @@ pub fn compile_in_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrt
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("starting {}: {e}", worker.display()))?;
+    run_worker(child, worker, src.to_string())
+}
+
+/// Feeds `text` to the started worker `child` and collects its CUBIN (see [`compile_in_worker`]).
+fn run_worker(mut child: Child, worker: &Path, text: String) -> Result<Vec<u8>, String> {
     // The unit goes in from its own thread while this one drains stdout: neither pipe can fill up and
     // stall the other.
     let mut stdin = child.stdin.take().ok_or("the worker's stdin")?;
-    let text = src.as_bytes().to_vec();
+    let text = text.into_bytes();
     let feeder = std::thread::spawn(move || stdin.write_all(&text));
     let mut bin = Vec::new();
     let mut err = String::new();

@@ -51,6 +51,8 @@ __device__ __forceinline__ double oxh_sign(double a) { return a != a ? a : (a > 
 __device__ __forceinline__ float oxh_max(float a, float b) { return (a != a || b != b) ? (a + b) : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
 __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b != b) ? (a + b) : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
+__device__ __forceinline__ long long oxh_f2i(double x, long long lo, long long hi) { return x != x ? 0LL : (x <= (double)lo ? lo : (x >= (double)hi ? hi : (long long)x)); }
+__device__ __forceinline__ unsigned long long oxh_f2u(double x, unsigned long long hi) { return (x != x || x <= 0.0) ? 0ULL : (x >= (double)hi ? hi : (unsigned long long)x); }
 "#;
 
 /// `src` with its value registers renumbered in order of first appearance: `v<id>` (named after IR value
@@ -384,6 +386,12 @@ fn int_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
         K::Or => format!("({a} | {b})"),
         K::Xor => format!("({a} ^ {b})"),
         K::ShiftLeft | K::ShiftRightLogical | K::ShiftRightArithmetic => shift(kind, k, a, b)?,
+        // The interpreter's results where C's are undefined: x / 0 is all ones (-1 signed), x % 0 is x,
+        // x % -1 is 0 and MIN / -1 wraps to MIN.
+        K::Divide if is_unsigned(k) => format!("({b} == 0ULL ? ~0ULL : {a} / {b})"),
+        K::Remainder if is_unsigned(k) => format!("({b} == 0ULL ? {a} : {a} % {b})"),
+        K::Divide => format!("({b} == 0LL ? -1LL : ({b} == -1LL ? (long long)(0ULL - (unsigned long long)({a})) : {a} / {b}))"),
+        K::Remainder => format!("({b} == 0LL ? {a} : ({b} == -1LL ? 0LL : {a} % {b}))"),
         _ => return None,
     })
 }
@@ -463,8 +471,17 @@ fn convert(from: Kind, to: Kind, a: &str) -> Option<String> {
     match (is_float(from), is_float(to)) {
         (_, true) => Some(round(to, &format!("(double)({a})"))),
         (false, false) => Some(round(to, &format!("({})({a})", reg_type(to)))),
-        // float -> integer has saturating semantics in the interpreter: left to the host.
-        (true, false) => None,
+        // float -> integer as the interpreter: truncated, saturated to the kind's range, NaN -> 0.
+        (true, false) => {
+            let w = 8 * to.size() as u32;
+            Some(if is_unsigned(to) {
+                let hi = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+                format!("oxh_f2u((double)({a}), {hi}ULL)")
+            } else {
+                let hi = if w == 64 { i64::MAX } else { (1i64 << (w - 1)) - 1 };
+                format!("oxh_f2i((double)({a}), {}LL - 1LL, {hi}LL)", -hi)
+            })
+        }
     }
 }
 

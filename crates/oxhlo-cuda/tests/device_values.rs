@@ -302,6 +302,47 @@ fn narrow_row_kernels_match_the_interpreter() {
     files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-5, true, &|t, seed| Buf::F32(rand(t.num_elements().expect("static"), 300 + seed).iter().map(|&v| v * 6.0).collect()));
 }
 
+/// Integer division and remainder of every pair of 16 edge values (0, +-1, the kind's minimum and
+/// maximum, ...) in six integer kinds, and float -> integer conversions of NaN, infinities and values
+/// past each kind's range (`tests/int_ops`): all on the device, the interpreter's results exactly
+/// (where C leaves x / 0, x % 0 and MIN / -1 undefined, the interpreter defines them).
+#[test]
+fn integer_division_and_float_to_int_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/int_ops");
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 0.0, true, &|t, seed| {
+        let n = t.num_elements().expect("static") as usize;
+        // The first argument runs through the 16 values, the second through them 16 times slower.
+        let at = |i: usize| if seed % 10 == 0 { i % 16 } else { (i / 16) % 16 };
+        match &t.elem {
+            ElementType::Int { bits, signedness } => {
+                let unsigned = *signedness == oxhlo_ir::Signedness::Unsigned;
+                let (min, max): (i128, i128) = if unsigned { (0, (1i128 << bits) - 1) } else { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) };
+                let edges = [0, 1, -1, 2, -2, 3, 7, -7, 13, -100, min, max, min + 1, max - 1, max / 3, min / 5];
+                let v: Vec<i128> = (0..n).map(|i| edges[at(i)].clamp(min, max)).collect();
+                match (bits, unsigned) {
+                    (8, false) => Buf::I8(v.iter().map(|&x| x as i8).collect()),
+                    (32, false) => Buf::I32(v.iter().map(|&x| x as i32).collect()),
+                    (64, false) => Buf::I64(v.iter().map(|&x| x as i64).collect()),
+                    (8, true) => Buf::U8(v.iter().map(|&x| x as u8).collect()),
+                    (32, true) => Buf::U32(v.iter().map(|&x| x as u32).collect()),
+                    (64, true) => Buf::U64(v.iter().map(|&x| x as u64).collect()),
+                    other => panic!("no inputs for {other:?}"),
+                }
+            }
+            ElementType::Float(f) => {
+                let edges = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 127.5, 128.0, -128.9, -129.0, 255.9, 256.0, 32767.5, 40000.0, 2147483647.0, 2147483648.0, -2147483649.0, 3e9, 4294967295.0, 4294967296.0, -3e9, 5e18, 9.3e18, 1e19, 1.9e19, 2e19, -1e19, 1e30, -1e30];
+                let v = (0..n).map(|i| edges[(i + seed as usize) % edges.len()] * if i >= edges.len() * 4 { 0.37 } else { 1.0 });
+                match f {
+                    FloatType::F32 => Buf::F32(v.map(|x| x as f32).collect()),
+                    _ => Buf::F64(v.collect()),
+                }
+            }
+            other => panic!("no inputs for {other:?}"),
+        }
+    });
+}
+
 /// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative);
 /// `all_on_device`: no op may fall back to the host.

@@ -163,6 +163,11 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{path:?}: a finishing pass with an epilogue");
         all.extend(ks);
     }
+    // Integer division and remainder, float -> integer conversions (tests/int_ops): on the device now.
+    for (path, ks) in dir_kernels("tests/int_ops") {
+        assert!(ks.iter().any(|s| s.contains(" % ") || s.contains("oxh_f2i((double)")), "{path:?}: a kernel with the integer ops");
+        all.extend(ks);
+    }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
     for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {
