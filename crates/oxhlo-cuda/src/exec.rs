@@ -27,7 +27,7 @@ use oxhlo_ir::{Attr, Block, Func, Module, Op, OpKind, Region, Type, Value};
 use oxhlo_plan::fusion::{FusionOptions, Step};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// How a program is compiled for the GPU.
 #[derive(Clone, Debug)]
@@ -54,6 +54,28 @@ pub struct Stats {
     pub graph_replays: AtomicUsize,
     /// Steps run by the finishing pass of the reduction before them ([`crate::finish_epilogue`]).
     pub finish_epilogues: AtomicUsize,
+    /// The last step that ran on the host (op name and result type), for the graph log.
+    pub last_host_step: Mutex<String>,
+}
+
+impl Stats {
+    /// Counts a step run on the host and remembers what it was.
+    fn ran_on_host(&self, what: impl FnOnce() -> String) {
+        self.host_ops.fetch_add(1, Ordering::Relaxed);
+        if crate::graph::logging() {
+            if let Ok(mut l) = self.last_host_step.lock() {
+                *l = what();
+            }
+        }
+    }
+
+    /// Why a run is not captured when a step of it ran on the host.
+    fn host_step_reason(&self) -> String {
+        match self.last_host_step.lock().map(|l| l.clone()) {
+            Ok(l) if !l.is_empty() => format!("a step ran on the host ({l})"),
+            _ => "a step ran on the host".to_string(),
+        }
+    }
 }
 
 struct PlannedStep {
@@ -288,7 +310,6 @@ impl CudaProgram {
     /// Plans every block of `module` (verified, already optimized) and uploads its constants.
     pub fn compile(module: Module, opts: &CudaOptions, registry: Arc<CustomCallRegistry>) -> Result<CudaProgram, String> {
         let gpu = gpu()?;
-        crate::nvrtc_worker::refill(gpu.arch);
         // The libraries' first calls (cuDNN's loading, cuBLAS's first GEMM: ~90 ms each on the H200),
         // cuDNN's algorithm choice for each convolution shape and one run of each convolution and GEMM
         // form on scratch buffers (their kernels loaded) happen beside planning and NVRTC instead of in
@@ -472,11 +493,11 @@ impl CudaProgram {
         }
         if graphs {
             let why = if devs.is_none() {
-                Some("an input has no device form")
+                Some("an input has no device form".to_string())
             } else if self.stats.host_ops.load(Ordering::Relaxed) != host0 {
-                Some("a step ran on the host")
+                Some(self.stats.host_step_reason())
             } else if !outs.iter().all(|o| matches!(o, DVal::Device(_))) {
-                Some("a result is on the host")
+                Some("a result is on the host".to_string())
             } else {
                 None
             };
@@ -551,7 +572,7 @@ impl CudaProgram {
                 let captured = capture(&self.gpu, inputs, |owned| {
                     let outs = self.run_slots(owned.into_iter().map(DVal::Device).collect()).0.map_err(|e| e.to_string())?;
                     if self.stats.host_ops.load(Ordering::Relaxed) != host0 {
-                        return Err("a step ran on the host".into());
+                        return Err(self.stats.host_step_reason());
                     }
                     outs.into_iter().map(|s| s.dev.ok_or_else(|| "a result is not on the device".to_string())).collect()
                 });
@@ -992,7 +1013,7 @@ impl<'p> Run<'p> {
         if natives.len() != vals.len() {
             return Err("internal error: a fused kernel got a non-native input".into());
         }
-        self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
+        self.prog.stats.ran_on_host(|| format!("a fused kernel of {} ops, {:?}", k.ops.len(), k.shape));
         let outs = kernels::fused::run_kernel(k, frame.func, block, &natives, self.prog.threads)?;
         Ok(outs.into_iter().map(|t| Slot { dev: None, host: Some(Val::Native(t)) }).collect())
     }
@@ -1355,7 +1376,10 @@ impl<'p> Run<'p> {
 
     fn host_op(&mut self, frame: &mut Frame<'p>, _block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {
         let err = |m: String| op_error(op, m);
-        self.prog.stats.host_ops.fetch_add(1, Ordering::Relaxed);
+        self.prog.stats.ran_on_host(|| match op.results.first().and_then(|&r| frame.func.try_ty(r)).and_then(|t| t.as_tensor()) {
+            Some(t) => format!("{} -> {:?} {:?}", op.kind.name(), t.shape, t.elem),
+            None => op.kind.name().to_string(),
+        });
         let args = op.operands.iter().zip(&ps.take).map(|(&v, &t)| self.host(frame, v, t)).collect::<Result<Vec<_>, _>>().map_err(err)?;
         let wrap = |vals: Vec<Val>| vals.into_iter().map(|h| Slot { dev: None, host: Some(h) }).collect();
         if op.regions.is_empty()

@@ -159,9 +159,15 @@ fn keep_graphs() -> bool {
     std::env::var("OXHLO_CUDA_GRAPH_KEEP").is_ok_and(|v| v.trim() == "1")
 }
 
+/// Whether `OXHLO_CUDA_GRAPH_LOG=1` (read once).
+pub fn logging() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXHLO_CUDA_GRAPH_LOG").is_ok_and(|v| v.trim() == "1"))
+}
+
 /// With `OXHLO_CUDA_GRAPH_LOG=1`, says what happened to a capture.
 pub fn log(what: &str) {
-    if std::env::var("OXHLO_CUDA_GRAPH_LOG").is_ok_and(|v| v.trim() == "1") {
+    if logging() {
         eprintln!("oxhlo-cuda graph: {what}");
     }
 }

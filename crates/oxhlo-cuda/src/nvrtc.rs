@@ -490,8 +490,9 @@ pub(crate) fn store_compiled(batch: &[(u64, &str)], compiled: &Compiled) {
 pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tiers: &[Tier]) -> (Vec<Option<Compiled>>, bool) {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     // Several batches go to worker processes (10-20% faster than threads of this process on the H200
-    // host), one or two stay here (a worker's start, ~10-30 ms, is then not worth it).
-    let worker = crate::nvrtc_worker::worker().filter(|_| batches.len() >= MIN_WORKER_BATCHES);
+    // host); one or two stay here unless as many workers started ahead wait (NVRTC's first use in a
+    // process, here or in a fresh worker, took 250-370 ms there).
+    let worker = crate::nvrtc_worker::worker().filter(|w| batches.len() >= MIN_WORKER_BATCHES || crate::nvrtc_worker::waiting(w, arch) >= batches.len());
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|sc| {
@@ -507,6 +508,9 @@ pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, 
             });
         }
     });
+    if worker.is_some() {
+        crate::nvrtc_worker::refill(arch);
+    }
     (results.into_iter().map(|r| r.into_inner().ok().flatten()).collect(), worker.is_some())
 }
 

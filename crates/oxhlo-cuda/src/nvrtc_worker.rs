@@ -15,10 +15,11 @@
 //! `liboxhlo_pjrt.so`), else beside the running executable (the `oxhlo` command line). Without one,
 //! batches compile on threads.
 //!
-//! Workers started ahead ([`prestart`]: when the GPU is created and when a compile begins, one per core
-//! up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
+//! Workers started ahead ([`prestart`]: when the GPU is created, and again after a compile took
+//! some, one per core up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
 //! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
-//! line names the tier. A compile takes them first and starts fresh ones only when none is waiting.
+//! line names the tier. A compile takes them first and starts fresh ones only when none is waiting;
+//! with enough of them waiting, even a program of one or two batches compiles in workers.
 //! An idle worker exits when this process closes its stdin (at exit). `OXHLO_NVRTC_PRESTART=0` turns
 //! this off.
 
@@ -131,8 +132,9 @@ pub fn waiting(worker: &Path, arch: &str) -> usize {
 /// Set when a compile took a started worker: the next [`refill`] starts more.
 static TAKEN: AtomicBool = AtomicBool::new(false);
 
-/// [`prestart`] when a compile took started workers since the last call (called as a compile begins: a
-/// process whose kernels all come from the cache never starts more than the first ones).
+/// [`prestart`] when a compile took started workers since the last call (called when a compile's
+/// batches are done, so that the next ones warm up while JAX lowers the next program; a process whose
+/// kernels all come from the cache never starts more than the first ones).
 pub fn refill(arch: &'static str) {
     if TAKEN.swap(false, Ordering::AcqRel) {
         prestart(arch);

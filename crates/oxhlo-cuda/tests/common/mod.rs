@@ -8,6 +8,7 @@ pub fn as_f64(v: &RtValue) -> Vec<f64> {
         RtValue::Tensor(t) => match &t.data {
             Data::Float(x) => x.clone(),
             Data::Int(x) => x.iter().map(|&i| i as f64).collect(),
+            Data::UInt(x) => x.iter().map(|&i| i as f64).collect(),
             other => panic!("unexpected data {other:?}"),
         },
         other => panic!("unexpected value {other:?}"),
