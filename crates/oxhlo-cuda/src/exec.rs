@@ -1377,8 +1377,8 @@ impl<'p> Run<'p> {
     fn host_op(&mut self, frame: &mut Frame<'p>, _block: &'p Block, op: &'p Op, ps: &PlannedStep) -> Result<Vec<Slot>, InterpError> {
         let err = |m: String| op_error(op, m);
         self.prog.stats.ran_on_host(|| match op.results.first().and_then(|&r| frame.func.try_ty(r)).and_then(|t| t.as_tensor()) {
-            Some(t) => format!("{} -> {:?} {:?}", op.kind.name(), t.shape, t.elem),
-            None => op.kind.name().to_string(),
+            Some(t) => format!("{} -> {:?} {:?}", op.name(), t.shape, t.elem),
+            None => op.name().to_string(),
         });
         let args = op.operands.iter().zip(&ps.take).map(|(&v, &t)| self.host(frame, v, t)).collect::<Result<Vec<_>, _>>().map_err(err)?;
         let wrap = |vals: Vec<Val>| vals.into_iter().map(|h| Slot { dev: None, host: Some(h) }).collect();

@@ -2,7 +2,8 @@
 //! integer wrap-around): integer `x+0`, `x-0`, `x*1`, `x*0`, `x/1`, `x-x`; float `x+(-0.0)`, `x-(+0.0)`,
 //! `x*1.0`, `x/1.0` (never `x+(+0.0)`: it maps -0.0 to +0.0; never `x*0.0`); bitwise and/or/xor with 0 or
 //! all-ones; `max(x,x)`, `min(x,x)`, `and(x,x)`, `or(x,x)`, integer `xor(x,x)`; select with a constant
-//! predicate or equal branches; convert to the same type; double negate / not. Constants are recognized
+//! predicate or equal branches; convert to the same type; double negate / not; Shardy's
+//! `sdy.sharding_constraint` and `sdy.reshard` (identities on one device). Constants are recognized
 //! as splat `constant`s and `broadcast_in_dim`s of them.
 
 use crate::util::{
@@ -119,6 +120,11 @@ impl Simplifier<'_> {
             return None;
         }
         let r = op.results[0];
+        // Shardy's annotations are identities on one device (JAX puts one on an argument it committed
+        // to a device: every eager `jax.random` draw from a split key carried one).
+        if op.kind == OpKind::Unregistered && matches!(op.name(), "sdy.sharding_constraint" | "sdy.reshard") && op.operands.len() == 1 {
+            return self.forward(op, op.operands[0]);
+        }
         let e = self.elem(r)?.clone();
         let int = e.is_integer();
         let boolean = e.is_bool();
@@ -218,6 +224,22 @@ impl Simplifier<'_> {
 mod tests {
     use super::*;
     use crate::testkit::{check_pass, count, print};
+
+    #[test]
+    fn sharding_annotations_are_identities() {
+        let src = r#"
+func.func @main(%k: tensor<2xui32>, %x: tensor<4xf32>) -> (tensor<2xui32>, tensor<4xf32>) {
+  %0 = "sdy.sharding_constraint"(%k) : (tensor<2xui32>) -> tensor<2xui32>
+  %1 = "sdy.reshard"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.add %1, %1 : tensor<4xf32>
+  return %0, %2 : tensor<2xui32>, tensor<4xf32>
+}"#;
+        let (m, changed) = check_pass(&AlgebraicSimplify, src);
+        assert!(changed);
+        let text = print(&m);
+        assert!(!text.contains("sdy."), "{text}");
+        assert!(text.contains("stablehlo.add %arg1, %arg1") && text.contains("return %arg0,"), "{text}");
+    }
 
     #[test]
     fn integer_identities() {
