@@ -18,7 +18,8 @@
 //! Workers started ahead ([`prestart`]: when the GPU is created, and again after a compile took
 //! some, one per core up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
 //! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
-//! line names the tier. A compile takes them first and starts fresh ones only when none is waiting;
+//! line names the tier. They run at the lowest CPU priority (nice 19: their warm-up after a compile
+//! took some must not slow the program's first runs). A compile takes them first and starts fresh ones only when none is waiting;
 //! with enough of them waiting, even a program of one or two batches compiles in workers.
 //! An idle worker exits when this process closes its stdin (at exit). `OXHLO_NVRTC_PRESTART=0` turns
 //! this off.
