@@ -382,7 +382,7 @@ impl Gpu {
             }
         }
         let served = crate::nvrtc_worker::served();
-        let (results, worker) = compile_batches(&batches, self.arch, &tiers);
+        let (results, worker) = compile_batches(&batches, self.arch, &tiers, true);
         let served = crate::nvrtc_worker::served() - served;
         let t2 = std::time::Instant::now();
         for ((batch, r), &tier) in batches.iter().zip(results).zip(&tiers) {
@@ -485,14 +485,15 @@ pub(crate) fn store_compiled(batch: &[(u64, &str)], compiled: &Compiled) {
 }
 
 /// Compiles `batches`, each at its tier (`tiers[i]`), on up to one thread per host core (each batch in a worker process when
-/// there are enough batches for it, [`MIN_WORKER_BATCHES`]): each batch's result (None when not
-/// compiled), and whether worker processes were used.
-pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tiers: &[Tier]) -> (Vec<Option<Compiled>>, bool) {
+/// there are enough batches for it, [`MIN_WORKER_BATCHES`]; in workers started ahead when
+/// `use_started` and the compile is big, [`crate::nvrtc_worker::takes_started`]): each batch's result
+/// (None when not compiled), and whether worker processes were used.
+pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, tiers: &[Tier], use_started: bool) -> (Vec<Option<Compiled>>, bool) {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     // Several batches go to worker processes (10-20% faster than threads of this process on the H200
-    // host); one or two stay here unless as many workers started ahead wait (NVRTC's first use in a
-    // process, here or in a fresh worker, took 250-370 ms there).
-    let worker = crate::nvrtc_worker::worker().filter(|w| batches.len() >= MIN_WORKER_BATCHES || crate::nvrtc_worker::waiting(w, arch) >= batches.len());
+    // host), one or two stay here (NVRTC's first use costs a fresh worker 0.3-0.6 s on that host).
+    let worker = crate::nvrtc_worker::worker().filter(|_| batches.len() >= MIN_WORKER_BATCHES);
+    let started = use_started && crate::nvrtc_worker::takes_started(batches.len());
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Compiled>>> = batches.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|sc| {
@@ -501,14 +502,14 @@ pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, 
             sc.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(batch) = batches.get(i) else { break };
-                let c = compile_batch(batch, arch, worker, tiers.get(i).copied().unwrap_or(Tier::Full));
+                let c = compile_batch(batch, arch, worker, started, tiers.get(i).copied().unwrap_or(Tier::Full));
                 if let Ok(mut slot) = results[i].lock() {
                     *slot = Some(c);
                 }
             });
         }
     });
-    if worker.is_some() {
+    if worker.is_some() && started {
         crate::nvrtc_worker::refill(arch);
     }
     (results.into_iter().map(|r| r.into_inner().ok().flatten()).collect(), worker.is_some())
@@ -542,11 +543,18 @@ pub(crate) enum Compiled {
     Alone(Vec<Option<Vec<u8>>>),
 }
 
-/// Compiles `batch` as one unit, in a process of `worker` when given (this process when that fails).
-fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>, tier: Tier) -> Compiled {
+/// Compiles `batch` as one unit, in a process of `worker` when given (one started ahead when
+/// `started`; this process when that fails).
+fn compile_batch(batch: &[(u64, &str)], arch: &'static str, worker: Option<&std::path::Path>, started: bool, tier: Tier) -> Compiled {
     let srcs: Vec<&str> = batch.iter().map(|(_, s)| *s).collect();
     let unit = batch_unit(&srcs);
-    let in_worker = worker.map(|w| crate::nvrtc_worker::compile_in_worker(w, &unit, arch, tier));
+    let in_worker = worker.map(|w| {
+        if started {
+            crate::nvrtc_worker::compile_in_started_worker(w, &unit, arch, tier)
+        } else {
+            crate::nvrtc_worker::compile_in_worker(w, &unit, arch, tier)
+        }
+    });
     let bin = match in_worker {
         Some(Ok(bin)) => Ok(bin),
         Some(Err(e)) => {

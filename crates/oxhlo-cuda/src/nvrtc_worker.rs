@@ -15,12 +15,13 @@
 //! `liboxhlo_pjrt.so`), else beside the running executable (the `oxhlo` command line). Without one,
 //! batches compile on threads.
 //!
-//! Workers started ahead ([`prestart`]: when the GPU is created, and again after a compile took
-//! some, one per core up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
+//! Workers started ahead ([`prestart`]: when the GPU is created, one per core up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
 //! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
-//! line names the tier. They run at the lowest CPU priority (nice 19: their warm-up after a compile
-//! took some must not slow the program's first runs). A compile takes them first and starts fresh ones only when none is waiting;
-//! with enough of them waiting, even a program of one or two batches compiles in workers.
+//! line names the tier. They run at the lowest CPU priority (nice 19). Only a big compile (at least
+//! half as many batches as started workers: a training step, not a parameter draw) takes them, and
+//! only after one does are more started ([`refill`]): a process whose programs are small or cached
+//! pays for one warm-up, when its GPU is created. (Refilled after every compile, even at nice 19,
+//! their warm-ups slowed the next programs' first calls by 0.1-0.2 s and some benchmarks' runs.)
 //! An idle worker exits when this process closes its stdin (at exit). `OXHLO_NVRTC_PRESTART=0` turns
 //! this off.
 
@@ -86,6 +87,11 @@ static READY: Mutex<Vec<(PathBuf, String, Child)>> = Mutex::new(Vec::new());
 /// Set while a thread of [`prestart`] is starting workers.
 static FILLING: AtomicBool = AtomicBool::new(false);
 
+/// Whether a compile of `batches` batches is big enough to take started workers (see the module doc).
+pub fn takes_started(batches: usize) -> bool {
+    batches >= crate::nvrtc::MIN_WORKER_BATCHES && batches >= ready_target() / 2
+}
+
 /// How many workers [`prestart`] keeps waiting: one per core, at most 16 (more programs gained nothing
 /// on the H200 host: crates/oxhlo-cuda/NOTES.md, v22).
 pub fn ready_target() -> usize {
@@ -133,9 +139,8 @@ pub fn waiting(worker: &Path, arch: &str) -> usize {
 /// Set when a compile took a started worker: the next [`refill`] starts more.
 static TAKEN: AtomicBool = AtomicBool::new(false);
 
-/// [`prestart`] when a compile took started workers since the last call (called when a compile's
-/// batches are done, so that the next ones warm up while JAX lowers the next program; a process whose
-/// kernels all come from the cache never starts more than the first ones).
+/// [`prestart`] when a compile took started workers since the last call (called when a big compile's
+/// batches are done, so that the next ones warm up while JAX lowers the next program).
 pub fn refill(arch: &'static str) {
     if TAKEN.swap(false, Ordering::AcqRel) {
         prestart(arch);
@@ -150,16 +155,21 @@ fn take_ready(worker: &Path, arch: &str) -> Option<Child> {
     Some(r.swap_remove(i).2)
 }
 
-/// Compiles translation unit `src` for architecture `arch` at `tier` in a process of `worker` (one
-/// started ahead when one waits, [`prestart`]; a fresh one when that fails): the CUBIN, or what went
-/// wrong (the worker's stderr, or why it could not run).
-pub fn compile_in_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrtc::Tier) -> Result<Vec<u8>, String> {
+/// [`compile_in_worker`] in a worker started ahead when one waits ([`prestart`]; a fresh one when none
+/// does or it fails).
+pub fn compile_in_started_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrtc::Tier) -> Result<Vec<u8>, String> {
     if let Some(child) = take_ready(worker, arch) {
         if let Ok(bin) = run_worker(child, worker, format!("{}\n{src}", tier.name())) {
             SERVED.fetch_add(1, Ordering::Relaxed);
             return Ok(bin);
         }
     }
+    compile_in_worker(worker, src, arch, tier)
+}
+
+/// Compiles translation unit `src` for architecture `arch` at `tier` in a fresh process of `worker`:
+/// the CUBIN, or what went wrong (the worker's stderr, or why it could not run).
+pub fn compile_in_worker(worker: &Path, src: &str, arch: &str, tier: crate::nvrtc::Tier) -> Result<Vec<u8>, String> {
     let child = Command::new(worker)
         .arg(arch)
         .arg(tier.name())

@@ -162,7 +162,7 @@ fn upgrade(gpu: &Arc<Gpu>, batches: &[Vec<(u64, String)>]) {
     lower_this_threads_priority();
     let t0 = Instant::now();
     let borrowed: Vec<Vec<(u64, &str)>> = batches.iter().map(|b| b.iter().map(|(k, s)| (*k, s.as_str())).collect()).collect();
-    let (results, _) = compile_batches(&borrowed, gpu.arch, &vec![Tier::Full; borrowed.len()]);
+    let (results, _) = compile_batches(&borrowed, gpu.arch, &vec![Tier::Full; borrowed.len()], false);
     while HOLD.load(Ordering::SeqCst) && !exiting() {
         std::thread::sleep(Duration::from_millis(5));
     }

@@ -311,7 +311,7 @@ fn integer_division_and_float_to_int_match_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/int_ops");
     files_match_the_interpreter(&dir, &CudaOptions::default(), 0.0, true, &|t, seed| {
-        let n = t.num_elements().expect("static") as usize;
+        let n = t.num_elements().expect("static");
         // The first argument runs through the 16 values, the second through them 16 times slower.
         let at = |i: usize| if seed % 10 == 0 { i % 16 } else { (i / 16) % 16 };
         match &t.elem {

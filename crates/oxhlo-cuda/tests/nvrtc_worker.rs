@@ -35,7 +35,7 @@ fn the_worker_compiles_what_this_process_compiles() {
 
 /// A worker started ahead (`oxhlo-nvrtc --serve ARCH`) compiles the unit that follows its tier line as
 /// a worker started for it does, and exits quietly when no unit comes; with 3 cores or more,
-/// `prestart` keeps such workers waiting and `compile_in_worker` takes one.
+/// `prestart` keeps such workers waiting and `compile_in_started_worker` takes one.
 #[test]
 fn a_worker_started_ahead_compiles_its_unit_and_leaves_quietly_without_one() {
     use std::io::Write;
@@ -69,7 +69,7 @@ fn a_worker_started_ahead_compiles_its_unit_and_leaves_quietly_without_one() {
     }
     let n = oxhlo_cuda::nvrtc_worker::waiting(worker, "sm_90");
     assert_eq!(n, oxhlo_cuda::nvrtc_worker::ready_target(), "workers started ahead");
-    let there = compile_in_worker(worker, &unit, "sm_90", Tier::Full).expect("a started worker compiles");
+    let there = oxhlo_cuda::nvrtc_worker::compile_in_started_worker(worker, &unit, "sm_90", Tier::Full).expect("a started worker compiles");
     assert_eq!(there, compile_cubin(&unit, "sm_90").expect("compiles here"), "the same full-tier CUBIN");
     assert_eq!(oxhlo_cuda::nvrtc_worker::waiting(worker, "sm_90"), n - 1, "one started worker taken");
 }
