@@ -509,9 +509,6 @@ pub(crate) fn compile_batches(batches: &[Vec<(u64, &str)>], arch: &'static str, 
             });
         }
     });
-    if worker.is_some() && started {
-        crate::nvrtc_worker::refill(arch);
-    }
     (results.into_iter().map(|r| r.into_inner().ok().flatten()).collect(), worker.is_some())
 }
 

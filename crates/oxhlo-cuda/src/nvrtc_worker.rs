@@ -19,9 +19,10 @@
 //! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
 //! line names the tier. They run at the lowest CPU priority (nice 19). Only a big compile (at least
 //! half as many batches as started workers: a training step, not a parameter draw) takes them, and
-//! only after one does are more started ([`refill`]): a process whose programs are small or cached
-//! pays for one warm-up, when its GPU is created. (Refilled after every compile, even at nice 19,
-//! their warm-ups slowed the next programs' first calls by 0.1-0.2 s and some benchmarks' runs.)
+//! none are started after: a process pays for one warm-up, when its GPU is created, and its first
+//! big cold compile gains from it. (Refilled after every compile, even at nice 19, their warm-ups
+//! slowed the next programs' first calls by 0.1-0.2 s and some benchmarks' runs; refilled after big
+//! compiles only, the first run after one, by ~20 ms: crates/oxhlo-cuda/NOTES.md, v23.)
 //! An idle worker exits when this process closes its stdin (at exit). `OXHLO_NVRTC_PRESTART=0` turns
 //! this off.
 
@@ -136,22 +137,10 @@ pub fn waiting(worker: &Path, arch: &str) -> usize {
     READY.lock().map_or(0, |r| r.iter().filter(|(p, a, _)| p == worker && a == arch).count())
 }
 
-/// Set when a compile took a started worker: the next [`refill`] starts more.
-static TAKEN: AtomicBool = AtomicBool::new(false);
-
-/// [`prestart`] when a compile took started workers since the last call (called when a big compile's
-/// batches are done, so that the next ones warm up while JAX lowers the next program).
-pub fn refill(arch: &'static str) {
-    if TAKEN.swap(false, Ordering::AcqRel) {
-        prestart(arch);
-    }
-}
-
 /// A started worker of `worker` for `arch`, if one is waiting.
 fn take_ready(worker: &Path, arch: &str) -> Option<Child> {
     let mut r = READY.lock().ok()?;
     let i = r.iter().position(|(p, a, _)| p == worker && a == arch)?;
-    TAKEN.store(true, Ordering::Release);
     Some(r.swap_remove(i).2)
 }
 
