@@ -1241,6 +1241,11 @@ impl<'p> Run<'p> {
                     return Ok(vec![r]);
                 }
             }
+            OpKind::Sort => {
+                if let Some(r) = self.try_device_sort(frame, op).map_err(err)? {
+                    return Ok(r);
+                }
+            }
             _ => {}
         }
         if ps.kernel.is_some() {
@@ -1285,6 +1290,23 @@ impl<'p> Run<'p> {
             Some(r) => {
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(Slot { dev: Some(r?), host: None }))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A sort whose rows fit a block's shared memory and whose comparator renders (`sort.rs`), when
+    /// every operand can live on the device.
+    fn try_device_sort(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
+        // Decide from types alone before any operand is uploaded.
+        if crate::sort::plan(frame.func, op).is_none() {
+            return Ok(None);
+        }
+        let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
+        match crate::sort::try_sort(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
+            Some(r) => {
+                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))
             }
             None => Ok(None),
         }

@@ -24,6 +24,7 @@ pub mod profile;
 pub mod reduce;
 pub mod render;
 pub mod rows;
+pub mod sort;
 pub mod tiers;
 pub mod view_copy;
 

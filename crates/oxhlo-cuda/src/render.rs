@@ -51,6 +51,8 @@ __device__ __forceinline__ double oxh_sign(double a) { return a != a ? a : (a > 
 __device__ __forceinline__ float oxh_max(float a, float b) { return (a != a || b != b) ? (a + b) : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
 __device__ __forceinline__ float oxh_min(float a, float b) { return (a != a || b != b) ? (a + b) : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
 __device__ __forceinline__ float oxh_sign(float a) { return a != a ? a : (a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : a)); }
+__device__ __forceinline__ int oxh_tok(float x) { int k = __float_as_int(x); return k ^ (int)((unsigned int)(k >> 31) >> 1); }
+__device__ __forceinline__ long long oxh_tok(double x) { long long k = __double_as_longlong(x); return k ^ (long long)((unsigned long long)(k >> 63) >> 1); }
 __device__ __forceinline__ long long oxh_f2i(double x, long long lo, long long hi) { return x != x ? 0LL : (x <= (double)lo ? lo : (x >= (double)hi ? hi : (long long)x)); }
 __device__ __forceinline__ unsigned long long oxh_f2u(double x, unsigned long long hi) { return (x != x || x <= 0.0) ? 0ULL : (x >= (double)hi ? hi : (unsigned long long)x); }
 "#;
@@ -441,9 +443,13 @@ fn compare(op: &Op, k: Kind, a: &str, b: &str) -> Option<String> {
         Some(_) => return None,
         None => None,
     };
-    if matches!(ty, Some(CmpTy::TotalOrder | CmpTy::WeakOrder)) && is_float(k) {
+    if matches!(ty, Some(CmpTy::WeakOrder)) && is_float(k) {
         return None;
     }
+    // IEEE totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN): the bits as a signed integer,
+    // a negative value's bits below the sign flipped (`oxh_tok`).
+    let total = matches!(ty, Some(CmpTy::TotalOrder)) && is_float(k);
+    let (a, b) = if total { (format!("oxh_tok({a})"), format!("oxh_tok({b})")) } else { (a.to_string(), b.to_string()) };
     if matches!(ty, Some(CmpTy::Unsigned)) && !is_unsigned(k) && k != Kind::Bool {
         return None;
     }

@@ -343,6 +343,64 @@ fn integer_division_and_float_to_int_match_the_interpreter() {
     });
 }
 
+/// Sorts (`tests/sorts`: JAX's sort and argsort comparators over rows with NaNs, signed zeros and
+/// repeated values; three operands along dimension 0 by two keys; a bf16 row of 5000 descending and a
+/// u32 row ascending) run on the device and give the interpreter's results bit for bit (its sorts
+/// are stable, and so are the device's).
+#[test]
+fn sorts_match_the_interpreter_bit_for_bit() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/sorts").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    for (n, path) in files.iter().enumerate() {
+        let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), &path.display().to_string()).expect("parses");
+        oxhlo_ir::verify_module(&module).expect("verifies");
+        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        let func = module.entry().expect("entry");
+        let inputs: Vec<Val> = func.body.entry().expect("block").args.iter().enumerate().map(|(j, &a)| {
+            let t = func.ty(a).as_tensor().expect("tensor").clone();
+            Val::Native(NTensor::new(t.clone(), sort_input(&t, (n * 10 + j) as u64)))
+        }).collect();
+        let got = prog.run(inputs.clone()).expect("runs on the GPU");
+        assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{path:?}: the sort ran on the host");
+        let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
+        assert_eq!(got.len(), want.len());
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(format!("{:?}", g.to_rt()), format!("{w:?}"), "{path:?} output {k}");
+        }
+        println!("{}: {} outputs agree bit for bit", path.display(), got.len());
+    }
+}
+
+/// Inputs for the sorts: few distinct values (ties), -0.0 beside 0.0, infinities, and NaNs (both
+/// signs) for the f32 operands of programs whose comparators order NaNs (seed below 10 or 20-29).
+fn sort_input(t: &TensorType, seed: u64) -> Buf {
+    let n = t.num_elements().expect("static");
+    let r = rand(n, 900 + seed);
+    let nan_ok = seed / 10 != 1 && seed / 10 != 3;
+    match &t.elem {
+        ElementType::Float(FloatType::F32) => Buf::F32(
+            r.iter()
+                .enumerate()
+                .map(|(i, &v)| match i % 11 {
+                    0 if nan_ok => f32::NAN,
+                    1 if nan_ok => -f32::NAN,
+                    2 => -0.0,
+                    3 => 0.0,
+                    4 => f32::INFINITY,
+                    5 => f32::NEG_INFINITY,
+                    _ => (v * 4.0).round() / 2.0,
+                })
+                .collect(),
+        ),
+        ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
+        ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
+        ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
+        other => panic!("no sort inputs for {other:?}"),
+    }
+}
+
 /// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative);
 /// `all_on_device`: no op may fall back to the host.

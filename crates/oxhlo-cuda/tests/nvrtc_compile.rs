@@ -168,6 +168,11 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains(" % ") || s.contains("oxh_f2i((double)")), "{path:?}: a kernel with the integer ops");
         all.extend(ks);
     }
+    // Sorts (tests/sorts: JAX's comparators, several operands, a row of 5000).
+    for (path, ks) in dir_kernels("tests/sorts") {
+        assert!(ks.iter().any(|s| s.contains("oxs_before(")), "{path:?}: a sort kernel");
+        all.extend(ks);
+    }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
     for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {

@@ -131,12 +131,12 @@ func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>, %i: tensor<3xi32>, %j: t
     assert!(div.contains("== 0LL ? -1LL") && div.contains("== -1LL ? (long long)(0ULL -"), "{div}");
     let (conv, _) = render::render_single(f, block, 3).expect("float -> int renders");
     assert!(conv.contains("oxh_f2i((double)(") && conv.contains("-2147483647LL - 1LL, 2147483647LL)"), "{conv}");
-    // What the renderer cannot do stays on the host: a total-order compare of floats.
+    // What the renderer cannot do stays on the host: an integer power.
     let m = module(
         r#"
-func.func @main(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xi1> {
-  %0 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
-  return %0 : tensor<3xi1>
+func.func @main(%a: tensor<3xi32>, %b: tensor<3xi32>) -> tensor<3xi32> {
+  %0 = stablehlo.power %a, %b : tensor<3xi32>
+  return %0 : tensor<3xi32>
 }
 "#,
     );
@@ -709,4 +709,58 @@ fn reductions_and_row_kernels_compile_fully_at_once_and_get_their_share_of_the_c
     assert_eq!(full_share(&[(3, tiny.as_str())], &quick, 16), 1, "at least one core");
     let big = "w".repeat(1_000_000);
     assert_eq!(full_share(&[(4, big.as_str())], &quick, 16), 15, "one core left for the quick tier");
+}
+
+#[test]
+fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorts");
+    // Every sort of the device test's programs runs on the device (their values are checked there).
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let m = module(&std::fs::read_to_string(&path).unwrap());
+        let f = m.entry().unwrap();
+        let sorts: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::Sort).collect();
+        assert!(!sorts.is_empty() && sorts.iter().all(|op| oxhlo_cuda::sort::plan(f, op).is_some()), "{path:?}");
+    }
+    let src = std::fs::read_to_string(dir.join("argsort_f32.mlir")).unwrap();
+    let m = module(&src);
+    let f = &m.funcs[0];
+    let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
+    let p = oxhlo_cuda::sort::plan(f, op).expect("JAX's argsort sorts on the device");
+    assert_eq!((p.rows, p.n), (6, 37));
+    // The comparator: constants inlined, TOTALORDER as signed compares of the order keys.
+    assert!(p.src.contains("bool oxc(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
+    assert!(p.src.contains("(oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
+    // 64 positions for 37 elements; ties broken by position (stable).
+    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("return a < b;"), "{}", p.src);
+    // Too long a row, or a comparator that does not render, stays on the host.
+    let long = module(
+        r#"
+func.func @main(%x: tensor<9000xf32>) -> tensor<9000xf32> {
+  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) : (tensor<9000xf32>) -> tensor<9000xf32>
+  return %0 : tensor<9000xf32>
+}
+"#,
+    );
+    let f = &long.funcs[0];
+    assert!(oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).is_none());
+    let pow = module(
+        r#"
+func.func @main(%x: tensor<9xi32>) -> tensor<9xi32> {
+  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %p = stablehlo.power %a, %b : tensor<i32>
+    %1 = stablehlo.compare LT, %p, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) : (tensor<9xi32>) -> tensor<9xi32>
+  return %0 : tensor<9xi32>
+}
+"#,
+    );
+    let f = &pow.funcs[0];
+    assert!(oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).is_none());
 }

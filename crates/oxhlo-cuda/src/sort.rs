@@ -1,0 +1,169 @@
+//! `stablehlo.sort` on the GPU: rows of up to [`SORT_MAX`] elements along the sort dimension, any
+//! number of operands, any comparator the elementwise renderer can express (JAX's float comparators
+//! with their -0.0 / NaN canonicalization and `TOTALORDER` compare among them).
+//!
+//! A block per row (`rows` = elements / row length, grid-stride beyond 2^20 rows) sorts the row's
+//! positions `0..n` in shared memory with a bitonic network over the next power of two (positions
+//! past `n` sort last), then gathers every operand's elements into the results. Two positions are
+//! ordered by the comparator (`comp(x[a], x[b])`: a first; `comp(x[b], x[a])`: b first) and, when
+//! neither holds, by position: every sort is stable, as the reference interpreter's is (the spec
+//! leaves the order of equivalent elements open when `is_stable` is false). The comparator reads the
+//! operands from global memory (L1-cached) as it goes.
+//!
+//! Anything else (longer rows, dynamic shapes, a comparator that does not render) returns `None` and
+//! runs on the host.
+
+use crate::device::{DTensor, Gpu, Memo};
+use crate::render::{kind_of, load, reg_type, render_body_with, storage_type, ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Attr, Func, Op, OpKind, Value};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The longest row sorted on the device (its positions fill 32 KiB of shared memory).
+pub const SORT_MAX: i64 = 8192;
+
+/// A sort as the device runs it: its kernel source, rows and row length.
+pub struct SortPlan {
+    pub src: String,
+    pub rows: i64,
+    pub n: i64,
+}
+
+/// The plan of sort `op` (None when it does not run on the device; see the module doc).
+pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
+    if op.kind != OpKind::Sort || op.operands.is_empty() || op.results.len() != op.operands.len() {
+        return None;
+    }
+    let kinds: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
+    let shape = kinds[0].1.clone();
+    if kinds.iter().any(|(_, s)| *s != shape) || shape.is_empty() {
+        return None;
+    }
+    let rank = shape.len() as i64;
+    let dim = op.attr("dimension").and_then(Attr::as_int)?;
+    let dim = usize::try_from(if dim < 0 { dim + rank } else { dim }).ok().filter(|&d| d < shape.len())?;
+    let n = shape[dim];
+    let numel: i64 = shape.iter().product();
+    if !(1..=SORT_MAX).contains(&n) || numel < 1 {
+        return None;
+    }
+    let inner: i64 = shape[dim + 1..].iter().product();
+    let comparator = render_comparator(func, op, &kinds.iter().map(|(k, _)| *k).collect::<Vec<_>>())?;
+    let mut params = vec!["long long rows".to_string()];
+    for (j, (k, _)) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
+    }
+    for (j, (k, _)) in kinds.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", storage_type(*k)?));
+    }
+    let p = (n as u64).next_power_of_two();
+    // The comparator called on the elements at indices `x` (its lhs) and `y` (its rhs).
+    let call = |x: &str, y: &str| -> String {
+        let args: Vec<String> = kinds.iter().enumerate().flat_map(|(j, (k, _))| [load(*k, &format!("in{j}"), x), load(*k, &format!("in{j}"), y)]).collect();
+        format!("oxc({})", args.join(", "))
+    };
+    let ins: Vec<String> = (0..kinds.len()).map(|j| format!("in{j}")).collect();
+    let in_params: Vec<String> = params[1..=kinds.len()].to_vec();
+    let mut src = String::from(PRELUDE);
+    src.push_str(&comparator);
+    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the comparator, then by position.");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, int a, int b) {{", in_params.join(", "));
+    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
+    let _ = writeln!(src, "  const long long ia = base + (long long)a * {inner}LL, ib = base + (long long)b * {inner}LL;");
+    let _ = writeln!(src, "  if ({}) return true;\n  if ({}) return false;\n  return a < b;\n}}", call("ia", "ib"), call("ib", "ia"));
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  __shared__ int pos[{p}];");
+    let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {p}; t += blockDim.x) pos[t] = t;\n    __syncthreads();");
+    let _ = writeln!(src, "    for (int k = 2; k <= {p}; k <<= 1) {{\n      for (int j = k >> 1; j > 0; j >>= 1) {{");
+    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {p}; t += blockDim.x) {{\n          const int u = t ^ j;\n          if (u > t) {{");
+    let _ = writeln!(src, "            const int a = pos[t], b = pos[u];");
+    let ins = ins.join(", ");
+    let _ = writeln!(src, "            if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }}");
+    let _ = writeln!(src, "          }}\n        }}\n        __syncthreads();\n      }}\n    }}");
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {n}; t += blockDim.x) {{");
+    let _ = writeln!(src, "      const long long from = base + (long long)pos[t] * {inner}LL, to = base + (long long)t * {inner}LL;");
+    for j in 0..kinds.len() {
+        let _ = writeln!(src, "      out{j}[to] = in{j}[from];");
+    }
+    let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
+    Some(SortPlan { src, rows: numel / n, n })
+}
+
+/// The comparator region of `op` as `__device__ bool oxc(lhs0, rhs0, lhs1, rhs1, ...)` on register
+/// values of the operands' kinds (None when an op of it does not render).
+fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
+    let block = op.regions.first()?.blocks.first()?;
+    if block.args.len() != 2 * kinds.len() {
+        return None;
+    }
+    let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
+    let mut params = Vec::new();
+    for (i, &a) in block.args.iter().enumerate() {
+        let k = kinds[i / 2];
+        if kind_of(func, a)?.0 != k {
+            return None;
+        }
+        let name = format!("p{i}");
+        params.push(format!("{} {name}", reg_type(k)));
+        seeded.insert(a, (name, k));
+    }
+    let (last, body_ops) = block.ops.split_last()?;
+    if last.kind != OpKind::Return || last.operands.len() != 1 {
+        return None;
+    }
+    let mut ops = Vec::new();
+    for (i, o) in body_ops.iter().enumerate() {
+        if o.kind == OpKind::Constant {
+            let d = oxhlo_opt::util::const_value(o)?;
+            let (k, _) = kind_of(func, o.results[0])?;
+            seeded.insert(o.results[0], (literal(k, oxhlo_opt::util::splat_bits(d)?)?, k));
+        } else {
+            ops.push(i);
+        }
+    }
+    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    let (ret, rk) = body.regs.get(&last.operands[0])?;
+    if *rk != Kind::Bool {
+        return None;
+    }
+    Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
+}
+
+/// A C expression of register kind `k` for an element whose raw bits are `bits`.
+fn literal(k: Kind, bits: u64) -> Option<String> {
+    let w = 8 * k.size() as u32;
+    let sext = |b: u64| if w >= 64 { b as i64 } else { ((b << (64 - w)) as i64) >> (64 - w) };
+    Some(match k {
+        Kind::Bool => (if bits & 1 == 1 { "true" } else { "false" }).to_string(),
+        Kind::F32 => format!("__int_as_float((int)0x{:08x}U)", bits as u32),
+        Kind::F64 => format!("__longlong_as_double((long long)0x{bits:016x}ULL)"),
+        Kind::F16 => format!("((double)oxh_f16_to_f((unsigned short)0x{:04x}U))", bits as u16),
+        Kind::BF16 => format!("((double)oxh_bf16_to_f((unsigned short)0x{:04x}U))", bits as u16),
+        Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 => format!("((long long)0x{:016x}ULL)", sext(bits) as u64),
+        Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 => format!("0x{bits:x}ULL"),
+        _ => return None,
+    })
+}
+
+/// The kernel source of sort `op` (for the program's precompile), if it runs on the device.
+pub fn render_sort(func: &Func, op: &Op) -> Option<String> {
+    plan(func, op).map(|p| p.src)
+}
+
+/// Runs sort `op` on device operands `ins`: its results, or None when it does not run on the device.
+pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
+    let p = plan(func, op)?;
+    let src = memo.get(op, 61, || Some(p.src.clone()))?;
+    Some((|| {
+        let mut outs = Vec::with_capacity(ins.len());
+        for d in ins {
+            outs.push(gpu.alloc_raw(d.kind, d.len)?);
+        }
+        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+        gpu.launch_rows(&src, p.rows, false, &bufs, &mut outs)?;
+        Ok(ins.iter().zip(outs).map(|(d, b)| Gpu::wrap(d.ty.clone(), d.kind, d.len, b)).collect())
+    })())
+}
