@@ -11,7 +11,7 @@
 //! operands from global memory (L1-cached) as it goes.
 //!
 //! Anything else (longer rows, dynamic shapes, a comparator that does not render) returns `None` and
-//! runs on the host.
+//! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
 
 use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{kind_of, load, reg_type, render_body_with, storage_type, ENTRY, PRELUDE};
@@ -32,7 +32,7 @@ pub struct SortPlan {
 
 /// The plan of sort `op` (None when it does not run on the device; see the module doc).
 pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
-    if op.kind != OpKind::Sort || op.operands.is_empty() || op.results.len() != op.operands.len() {
+    if op.kind != OpKind::Sort || crate::env_off("OXHLO_CUDA_SORT") || op.operands.is_empty() || op.results.len() != op.operands.len() {
         return None;
     }
     let kinds: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
