@@ -115,13 +115,26 @@ fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
         return None;
     }
     let mut ops = Vec::new();
+    let constant = |o: &Op| -> Option<(String, Kind)> {
+        let d = oxhlo_opt::util::const_value(o)?;
+        let (k, _) = kind_of(func, o.results[0])?;
+        Some((literal(k, oxhlo_opt::util::splat_bits(d)?)?, k))
+    };
     for (i, o) in body_ops.iter().enumerate() {
         if o.kind == OpKind::Constant {
-            let d = oxhlo_opt::util::const_value(o)?;
-            let (k, _) = kind_of(func, o.results[0])?;
-            seeded.insert(o.results[0], (literal(k, oxhlo_opt::util::splat_bits(d)?)?, k));
+            seeded.insert(o.results[0], constant(o)?);
         } else {
             ops.push(i);
+        }
+    }
+    // Constants the comparator reads from outside its region (MLIR's canonicalizer hoists them there:
+    // JAX's exported programs read 0.0 and NaN so).
+    let inner: std::collections::HashSet<Value> = block.ops.iter().flat_map(|o| o.results.iter().copied()).chain(block.args.iter().copied()).collect();
+    let outer: Vec<Value> = body_ops.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !inner.contains(v)).collect();
+    if !outer.is_empty() {
+        let defs = constants_of(func);
+        for v in outer {
+            seeded.insert(v, constant(defs.get(&v)?)?);
         }
     }
     let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
@@ -130,6 +143,27 @@ fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
         return None;
     }
     Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
+}
+
+/// The constant ops of `func` (in any block, nested ones too), by the value they define.
+fn constants_of(func: &Func) -> HashMap<Value, &Op> {
+    fn walk<'f>(region: &'f oxhlo_ir::Region, out: &mut HashMap<Value, &'f Op>) {
+        for b in &region.blocks {
+            for o in &b.ops {
+                if o.kind == OpKind::Constant {
+                    if let Some(&r) = o.results.first() {
+                        out.insert(r, o);
+                    }
+                }
+                for r in &o.regions {
+                    walk(r, out);
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(&func.body, &mut out);
+    out
 }
 
 /// A C expression of register kind `k` for an element whose raw bits are `bits`.

@@ -345,18 +345,27 @@ fn integer_division_and_float_to_int_match_the_interpreter() {
 
 /// Sorts (`tests/sorts`: JAX's sort and argsort comparators over rows with NaNs, signed zeros and
 /// repeated values; three operands along dimension 0 by two keys; a bf16 row of 5000 descending and a
-/// u32 row ascending) run on the device and give the interpreter's results bit for bit (its sorts
+/// u32 row ascending; `tests/sorts_jax`: jnp.sort and jnp.argsort as the plugin receives them, the
+/// comparators' constants outside their regions), optimized as the plugin does, run on the device and give the interpreter's results bit for bit (its sorts
 /// are stable, and so are the device's).
 #[test]
 fn sorts_match_the_interpreter_bit_for_bit() {
     let Some(_gpu) = gpu_or_skip() else { return };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorts");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/sorts").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = ["tests/sorts", "tests/sorts_jax"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect("a sorts directory"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
     files.sort();
     for (n, path) in files.iter().enumerate() {
         let module = oxhlo_text::parse_module(&std::fs::read_to_string(path).expect("readable"), &path.display().to_string()).expect("parses");
         oxhlo_ir::verify_module(&module).expect("verifies");
-        let prog = CudaProgram::compile(module.clone(), &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+        // Optimized as the plugin's compile optimizes (JAX's sorts are inlined from the functions it calls).
+        let mut optimized = module.clone();
+        oxhlo_cuda::optimize(&mut optimized, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
+        let prog = CudaProgram::compile(optimized, &CudaOptions::default(), Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
         let func = module.entry().expect("entry");
         let inputs: Vec<Val> = func.body.entry().expect("block").args.iter().enumerate().map(|(j, &a)| {
             let t = func.ty(a).as_tensor().expect("tensor").clone();

@@ -764,3 +764,20 @@ func.func @main(%x: tensor<9xi32>) -> tensor<9xi32> {
     let f = &pow.funcs[0];
     assert!(oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).is_none());
 }
+
+/// JAX's jnp.sort and jnp.argsort as it lowers them (each in a private function it calls) still sort on
+/// the device once the optimizer has inlined them.
+#[test]
+fn jax_sorts_sort_on_the_device_after_the_optimizer() {
+    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorts_jax/jnp_sort_argsort.mlir")).unwrap();
+    let mut m = module(&src);
+    oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
+    let mut sorts = 0;
+    for f in &m.funcs {
+        for op in f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::Sort) {
+            sorts += 1;
+            assert!(oxhlo_cuda::sort::plan(f, op).is_some(), "a sort of @{} stays on the host", f.name);
+        }
+    }
+    assert_eq!(sorts, 2);
+}
