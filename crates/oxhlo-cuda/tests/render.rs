@@ -781,3 +781,22 @@ fn jax_sorts_sort_on_the_device_after_the_optimizer() {
     }
     assert_eq!(sorts, 2);
 }
+
+/// jnp.sort as the plugin receives it (constants outside the comparator) renders the same kernel,
+/// byte for byte once canonical, as the same sort with its constants inside (`tests/sorts/sort_f32_rows`,
+/// whose values the device test checks).
+#[test]
+fn a_comparator_s_outer_constants_render_as_its_inner_ones() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fusion = oxhlo_cuda::options_at(oxhlo_cpu::OptLevel::O2).fusion;
+    let sorts = |file: &str| -> Vec<String> {
+        let mut m = module(&std::fs::read_to_string(root.join(file)).unwrap());
+        oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
+        oxhlo_cuda::kernels::module_kernels(&m, &fusion).into_iter().filter(|s| s.contains("oxs_before(")).collect()
+    };
+    let inner = sorts("tests/sorts/sort_f32_rows.mlir");
+    let outer = sorts("tests/sorts_jax/jnp_sort_argsort.mlir");
+    assert_eq!(inner.len(), 1);
+    assert_eq!(outer.len(), 2, "jnp.sort and jnp.argsort");
+    assert!(outer.contains(&inner[0]), "the same jnp.sort kernel:\n{}", inner[0]);
+}
