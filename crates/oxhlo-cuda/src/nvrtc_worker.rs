@@ -15,9 +15,10 @@
 //! `liboxhlo_pjrt.so`), else beside the running executable (the `oxhlo` command line). Without one,
 //! batches compile on threads.
 //!
-//! Workers started ahead ([`prestart`]: when the GPU is created, one per core up to 16) run `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX
-//! traces and lowers the program and the backend plans it, then wait for a unit on stdin whose first
-//! line names the tier. They run at the lowest CPU priority (nice 19). Only a big compile (at least
+//! Workers started ahead ([`prestart`]: when the GPU is created, one per core up to 16) run
+//! `oxhlo-nvrtc --serve ARCH`: they load NVRTC and compile an empty kernel while JAX traces and lowers
+//! the program and the backend plans it, then wait for a unit on stdin whose first line names the
+//! tier. They run at the lowest CPU priority (nice 19). Only a big compile (at least
 //! half as many batches as started workers: a training step, not a parameter draw) takes them, and
 //! none are started after: a process pays for one warm-up, when its GPU is created, and its first
 //! big cold compile gains from it. (Refilled after every compile, even at nice 19, their warm-ups
