@@ -8,7 +8,8 @@
 # (compile) time with an empty kernel cache and a filled one; `gpu_run.sh firstcall` splits first calls
 # into JAX's lowering, the compile and the first run (XLA, then oxhlo cold and warm); `gpu_run.sh probe` the fixed cost
 # of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps;
-# `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm.
+# `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm;
+# `gpu_run.sh sorts` jnp.sort / argsort on XLA and on oxhlo's device sort.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -191,6 +192,14 @@ if [ "$MODE" = firstcall ]; then
     OXHLO_NVRTC_TIERS=$TIERS OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
     grep 'first call' "$OUT/firstcall_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/firstcall.txt"
   done
+fi
+if [ "$MODE" = sorts ]; then
+  # jnp.sort / argsort on XLA:CUDA and on oxhlo's device sort (scripts/sort_probe.py; SHAPES, default
+  # 64x100 and 4096x1024), then oxhlo with the sorts on the host for the small shape (OXHLO_CUDA_SORT=0).
+  SHAPES=${SHAPES:-64x100 4096x1024}
+  JAX_PLATFORMS=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/sorts.txt"
+  OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error|host' | tee -a "$OUT/sorts.txt"
+  OXHLO_CUDA_SORT=0 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 60 "$PY" "$C/sort_probe.py" 64x100 2>&1 | grep -E ' ms a call|Error' | sed 's/^/host sorts: /' | tee -a "$OUT/sorts.txt"
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"

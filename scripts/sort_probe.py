@@ -1,0 +1,25 @@
+"""jnp.sort / jnp.argsort through the current JAX platform: first call, time a call, and equality with NumPy.
+
+Usage: python3 scripts/sort_probe.py [ROWSxCOLS ...] (default 4096x1024). Run with JAX_PLATFORMS=cuda for
+XLA, JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda for oxhlo's device sort (scripts/gpu_run.sh sorts runs both).
+"""
+import sys, time
+import numpy as np
+import jax, jax.numpy as jnp
+
+for arg in sys.argv[1:] or ["4096x1024"]:
+    shape = tuple(int(s) for s in arg.split("x"))
+    x = jax.random.normal(jax.random.PRNGKey(0), shape)
+    xn = np.asarray(x)
+    cases = [("sort", jax.jit(lambda x: jnp.sort(x, axis=-1)), np.sort(xn, axis=-1)),
+             ("argsort", jax.jit(lambda x: jnp.argsort(x, axis=-1)), np.argsort(xn, axis=-1, kind="stable")),
+             ("sort_axis0", jax.jit(lambda x: jnp.sort(x[:, :64], axis=0)), np.sort(xn[:, :64], axis=0))]
+    for name, f, ref in cases:
+        t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
+        for _ in range(3): f(x).block_until_ready()
+        t2 = time.perf_counter()
+        for _ in range(10): r = f(x)
+        r.block_until_ready(); t3 = time.perf_counter()
+        ok = bool(np.array_equal(np.asarray(r), ref))
+        print(f"{jax.devices()[0].platform} {name} {arg}: first {1e3 * (t1 - t0):.0f} ms, "
+              f"{1e3 * (t3 - t2) / 10:.3f} ms a call, equal to numpy: {ok}", flush=True)
