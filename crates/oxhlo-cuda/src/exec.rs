@@ -1241,7 +1241,7 @@ impl<'p> Run<'p> {
                     return Ok(vec![r]);
                 }
             }
-            OpKind::Sort => {
+            OpKind::Sort | OpKind::ChloTopK => {
                 if let Some(r) = self.try_device_sort(frame, op).map_err(err)? {
                     return Ok(r);
                 }
@@ -1295,11 +1295,11 @@ impl<'p> Run<'p> {
         }
     }
 
-    /// A sort whose rows fit a block's shared memory and whose comparator renders (`sort.rs`), when
-    /// every operand can live on the device.
+    /// A sort (or top_k) whose rows fit a block's shared memory and whose comparator renders
+    /// (`sort.rs`), when every operand can live on the device.
     fn try_device_sort(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
         // Decide from types alone before any operand is uploaded.
-        if crate::sort::plan(frame.func, op).is_none() {
+        if crate::sort::plan_op(frame.func, op).is_none() {
             return Ok(None);
         }
         let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };

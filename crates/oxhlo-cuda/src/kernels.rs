@@ -1,6 +1,6 @@
 //! Every kernel a program can launch, enumerated from the module alone (no device): the fused and
 //! single-op kernels of every block's plan, and those the executor renders as it runs (reduction
-//! passes, movement, gather/scatter, sorts, convolution steps, permutes of dot, transpose and reduce
+//! passes, movement, gather/scatter, sorts and top_k, convolution steps, permutes of dot, transpose and reduce
 //! operands).
 //! `CudaProgram::compile` compiles them all at once on every host core; the tests compile them with
 //! NVRTC on machines without a GPU.
@@ -141,7 +141,7 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
 /// The kernels the executor renders as it runs `op` alone (not fused): movement, gather/scatter,
 /// convolution steps, permutes of dot, transpose and reduce operands, and the reduction's passes.
 fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
-    if op.kind == OpKind::Sort {
+    if matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
         out.extend(crate::sort::render_sort(func, op));
         return;
     }

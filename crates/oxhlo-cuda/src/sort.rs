@@ -1,6 +1,7 @@
-//! `stablehlo.sort` on the GPU: rows of up to [`SORT_MAX`] elements along the sort dimension, any
-//! number of operands, any comparator the elementwise renderer can express (JAX's float comparators
-//! with their -0.0 / NaN canonicalization and `TOTALORDER` compare among them).
+//! `stablehlo.sort` and `chlo.top_k` on the GPU: rows of up to [`SORT_MAX`] elements along the sort
+//! dimension (top_k: the last), any number of operands, any comparator the elementwise renderer can
+//! express (JAX's float comparators with their -0.0 / NaN canonicalization and `TOTALORDER` compare
+//! among them); top_k in the interpreter's order (the element type's total order, descending).
 //!
 //! A block per row (`rows` = elements / row length, grid-stride beyond 2^20 rows) sorts the row's
 //! positions `0..n` in shared memory with a bitonic network over the next power of two (positions
@@ -57,21 +58,35 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     for (j, (k, _)) in kinds.iter().enumerate() {
         params.push(format!("{}* __restrict__ out{j}", storage_type(*k)?));
     }
-    let p = (n as u64).next_power_of_two();
     // The comparator called on the elements at indices `x` (its lhs) and `y` (its rhs).
     let call = |x: &str, y: &str| -> String {
         let args: Vec<String> = kinds.iter().enumerate().flat_map(|(j, (k, _))| [load(*k, &format!("in{j}"), x), load(*k, &format!("in{j}"), y)]).collect();
         format!("oxc({})", args.join(", "))
     };
-    let ins: Vec<String> = (0..kinds.len()).map(|j| format!("in{j}")).collect();
-    let in_params: Vec<String> = params[1..=kinds.len()].to_vec();
+    let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
+    let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n")).collect();
+    let src = network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
+    Some(SortPlan { src, rows: numel / n, n })
+}
+
+/// A kernel sorting each row's positions with a bitonic network in shared memory (see the module doc):
+/// `params` its parameters (`rows`, then `inputs` inputs, then the outputs), rows of `n` elements
+/// `inner` apart (row `r` starts at `(r / inner) * n * inner + r % inner`), `order` the statements of
+/// `oxs_before` deciding by the elements at indices `ia` and `ib` (returning when they differ; ties go
+/// by position), `helpers` code before it, and `copies` the statements storing sorted position `t`'s
+/// results (`pos[t]`, `base`), run for `t < keep`.
+#[allow(clippy::too_many_arguments)]
+fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str) -> String {
+    let p = (n as u64).next_power_of_two();
+    let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
+    let ins = ins.join(", ");
     let mut src = String::from(PRELUDE);
-    src.push_str(&comparator);
-    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the comparator, then by position.");
-    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, int a, int b) {{", in_params.join(", "));
+    src.push_str(helpers);
+    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, int a, int b) {{", params[1..=inputs].join(", "));
     let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
     let _ = writeln!(src, "  const long long ia = base + (long long)a * {inner}LL, ib = base + (long long)b * {inner}LL;");
-    let _ = writeln!(src, "  if ({}) return true;\n  if ({}) return false;\n  return a < b;\n}}", call("ia", "ib"), call("ib", "ia"));
+    let _ = write!(src, "{order}  return a < b;\n}}\n");
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  __shared__ int pos[{p}];");
     let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
@@ -80,15 +95,42 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     let _ = writeln!(src, "    for (int k = 2; k <= {p}; k <<= 1) {{\n      for (int j = k >> 1; j > 0; j >>= 1) {{");
     let _ = writeln!(src, "        for (int t = threadIdx.x; t < {p}; t += blockDim.x) {{\n          const int u = t ^ j;\n          if (u > t) {{");
     let _ = writeln!(src, "            const int a = pos[t], b = pos[u];");
-    let ins = ins.join(", ");
     let _ = writeln!(src, "            if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }}");
     let _ = writeln!(src, "          }}\n        }}\n        __syncthreads();\n      }}\n    }}");
-    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {n}; t += blockDim.x) {{");
-    let _ = writeln!(src, "      const long long from = base + (long long)pos[t] * {inner}LL, to = base + (long long)t * {inner}LL;");
-    for j in 0..kinds.len() {
-        let _ = writeln!(src, "      out{j}[to] = in{j}[from];");
-    }
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {keep}; t += blockDim.x) {{");
+    src.push_str(copies);
     let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
+    src
+}
+
+/// The plan of `chlo.top_k` `op`: the `k` largest of each last-dimension row of at most [`SORT_MAX`]
+/// elements and their positions, as the interpreter orders them (descending by the element type's
+/// total order, -0.0 below +0.0 and NaNs by sign at the ends; ties by ascending position). `rows` and
+/// `n` as for a sort; None when it does not run on the device.
+pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
+    if op.kind != OpKind::ChloTopK || crate::env_off("OXHLO_CUDA_SORT") || op.operands.len() != 1 || op.results.len() != 2 {
+        return None;
+    }
+    let (kind, shape) = kind_of(func, op.operands[0])?;
+    let (ik, ishape) = kind_of(func, op.results[1])?;
+    let n = *shape.last()?;
+    let k = op.attr("k").and_then(Attr::as_int)?;
+    let numel: i64 = shape.iter().product();
+    if !(1..=SORT_MAX).contains(&n) || !(0..=n).contains(&k) || numel < 1 || *ishape.last()? != k || !crate::render::is_int(ik) {
+        return None;
+    }
+    let params = vec!["long long rows".to_string(), format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
+    let key = |i: &str| {
+        let v = load(kind, "in0", i);
+        if crate::render::is_float(kind) {
+            format!("oxh_tok({v})")
+        } else {
+            v
+        }
+    };
+    let order = format!("  const auto ka = {}, kb = {};\n  if (ka != kb) return ka > kb;\n", key("ia"), key("ib"));
+    let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = in0[base + pos[t]];\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
+    let src = network("", &params, 1, n, 1, &order, k, &copies);
     Some(SortPlan { src, rows: numel / n, n })
 }
 
@@ -182,22 +224,43 @@ fn literal(k: Kind, bits: u64) -> Option<String> {
     })
 }
 
-/// The kernel source of sort `op` (for the program's precompile), if it runs on the device.
-pub fn render_sort(func: &Func, op: &Op) -> Option<String> {
-    plan(func, op).map(|p| p.src)
+/// The plan of a sort or `chlo.top_k` op (None for other ops and for those that stay on the host).
+pub fn plan_op(func: &Func, op: &Op) -> Option<SortPlan> {
+    match op.kind {
+        OpKind::Sort => plan(func, op),
+        OpKind::ChloTopK => plan_top_k(func, op),
+        _ => None,
+    }
 }
 
-/// Runs sort `op` on device operands `ins`: its results, or None when it does not run on the device.
+/// The kernel source of sort or top_k `op` (for the program's precompile), if it runs on the device.
+pub fn render_sort(func: &Func, op: &Op) -> Option<String> {
+    plan_op(func, op).map(|p| p.src)
+}
+
+/// Runs sort or top_k `op` on device operands `ins`: its results, or None when it does not run on the
+/// device.
 pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let p = plan(func, op)?;
+    let p = plan_op(func, op)?;
     let src = memo.get(op, 61, || Some(p.src.clone()))?;
+    let results: Vec<(oxhlo_ir::TensorType, Kind)> = op
+        .results
+        .iter()
+        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
+            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
     Some((|| {
-        let mut outs = Vec::with_capacity(ins.len());
-        for d in ins {
-            outs.push(gpu.alloc_raw(d.kind, d.len)?);
+        let mut outs = Vec::with_capacity(results.len());
+        let mut lens = Vec::with_capacity(results.len());
+        for (t, k) in &results {
+            let len = t.num_elements().ok_or("a sort result of dynamic shape")? as usize;
+            outs.push(gpu.alloc_raw(*k, len)?);
+            lens.push(len);
         }
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         gpu.launch_rows(&src, p.rows, false, &bufs, &mut outs)?;
-        Ok(ins.iter().zip(outs).map(|(d, b)| Gpu::wrap(d.ty.clone(), d.kind, d.len, b)).collect())
+        Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
     })())
 }

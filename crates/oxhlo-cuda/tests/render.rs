@@ -719,8 +719,8 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
         let path = e.unwrap().path();
         let m = module(&std::fs::read_to_string(&path).unwrap());
         let f = m.entry().unwrap();
-        let sorts: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::Sort).collect();
-        assert!(!sorts.is_empty() && sorts.iter().all(|op| oxhlo_cuda::sort::plan(f, op).is_some()), "{path:?}");
+        let sorts: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| matches!(o.kind, oxhlo_ir::OpKind::Sort | oxhlo_ir::OpKind::ChloTopK)).collect();
+        assert!(!sorts.is_empty() && sorts.iter().all(|op| oxhlo_cuda::sort::plan_op(f, op).is_some()), "{path:?}");
     }
     let src = std::fs::read_to_string(dir.join("argsort_f32.mlir")).unwrap();
     let m = module(&src);
@@ -799,4 +799,20 @@ fn a_comparator_s_outer_constants_render_as_its_inner_ones() {
     assert_eq!(inner.len(), 1);
     assert_eq!(outer.len(), 2, "jnp.sort and jnp.argsort");
     assert!(outer.contains(&inner[0]), "the same jnp.sort kernel:\n{}", inner[0]);
+}
+
+/// top_k's kernel orders by the element type's total order, descending, ties by position, and keeps the
+/// first k positions of each row: values and positions.
+#[test]
+fn top_k_renders_a_descending_total_order_network_keeping_k() {
+    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorts/top_k.mlir")).unwrap();
+    let m = module(&src);
+    let f = &m.funcs[0];
+    let ops: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::ChloTopK).collect();
+    let p = oxhlo_cuda::sort::plan_op(f, ops[0]).expect("top_k of f32 runs on the device");
+    assert_eq!((p.rows, p.n), (6, 37));
+    assert!(p.src.contains("const auto ka = oxh_tok((float)(in0[ia]))") && p.src.contains("if (ka != kb) return ka > kb;"), "{}", p.src);
+    assert!(p.src.contains("for (int t = threadIdx.x; t < 5; t += blockDim.x)") && p.src.contains("out1[o] = (int)pos[t];"), "{}", p.src);
+    let q = oxhlo_cuda::sort::plan_op(f, ops[1]).expect("top_k of i32 runs on the device");
+    assert!(q.src.contains("const auto ka = (long long)(in0[ia])"), "{}", q.src);
 }
