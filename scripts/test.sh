@@ -9,6 +9,11 @@ python3 -m pip install -q --disable-pip-version-check -r scripts/requirements-te
 if ! command -v valgrind >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   (apt-get update -qq && apt-get install -y -qq valgrind) || echo "note: could not install valgrind"
 fi
+# A C++ compiler runs the CUDA backend's sort kernels on the host (crates/oxhlo-cuda/tests/host_emulation.rs;
+# it skips, saying so, without one).
+if ! command -v c++ >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  (apt-get update -qq && apt-get install -y -qq g++) || echo "note: could not install g++"
+fi
 
 # Two cores: keep builds and test threads bounded so the whole run fits CI's budget.
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"

@@ -255,7 +255,7 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
         let mut outs = Vec::with_capacity(results.len());
         let mut lens = Vec::with_capacity(results.len());
         for (t, k) in &results {
-            let len = t.num_elements().ok_or("a sort result of dynamic shape")? as usize;
+            let len = t.num_elements().ok_or("a sort result of dynamic shape")?;
             outs.push(gpu.alloc_raw(*k, len)?);
             lens.push(len);
         }

@@ -171,13 +171,13 @@ fn sort_and_top_k_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
             // An operand that is not an argument is argsort's iota along the sort dimension (after the
             // optimizer, a broadcast of an iota): made here (a wrong guess fails the comparison below).
             for &v in &op.operands {
-                if !results.contains_key(&v) {
+                results.entry(v).or_insert_with(|| {
                     let t = f.ty(v).as_tensor().unwrap();
                     let rank = t.shape.len() as i64;
                     let d = op.attr("dimension").and_then(|a| a.as_int()).map(|d| if d < 0 { d + rank } else { d }).unwrap() as usize;
                     let inner: i64 = t.shape[d + 1..].iter().product();
-                    results.insert(v, Buf::I32((0..t.num_elements().unwrap() as i64).map(|i| ((i / inner) % t.shape[d]) as i32).collect()));
-                }
+                    Buf::I32((0..t.num_elements().unwrap() as i64).map(|i| ((i / inner) % t.shape[d]) as i32).collect())
+                });
             }
             let ins: Vec<&Buf> = op.operands.iter().map(|v| &results[v]).collect();
             let outs: Vec<Buf> = op
