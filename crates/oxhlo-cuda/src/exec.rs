@@ -1236,6 +1236,11 @@ impl<'p> Run<'p> {
                     return Ok(vec![r]);
                 }
             }
+            OpKind::Reduce if op.operands.len() > 2 => {
+                if let Some(r) = self.try_device_variadic_reduce(frame, op).map_err(err)? {
+                    return Ok(r);
+                }
+            }
             OpKind::Dot | OpKind::DotGeneral | OpKind::Transpose | OpKind::Reduce | OpKind::Convolution => {
                 if let Some(r) = self.try_device_library(frame, op).map_err(err)? {
                     return Ok(vec![r]);
@@ -1304,6 +1309,23 @@ impl<'p> Run<'p> {
         }
         let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
         match crate::sort::try_sort(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
+            Some(r) => {
+                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A reduction of several inputs (argmax, argmin) whose reducer renders (`variadic_reduce.rs`),
+    /// when every operand can live on the device.
+    fn try_device_variadic_reduce(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
+        // Decide from types alone before any operand is uploaded.
+        if crate::variadic_reduce::render(frame.func, op).is_none() {
+            return Ok(None);
+        }
+        let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
+        match crate::variadic_reduce::try_reduce(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
             Some(r) => {
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))

@@ -1,7 +1,7 @@
 //! Every kernel a program can launch, enumerated from the module alone (no device): the fused and
 //! single-op kernels of every block's plan, and those the executor renders as it runs (reduction
-//! passes, movement, gather/scatter, sorts and top_k, convolution steps, permutes of dot, transpose and reduce
-//! operands).
+//! passes, movement, gather/scatter, sorts and top_k, reductions of several inputs, convolution steps,
+//! permutes of dot, transpose and reduce operands).
 //! `CudaProgram::compile` compiles them all at once on every host core; the tests compile them with
 //! NVRTC on machines without a GPU.
 
@@ -143,6 +143,10 @@ pub fn step_kernels<'s>(func: &Func, block: &Block, steps: impl IntoIterator<Ite
 fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
     if matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
         out.extend(crate::sort::render_sort(func, op));
+        return;
+    }
+    if op.kind == OpKind::Reduce && op.operands.len() > 2 {
+        out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
         return;
     }
     let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { return };

@@ -26,6 +26,7 @@ pub mod render;
 pub mod rows;
 pub mod sort;
 pub mod tiers;
+pub mod variadic_reduce;
 pub mod view_copy;
 
 pub use device::DeviceInfo;

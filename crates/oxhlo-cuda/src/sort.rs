@@ -152,16 +152,31 @@ fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
         params.push(format!("{} {name}", reg_type(k)));
         seeded.insert(a, (name, k));
     }
-    let (last, body_ops) = block.ops.split_last()?;
+    let last = block.ops.last()?;
     if last.kind != OpKind::Return || last.operands.len() != 1 {
         return None;
     }
-    let mut ops = Vec::new();
+    let ops = region_constants(func, block, &mut seeded)?;
+    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    let (ret, rk) = body.regs.get(&last.operands[0])?;
+    if *rk != Kind::Bool {
+        return None;
+    }
+    Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
+}
+
+/// The ops of region block `block` (its terminator aside) to render, with its constants put in `seeded`
+/// as literals: its own, and those it reads from outside the region (MLIR's canonicalizer hoists them
+/// there: JAX's exported comparators read 0.0 and NaN so). None when a value from outside is not a
+/// splat constant.
+pub(crate) fn region_constants(func: &Func, block: &oxhlo_ir::Block, seeded: &mut HashMap<Value, (String, Kind)>) -> Option<Vec<usize>> {
+    let (_, body_ops) = block.ops.split_last()?;
     let constant = |o: &Op| -> Option<(String, Kind)> {
         let d = oxhlo_opt::util::const_value(o)?;
         let (k, _) = kind_of(func, o.results[0])?;
         Some((literal(k, oxhlo_opt::util::splat_bits(d)?)?, k))
     };
+    let mut ops = Vec::new();
     for (i, o) in body_ops.iter().enumerate() {
         if o.kind == OpKind::Constant {
             seeded.insert(o.results[0], constant(o)?);
@@ -169,22 +184,15 @@ fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
             ops.push(i);
         }
     }
-    // Constants the comparator reads from outside its region (MLIR's canonicalizer hoists them there:
-    // JAX's exported programs read 0.0 and NaN so).
     let inner: std::collections::HashSet<Value> = block.ops.iter().flat_map(|o| o.results.iter().copied()).chain(block.args.iter().copied()).collect();
-    let outer: Vec<Value> = body_ops.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !inner.contains(v)).collect();
+    let outer: Vec<Value> = block.ops.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !inner.contains(v)).collect();
     if !outer.is_empty() {
         let defs = constants_of(func);
         for v in outer {
             seeded.insert(v, constant(defs.get(&v)?)?);
         }
     }
-    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
-    let (ret, rk) = body.regs.get(&last.operands[0])?;
-    if *rk != Kind::Bool {
-        return None;
-    }
-    Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
+    Some(ops)
 }
 
 /// The constant ops of `func` (in any block, nested ones too), by the value they define.

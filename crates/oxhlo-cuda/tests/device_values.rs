@@ -346,13 +346,14 @@ fn integer_division_and_float_to_int_match_the_interpreter() {
 /// Sorts (`tests/sorts`: JAX's sort and argsort comparators over rows with NaNs, signed zeros and
 /// repeated values; three operands along dimension 0 by two keys; a bf16 row of 5000 descending and a
 /// u32 row ascending; `tests/sorts_jax`: jnp.sort and jnp.argsort as the plugin receives them, the
-/// comparators' constants outside their regions), optimized as the plugin does, run on the device and give the interpreter's results bit for bit (its sorts
+/// comparators' constants outside their regions; top_k; `tests/variadic_reduces`: argmax and argmin as
+/// the plugin receives them), optimized as the plugin does, run on the device and give the interpreter's results bit for bit (its sorts
 /// are stable, and so are the device's).
 #[test]
 fn sorts_match_the_interpreter_bit_for_bit() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = ["tests/sorts", "tests/sorts_jax"]
+    let mut files: Vec<_> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).expect("a sorts directory"))
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -1,11 +1,13 @@
-//! The sort and top_k kernels the CUDA backend renders, run on the host: each kernel's CUDA C (its
+//! The sort, top_k and several-input reduction (argmax) kernels the CUDA backend renders, run on the
+//! host: each kernel's CUDA C (its
 //! prelude swapped for host definitions of the few helpers these kernels call) is compiled by the C++
 //! compiler as a shared library and called as one block of one thread over every row (its loops stride
 //! by `blockDim.x` and `gridDim.x`, so one thread is a valid launch and `__syncthreads` has nothing to
-//! wait for). Results must equal the reference interpreter's bit for bit, for every program of
-//! `tests/sorts` and `tests/sorts_jax` optimized as the plugin optimizes. This checks the bitonic
-//! network, the tie-breaking, the comparators and top_k's order without a GPU (`device_values` runs the
-//! same programs on one). Skips with a message where no `c++` compiler is found.
+//! wait for). Each op of every program of `tests/sorts`, `tests/sorts_jax` and
+//! `tests/variadic_reduces`, optimized as the plugin optimizes, takes the operand values the
+//! interpreter computes and must give the interpreter's results bit for bit. This checks the bitonic
+//! network, the tie-breaking, the comparators, top_k's order and the reducers' folds without a GPU
+//! (`device_values` runs the same programs on one). Skips with a message where no `c++` compiler is found.
 
 use oxhlo_cpu::{Buf, Kind, NTensor, OptLevel, OptOptions, Val};
 use oxhlo_ir::{ElementType, FloatType, OpKind, TensorType};
@@ -132,8 +134,30 @@ fn input(t: &TensorType, seed: u64, nans: bool) -> Buf {
     }
 }
 
+/// The values the interpreter gives the operands of op `i` of the optimized entry `m` (its return
+/// changed to return them), on `args`.
+fn operand_values(m: &oxhlo_ir::Module, i: usize, args: &[Val]) -> Vec<Val> {
+    let mut m = m.clone();
+    let name = m.entry().unwrap().name.clone();
+    let f = m.funcs.iter_mut().find(|f| f.name == name).unwrap();
+    let block = &f.body.blocks[0];
+    let operands = block.ops[i].operands.clone();
+    let types: Vec<oxhlo_ir::Type> = operands.iter().map(|&v| f.ty(v).clone()).collect();
+    let block = &mut f.body.blocks[0];
+    let ret = block.ops.len() - 1;
+    block.ops[ret].operands = operands;
+    f.ty.results = types;
+    f.res_attrs = vec![Vec::new(); f.ty.results.len()];
+    oxhlo_interp::eval::run_main(&m, args.iter().map(Val::to_rt).collect()).expect("interpreter").into_iter().map(Val::from_rt).collect()
+}
+
+/// Whether op `op` is one these tests run on the host: a sort, a top_k or a reduction of several inputs.
+fn emulated(op: &oxhlo_ir::Op) -> bool {
+    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+}
+
 #[test]
-fn sort_and_top_k_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
+fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
     let Some(cxx) = compiler() else {
         println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
         return;
@@ -141,45 +165,53 @@ fn sort_and_top_k_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> =
-        ["tests/sorts", "tests/sorts_jax"].iter().flat_map(|d| std::fs::read_dir(root.join(d)).unwrap()).map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
     files.sort();
     let mut checked = 0;
     for (n, path) in files.iter().enumerate() {
         let text = std::fs::read_to_string(path).unwrap();
         let mut m = oxhlo_text::parse_module(&text, &path.display().to_string()).expect("parses");
         oxhlo_ir::verify_module(&m).expect("verifies");
-        // The programs' sorts read only the entry's arguments (and iotas of them, folded or not): each
-        // sort op is checked alone, on the values the interpreter gives its operands.
+        // NaNs only where the comparators order them (the multikey and bf16 sorts compare with FLOAT).
         let nans = !path.to_string_lossy().contains("multikey") && !path.to_string_lossy().contains("bf16");
         let func = m.entry().unwrap().clone();
         let args: Vec<Val> =
             func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64, nans)))).collect();
-        let want = oxhlo_interp::eval::run_main(&m, args.iter().map(Val::to_rt).collect()).expect("interpreter");
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
         let f = m.entry().unwrap();
         let block = f.body.entry().unwrap();
-        let sorts: Vec<_> = block.ops.iter().filter(|o| matches!(o.kind, OpKind::Sort | OpKind::ChloTopK)).collect();
-        assert!(!sorts.is_empty(), "{path:?}: no sort left in the entry after the optimizer");
-        let mut results: std::collections::HashMap<oxhlo_ir::Value, Buf> = std::collections::HashMap::new();
-        for (&a, v) in block.args.iter().zip(&args) {
-            results.insert(a, v.native().unwrap().buf.as_ref().clone());
-        }
-        for (s, op) in sorts.iter().enumerate() {
-            let plan = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} does not run on the device"));
-            let entry = host_kernel(cxx, &plan.src, &dir, &format!("k{n}_{s}"));
-            // An operand that is not an argument is argsort's iota along the sort dimension (after the
-            // optimizer, a broadcast of an iota): made here (a wrong guess fails the comparison below).
-            for &v in &op.operands {
-                results.entry(v).or_insert_with(|| {
-                    let t = f.ty(v).as_tensor().unwrap();
-                    let rank = t.shape.len() as i64;
-                    let d = op.attr("dimension").and_then(|a| a.as_int()).map(|d| if d < 0 { d + rank } else { d }).unwrap() as usize;
-                    let inner: i64 = t.shape[d + 1..].iter().product();
-                    Buf::I32((0..t.num_elements().unwrap() as i64).map(|i| ((i / inner) % t.shape[d]) as i32).collect())
-                });
+        let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i])).collect();
+        assert!(!targets.is_empty(), "{path:?}: nothing to emulate in the entry after the optimizer");
+        for (s, &i) in targets.iter().enumerate() {
+            let op = &block.ops[i];
+            let ins = operand_values(&m, i, &args);
+            // Its results, by the interpreter: the op's results returned instead.
+            let mut probe = m.clone();
+            {
+                let name = probe.entry().unwrap().name.clone();
+                let pf = probe.funcs.iter_mut().find(|f| f.name == name).unwrap();
+                let results = pf.body.blocks[0].ops[i].results.clone();
+                let types: Vec<oxhlo_ir::Type> = results.iter().map(|&v| pf.ty(v).clone()).collect();
+                let b = &mut pf.body.blocks[0];
+                let ret = b.ops.len() - 1;
+                b.ops[ret].operands = results;
+                pf.ty.results = types;
+                pf.res_attrs = vec![Vec::new(); pf.ty.results.len()];
             }
-            let ins: Vec<&Buf> = op.operands.iter().map(|v| &results[v]).collect();
+            let want = oxhlo_interp::eval::run_main(&probe, args.iter().map(Val::to_rt).collect()).expect("interpreter");
+            let (src, rows) = if op.kind == OpKind::Reduce {
+                let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
+                (src, n as i64)
+            } else {
+                let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} stays on the host"));
+                (p.src, p.rows)
+            };
+            let entry = host_kernel(cxx, &src, &dir, &format!("k{n}_{s}"));
             let outs: Vec<Buf> = op
                 .results
                 .iter()
@@ -188,24 +220,18 @@ fn sort_and_top_k_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
                     Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
                 })
                 .collect();
-            let ptrs: Vec<usize> = ins.iter().map(|b| ptr(b)).chain(outs.iter().map(ptr)).collect();
-            // SAFETY: the kernel takes (rows, inputs..., outputs...) with these element types and sizes.
-            unsafe { call(entry, plan.rows, &ptrs) };
-            for (&r, b) in op.results.iter().zip(outs) {
-                results.insert(r, b);
+            let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
+            // element types and sizes.
+            unsafe { call(entry, rows, &ptrs) };
+            for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
+                let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
+                assert_eq!(format!("{:?}", got.to_rt()), format!("{w:?}"), "{path:?} op {s} result {k}");
             }
+            checked += 1;
         }
-        // The entry's results, from the kernels' outputs.
-        let ret = block.ops.last().unwrap();
-        assert_eq!(ret.operands.len(), want.len());
-        for (k, (&v, w)) in ret.operands.iter().zip(&want).enumerate() {
-            let t = f.ty(v).as_tensor().unwrap().clone();
-            let got = Val::Native(NTensor::new(t, results.get(&v).unwrap_or_else(|| panic!("{path:?}: result {k} is not a sort's")).clone()));
-            assert_eq!(format!("{:?}", got.to_rt()), format!("{w:?}"), "{path:?} result {k}");
-        }
-        checked += sorts.len();
-        println!("{}: {} sorts agree bit for bit", path.display(), sorts.len());
+        println!("{}: {} ops agree bit for bit", path.display(), targets.len());
     }
-    assert!(checked >= 7, "{checked} sorts checked");
+    assert!(checked >= 10, "{checked} ops checked");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -173,6 +173,11 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxs_before(")), "{path:?}: a sort kernel");
         all.extend(ks);
     }
+    // Reductions of several inputs (tests/variadic_reduces: JAX's argmax and argmin).
+    for (path, ks) in dir_kernels("tests/variadic_reduces") {
+        assert!(ks.iter().any(|s| s.contains("oxv(")), "{path:?}: a several-input reduction kernel");
+        all.extend(ks);
+    }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
     for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {

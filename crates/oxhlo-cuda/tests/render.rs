@@ -816,3 +816,22 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     let q = oxhlo_cuda::sort::plan_op(f, ops[1]).expect("top_k of i32 runs on the device");
     assert!(q.src.contains("const auto ka = (long long)(in0[ia])"), "{}", q.src);
 }
+
+/// JAX's argmax and argmin (a reduce of values and positions) render as one thread a result folding in
+/// the interpreter's order, the reducer a device function with its constants inlined.
+#[test]
+fn argmax_renders_a_fold_a_thread() {
+    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variadic_reduces/argmax_argmin.mlir")).unwrap();
+    let mut m = module(&src);
+    oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
+    let f = m.entry().unwrap();
+    let reduces: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::Reduce && o.operands.len() == 4).collect();
+    assert_eq!(reduces.len(), 3);
+    let (src, n) = oxhlo_cuda::variadic_reduce::render(f, reduces[0]).expect("argmax runs on the device");
+    assert_eq!(n, 16);
+    assert!(src.contains("void oxv(float p0, long long p1, float p2, long long p3, float* r0, long long* r1)"), "{src}");
+    assert!(src.contains("for (long long r = 0; r < 300LL; ++r)") && src.contains("float acc0 = (float)(in2[0]);"), "{src}");
+    for r in &reduces {
+        assert!(oxhlo_cuda::variadic_reduce::render(f, r).is_some());
+    }
+}

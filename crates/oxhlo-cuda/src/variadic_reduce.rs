@@ -1,0 +1,151 @@
+//! `stablehlo.reduce` of several inputs at once (JAX's argmax and argmin: values and positions) on the
+//! GPU: one thread per result element folds its group from the init values in the order the reference
+//! interpreter folds it (the reduced dimensions in the order `dimensions` lists them, the last
+//! fastest; the body called as `body(accumulators..., elements...)`), so any reducer the elementwise
+//! renderer can express gives the interpreter's results bit for bit. The reducer is rendered as a
+//! device function (constants inlined, also those defined outside its region).
+//!
+//! Reductions of one input take the parallel passes of `reduce.rs`; a reducer that does not render,
+//! or dynamic shapes, stay on the host. `OXHLO_CUDA_VARIADIC_REDUCE=0` keeps these on the host too.
+
+use crate::device::{DTensor, Gpu, Memo};
+use crate::render::{kind_of, load, reg_type, render_body_with, row_major_strides, storage_type, ENTRY, PRELUDE};
+use crate::sort::region_constants;
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Attr, Func, Op, OpKind, Value};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The kernel of reduce `op` of two or more inputs and its result count (None when it stays on the
+/// host). Signature `(long long n, inputs..., inits..., outputs...)`, `n` the result elements.
+pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
+    if op.kind != OpKind::Reduce || crate::env_off("OXHLO_CUDA_VARIADIC_REDUCE") || op.operands.len() < 4 || op.operands.len() % 2 != 0 {
+        return None;
+    }
+    let m = op.operands.len() / 2;
+    if op.results.len() != m {
+        return None;
+    }
+    let ins: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
+    let shape = ins[0].1.clone();
+    if ins[..m].iter().any(|(_, s)| *s != shape) || ins[m..].iter().any(|(_, s)| !s.is_empty()) || (0..m).any(|j| ins[j].0 != ins[m + j].0) {
+        return None;
+    }
+    let rank = shape.len();
+    let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok().filter(|&d| d < rank)).collect::<Option<_>>()?;
+    let kept: Vec<usize> = (0..rank).filter(|d| !dims.contains(d)).collect();
+    let strides = row_major_strides(&shape);
+    let n_out: i64 = kept.iter().map(|&d| shape[d]).product();
+    let red: i64 = dims.iter().map(|&d| shape[d]).product();
+    let kinds: Vec<Kind> = ins[..m].iter().map(|(k, _)| *k).collect();
+    for (j, &r) in op.results.iter().enumerate() {
+        if kind_of(func, r)?.0 != kinds[j] {
+            return None;
+        }
+    }
+    let reducer = render_reducer(func, op, &kinds)?;
+    let mut params = vec!["long long n".to_string()];
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{}", storage_type(*k)?, m + j));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", storage_type(*k)?));
+    }
+    // The offset of a coordinate list `idx` decomposed over `ds` (the last fastest).
+    let offset = |var: &str, ds: &[usize]| -> String {
+        let mut terms = vec!["0LL".to_string()];
+        let mut div = 1i64;
+        for &d in ds.iter().rev() {
+            terms.push(format!("(({var} / {div}LL) % {}LL) * {}LL", shape[d], strides[d]));
+            div *= shape[d];
+        }
+        terms.join(" + ")
+    };
+    let mut src = String::from(PRELUDE);
+    src.push_str(&reducer);
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < n; o += (long long)gridDim.x * blockDim.x) {{");
+    let _ = writeln!(src, "    const long long base = {};", offset("o", &kept));
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    {} acc{j} = {};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
+    }
+    let _ = writeln!(src, "    for (long long r = 0; r < {red}LL; ++r) {{");
+    let _ = writeln!(src, "      const long long at = base + {};", offset("r", &dims));
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
+    let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    let _ = writeln!(src, "      oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
+    let _ = writeln!(src, "    }}");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    out{j}[o] = {};", crate::render::store(*k, &format!("acc{j}")));
+    }
+    let _ = writeln!(src, "  }}\n}}");
+    Some((src, n_out.max(0) as usize))
+}
+
+/// The reducer region of `op` as `__device__ void oxv(acc..., x..., results...)` on register values
+/// of `kinds` (None when an op of it does not render).
+fn render_reducer(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
+    let block = op.regions.first()?.blocks.first()?;
+    let m = kinds.len();
+    if block.args.len() != 2 * m {
+        return None;
+    }
+    let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
+    let mut params = Vec::new();
+    for (i, &a) in block.args.iter().enumerate() {
+        let k = kinds[i % m];
+        if kind_of(func, a)?.0 != k {
+            return None;
+        }
+        let name = format!("p{i}");
+        params.push(format!("{} {name}", reg_type(k)));
+        seeded.insert(a, (name, k));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* r{j}", reg_type(*k)));
+    }
+    let (last, _) = block.ops.split_last()?;
+    if last.kind != OpKind::Return || last.operands.len() != m {
+        return None;
+    }
+    let ops = region_constants(func, block, &mut seeded)?;
+    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    let mut out = format!("__device__ __forceinline__ void oxv({}) {{\n{}", params.join(", "), body.body);
+    for (j, v) in last.operands.iter().enumerate() {
+        let (name, k) = body.regs.get(v).or_else(|| seeded.get(v))?;
+        if *k != kinds[j] {
+            return None;
+        }
+        let _ = writeln!(out, "    *r{j} = {name};");
+    }
+    out.push_str("}\n");
+    Some(out)
+}
+
+/// Runs reduce `op` (two or more inputs) on device operands `ins` (inputs, then inits): its results,
+/// or None when it does not run on the device.
+pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
+    let (_, n) = render(func, op)?;
+    let src = memo.get_with_items(op, 62, || render(func, op))?;
+    let results: Vec<(oxhlo_ir::TensorType, Kind)> = op
+        .results
+        .iter()
+        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
+            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    Some((|| {
+        let mut outs = Vec::with_capacity(results.len());
+        for (_, k) in &results {
+            outs.push(gpu.alloc_raw(*k, n)?);
+        }
+        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
+        Ok(results.iter().zip(outs).map(|((t, k), b)| Gpu::wrap(t.clone(), *k, n, b)).collect())
+    })())
+}
