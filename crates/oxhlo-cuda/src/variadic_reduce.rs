@@ -19,7 +19,7 @@ use std::fmt::Write;
 /// The kernel of reduce `op` of two or more inputs and its result count (None when it stays on the
 /// host). Signature `(long long n, inputs..., inits..., outputs...)`, `n` the result elements.
 pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
-    if op.kind != OpKind::Reduce || crate::env_off("OXHLO_CUDA_VARIADIC_REDUCE") || op.operands.len() < 4 || op.operands.len() % 2 != 0 {
+    if op.kind != OpKind::Reduce || crate::env_off("OXHLO_CUDA_VARIADIC_REDUCE") || op.operands.len() < 4 || !op.operands.len().is_multiple_of(2) {
         return None;
     }
     let m = op.operands.len() / 2;
