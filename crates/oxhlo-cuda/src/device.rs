@@ -666,6 +666,20 @@ impl Gpu {
         unsafe { self.launch_with(src, (blocks, threads), &scalars[..if warp { 3 } else { 4 }], inputs, outputs) }
     }
 
+    /// Launches one step of a sort in global memory (`sort::large_stages`): kernel `(long long rows,
+    /// long long k, long long j, inputs..., positions, outputs...)` over `items` work items (grid-stride
+    /// beyond 2^20 blocks of 256).
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_sort_stage(&self, src: &Kernel, rows: i64, k: i64, j: i64, items: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        if items <= 0 {
+            return Ok(());
+        }
+        let blocks = (items as u64).div_ceil(256).min(1 << 20) as u32;
+        // SAFETY: the signature is (long long rows, long long k, long long j, inputs..., int* positions,
+        // outputs...) as `sort::large_network` renders it; the positions cover rows * p ints.
+        unsafe { self.launch_with(src, (blocks, 256), &[rows, k, j], inputs, outputs) }
+    }
+
     /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per
     /// row, eight to a block, when `warp`, else a block of `rows::ROW_THREADS` per row; grid-stride beyond
     /// 2^20 blocks.

@@ -1,5 +1,6 @@
 //! `stablehlo.sort` and `chlo.top_k` on the GPU: rows of up to [`SORT_MAX`] elements along the sort
-//! dimension (top_k: the last), any number of operands, any comparator the elementwise renderer can
+//! dimension (top_k: the last) in shared memory, longer sort rows in global memory (one launch a step
+//! of the network, [`large_stages`]), any number of operands, any comparator the elementwise renderer can
 //! express (JAX's float comparators with their -0.0 / NaN canonicalization and `TOTALORDER` compare
 //! among them); top_k in the interpreter's order (the element type's total order, descending).
 //!
@@ -11,7 +12,7 @@
 //! leaves the order of equivalent elements open when `is_stable` is false). The comparator reads the
 //! operands from global memory (L1-cached) as it goes.
 //!
-//! Anything else (longer rows, dynamic shapes, a comparator that does not render) returns `None` and
+//! Anything else (top_k of longer rows, dynamic shapes, a comparator that does not render) returns `None` and
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
 
 use crate::device::{DTensor, Gpu, Memo};
@@ -24,11 +25,35 @@ use std::fmt::Write;
 /// The longest row sorted on the device (its positions fill 32 KiB of shared memory).
 pub const SORT_MAX: i64 = 8192;
 
-/// A sort as the device runs it: its kernel source, rows and row length.
+/// The longest row sorted on the device at all (in global memory, [`large_stages`]).
+pub const LARGE_SORT_MAX: i64 = 1 << 30;
+
+/// A sort as the device runs it: its kernel source, rows and row length; `large`: the row is longer
+/// than [`SORT_MAX`] and sorts in global memory (see [`large_stages`]).
 pub struct SortPlan {
     pub src: String,
     pub rows: i64,
     pub n: i64,
+    pub large: bool,
+}
+
+/// The launches of a sort of rows longer than [`SORT_MAX`], in order, as `(k, j)` scalars of its kernel
+/// (a `rows * p` buffer of positions, `p` the row length's next power of two): `(0, 0)` sets every
+/// row's positions to 0..p, each `(k, j)` (k > 0) is one step of the bitonic network over all rows (a
+/// thread a compared pair), and `(-1, 0)` gathers every operand's elements by the sorted positions.
+pub fn large_stages(p: i64) -> Vec<(i64, i64)> {
+    let mut out = vec![(0, 0)];
+    let mut k = 2;
+    while k <= p {
+        let mut j = k / 2;
+        while j > 0 {
+            out.push((k, j));
+            j /= 2;
+        }
+        k *= 2;
+    }
+    out.push((-1, 0));
+    out
 }
 
 /// The plan of sort `op` (None when it does not run on the device; see the module doc).
@@ -46,7 +71,7 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     let dim = usize::try_from(if dim < 0 { dim + rank } else { dim }).ok().filter(|&d| d < shape.len())?;
     let n = shape[dim];
     let numel: i64 = shape.iter().product();
-    if !(1..=SORT_MAX).contains(&n) || numel < 1 {
+    if !(1..=LARGE_SORT_MAX).contains(&n) || numel < 1 {
         return None;
     }
     let inner: i64 = shape[dim + 1..].iter().product();
@@ -64,9 +89,51 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
         format!("oxc({})", args.join(", "))
     };
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
+    if n > SORT_MAX {
+        let src = large_network(&comparator, &params, kinds.len(), n, inner, &order);
+        return Some(SortPlan { src, rows: numel / n, n, large: true });
+    }
     let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n")).collect();
     let src = network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
-    Some(SortPlan { src, rows: numel / n, n })
+    Some(SortPlan { src, rows: numel / n, n, large: false })
+}
+
+/// The kernel of a sort of rows longer than [`SORT_MAX`] (see [`large_stages`]): parameters `(rows,
+/// k, j, inputs..., pos, outputs...)`, the positions a `rows * p` buffer of ints; each launch a grid-stride
+/// loop over its work.
+fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str) -> String {
+    let p = (n as u64).next_power_of_two() as i64;
+    let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
+    let ins = ins.join(", ");
+    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string()];
+    kparams.extend(params[1..=inputs].iter().cloned());
+    kparams.push("int* __restrict__ pos".to_string());
+    kparams.extend(params[inputs + 1..].iter().cloned());
+    let mut src = String::from(PRELUDE);
+    src.push_str(helpers);
+    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, long long a, long long b) {{", params[1..=inputs].join(", "));
+    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
+    let _ = writeln!(src, "  const long long ia = base + a * {inner}LL, ib = base + b * {inner}LL;");
+    let _ = write!(src, "{order}  return a < b;\n}}\n");
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", kparams.join(", "));
+    let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
+    let _ = writeln!(src, "  if (k == 0) {{\n    for (long long q = tid; q < rows * {p}LL; q += stride) pos[q] = (int)(q % {p}LL);\n    return;\n  }}");
+    let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {n}LL; q += stride) {{");
+    let _ = writeln!(src, "      const long long row = q / {n}LL, t = q % {n}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "      const long long from = base + (long long)pos[row * {p}LL + t] * {inner}LL, to = base + t * {inner}LL;");
+    for j in 0..inputs {
+        let _ = writeln!(src, "      out{j}[to] = in{j}[from];");
+    }
+    let _ = writeln!(src, "    }}\n    return;\n  }}");
+    let _ = writeln!(src, "  for (long long q = tid; q < rows * {}LL; q += stride) {{", p / 2);
+    let _ = writeln!(src, "    const long long row = q / {}LL, h = q % {}LL, t = (h / j) * 2 * j + h % j, u = t + j;", p / 2, p / 2);
+    let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "    int* r = pos + row * {p}LL;");
+    let _ = writeln!(src, "    const int a = r[t], b = r[u];");
+    let _ = writeln!(src, "    if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ r[t] = b; r[u] = a; }}");
+    let _ = writeln!(src, "  }}\n}}");
+    src
 }
 
 /// A kernel sorting each row's positions with a bitonic network in shared memory (see the module doc):
@@ -131,7 +198,7 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     let order = format!("  const auto ka = {}, kb = {};\n  if (ka != kb) return ka > kb;\n", key("ia"), key("ib"));
     let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = in0[base + pos[t]];\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
     let src = network("", &params, 1, n, 1, &order, k, &copies);
-    Some(SortPlan { src, rows: numel / n, n })
+    Some(SortPlan { src, rows: numel / n, n, large: false })
 }
 
 /// The comparator region of `op` as `__device__ bool oxc(lhs0, rhs0, lhs1, rhs1, ...)` on register
@@ -268,7 +335,18 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
             lens.push(len);
         }
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        gpu.launch_rows(&src, p.rows, false, &bufs, &mut outs)?;
+        if p.large {
+            let pn = (p.n as u64).next_power_of_two() as i64;
+            let mut with_pos = Vec::with_capacity(outs.len() + 1);
+            with_pos.push(gpu.alloc_raw(Kind::I32, (p.rows * pn) as usize)?);
+            with_pos.extend(outs);
+            for (k, j) in large_stages(pn) {
+                gpu.launch_sort_stage(&src, p.rows, k, j, if k < 0 { p.rows * p.n } else { p.rows * pn / 2 }, &bufs, &mut with_pos)?;
+            }
+            outs = with_pos.split_off(1);
+        } else {
+            gpu.launch_rows(&src, p.rows, false, &bufs, &mut outs)?;
+        }
         Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
     })())
 }

@@ -100,6 +100,22 @@ unsafe fn call(f: usize, rows: i64, a: &[usize]) {
     }
 }
 
+/// Calls entry `f` as `oxk(rows, k, j, args...)` (a step of a sort in global memory).
+///
+/// # Safety
+/// As for [`call`], with three scalars first.
+unsafe fn call3(f: usize, rows: i64, k: i64, j: i64, a: &[usize]) {
+    type A = usize;
+    // SAFETY: passed on from the caller (the arity picks the signature).
+    unsafe {
+        match a.len() {
+            3 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2]),
+            5 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3], a[4]),
+            n => panic!("no signature for {n} pointers"),
+        }
+    }
+}
+
 /// Inputs with ties, signed zeros, infinities and (where the comparators order them) NaNs of both signs.
 fn input(t: &TensorType, seed: u64, nans: bool) -> Buf {
     let n = t.num_elements().expect("static");
@@ -204,12 +220,12 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
                 pf.res_attrs = vec![Vec::new(); pf.ty.results.len()];
             }
             let want = oxhlo_interp::eval::run_main(&probe, args.iter().map(Val::to_rt).collect()).expect("interpreter");
-            let (src, rows) = if op.kind == OpKind::Reduce {
+            let (src, rows, large) = if op.kind == OpKind::Reduce {
                 let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
-                (src, n as i64)
+                (src, n as i64, None)
             } else {
                 let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} stays on the host"));
-                (p.src, p.rows)
+                (p.src, p.rows, p.large.then_some(p.n))
             };
             let entry = host_kernel(cxx, &src, &dir, &format!("k{n}_{s}"));
             let outs: Vec<Buf> = op
@@ -220,10 +236,23 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
                     Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
                 })
                 .collect();
-            let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain(outs.iter().map(ptr)).collect();
-            // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
-            // element types and sizes.
-            unsafe { call(entry, rows, &ptrs) };
+            if let Some(n) = large {
+                // In global memory: the positions buffer between the inputs and the outputs, a call a
+                // step, in the backend's order.
+                let p = (n as u64).next_power_of_two() as i64;
+                let pos = vec![0i32; (rows * p) as usize];
+                let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
+                for (k, j) in oxhlo_cuda::sort::large_stages(p) {
+                    // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
+                    // element types and sizes.
+                    unsafe { call3(entry, rows, k, j, &ptrs) };
+                }
+            } else {
+                let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain(outs.iter().map(ptr)).collect();
+                // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
+                // element types and sizes.
+                unsafe { call(entry, rows, &ptrs) };
+            }
             for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
                 let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
                 assert_eq!(format!("{:?}", got.to_rt()), format!("{w:?}"), "{path:?} op {s} result {k}");
@@ -232,6 +261,6 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         }
         println!("{}: {} ops agree bit for bit", path.display(), targets.len());
     }
-    assert!(checked >= 10, "{checked} ops checked");
+    assert!(checked >= 12, "{checked} ops checked");
     let _ = std::fs::remove_dir_all(&dir);
 }

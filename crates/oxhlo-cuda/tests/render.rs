@@ -733,7 +733,8 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     assert!(p.src.contains("(oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
     // 64 positions for 37 elements; ties broken by position (stable).
     assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("return a < b;"), "{}", p.src);
-    // Too long a row, or a comparator that does not render, stays on the host.
+    // A row longer than shared memory holds sorts in global memory; a comparator that does not render
+    // stays on the host.
     let long = module(
         r#"
 func.func @main(%x: tensor<9000xf32>) -> tensor<9000xf32> {
@@ -747,7 +748,9 @@ func.func @main(%x: tensor<9000xf32>) -> tensor<9000xf32> {
 "#,
     );
     let f = &long.funcs[0];
-    assert!(oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).is_none());
+    let p = oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).expect("a long row sorts on the device");
+    assert!(p.large && p.src.contains("int* __restrict__ pos") && p.src.contains("if (k < 0)"), "{}", p.src);
+    assert_eq!(oxhlo_cuda::sort::large_stages(16384).len(), 2 + 14 * 15 / 2);
     let pow = module(
         r#"
 func.func @main(%x: tensor<9xi32>) -> tensor<9xi32> {
