@@ -78,6 +78,10 @@ impl Stats {
     }
 }
 
+/// An op run on the device by a kernel of its own with results of their own (sorts, several-input
+/// reductions): its results, or None when it does not run there.
+type DeviceRun = fn(&Gpu, &crate::device::Memo, &Func, &Op, &[DTensor]) -> Option<Result<Vec<DTensor>, String>>;
+
 struct PlannedStep {
     step: Step,
     take: Vec<bool>,
@@ -1300,32 +1304,27 @@ impl<'p> Run<'p> {
         }
     }
 
-    /// A sort (or top_k) whose rows fit a block's shared memory and whose comparator renders
-    /// (`sort.rs`), when every operand can live on the device.
+    /// A sort or top_k (`sort.rs`) whose comparator renders, when every operand can live on the device.
     fn try_device_sort(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
-        // Decide from types alone before any operand is uploaded.
-        if crate::sort::plan_op(frame.func, op).is_none() {
-            return Ok(None);
-        }
-        let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
-        match crate::sort::try_sort(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
-            Some(r) => {
-                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
-                Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))
-            }
-            None => Ok(None),
-        }
+        let runs = crate::sort::plan_op(frame.func, op).is_some();
+        self.try_device_results(frame, op, runs, crate::sort::try_sort)
     }
 
     /// A reduction of several inputs (argmax, argmin) whose reducer renders (`variadic_reduce.rs`),
     /// when every operand can live on the device.
     fn try_device_variadic_reduce(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
-        // Decide from types alone before any operand is uploaded.
-        if crate::variadic_reduce::render(frame.func, op).is_none() {
+        let runs = crate::variadic_reduce::render(frame.func, op).is_some();
+        self.try_device_results(frame, op, runs, crate::variadic_reduce::try_reduce)
+    }
+
+    /// Runs `op` by `run` on its operands on the device when `runs` (decided from types alone, before
+    /// any operand is uploaded): its results, or None for the host.
+    fn try_device_results(&mut self, frame: &mut Frame<'p>, op: &'p Op, runs: bool, run: DeviceRun) -> Result<Option<Vec<Slot>>, String> {
+        if !runs {
             return Ok(None);
         }
         let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
-        match crate::variadic_reduce::try_reduce(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
+        match run(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
             Some(r) => {
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))

@@ -109,13 +109,7 @@ fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner:
     kparams.extend(params[1..=inputs].iter().cloned());
     kparams.push("int* __restrict__ pos".to_string());
     kparams.extend(params[inputs + 1..].iter().cloned());
-    let mut src = String::from(PRELUDE);
-    src.push_str(helpers);
-    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
-    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, long long a, long long b) {{", params[1..=inputs].join(", "));
-    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
-    let _ = writeln!(src, "  const long long ia = base + a * {inner}LL, ib = base + b * {inner}LL;");
-    let _ = write!(src, "{order}  return a < b;\n}}\n");
+    let mut src = prelude_and_order(helpers, &params[1..=inputs], "long long", n, inner, order);
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", kparams.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
     let _ = writeln!(src, "  if (k == 0) {{\n    for (long long q = tid; q < rows * {p}LL; q += stride) pos[q] = (int)(q % {p}LL);\n    return;\n  }}");
@@ -147,13 +141,7 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
     let p = (n as u64).next_power_of_two();
     let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
     let ins = ins.join(", ");
-    let mut src = String::from(PRELUDE);
-    src.push_str(helpers);
-    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
-    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, int a, int b) {{", params[1..=inputs].join(", "));
-    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
-    let _ = writeln!(src, "  const long long ia = base + (long long)a * {inner}LL, ib = base + (long long)b * {inner}LL;");
-    let _ = write!(src, "{order}  return a < b;\n}}\n");
+    let mut src = prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  __shared__ int pos[{p}];");
     let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
@@ -167,6 +155,21 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
     let _ = writeln!(src, "    for (int t = threadIdx.x; t < {keep}; t += blockDim.x) {{");
     src.push_str(copies);
     let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
+    src
+}
+
+/// The prelude, `helpers`, and `oxs_before(inputs..., base, a, b)` (positions of type `pos`): whether
+/// position a of the row at `base` (of `n` elements `inner` apart) sorts before position b, by
+/// `order` (statements reading the elements at `ia` and `ib`, returning when they differ), then by
+/// position; positions past `n` last.
+fn prelude_and_order(helpers: &str, in_params: &[String], pos: &str, n: i64, inner: i64, order: &str) -> String {
+    let mut src = String::from(PRELUDE);
+    src.push_str(helpers);
+    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, {pos} a, {pos} b) {{", in_params.join(", "));
+    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
+    let _ = writeln!(src, "  const long long ia = base + (long long)a * {inner}LL, ib = base + (long long)b * {inner}LL;");
+    let _ = write!(src, "{order}  return a < b;\n}}\n");
     src
 }
 
@@ -318,14 +321,7 @@ pub fn render_sort(func: &Func, op: &Op) -> Option<String> {
 pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
     let p = plan_op(func, op)?;
     let src = memo.get(op, 61, || Some(p.src.clone()))?;
-    let results: Vec<(oxhlo_ir::TensorType, Kind)> = op
-        .results
-        .iter()
-        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
-            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
+    let results = result_types(func, op)?;
     Some((|| {
         let mut outs = Vec::with_capacity(results.len());
         let mut lens = Vec::with_capacity(results.len());
@@ -349,4 +345,15 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
         }
         Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
     })())
+}
+
+/// The (static) types and kinds of `op`'s results (None when one has no device form).
+pub(crate) fn result_types(func: &Func, op: &Op) -> Option<Vec<(oxhlo_ir::TensorType, Kind)>> {
+    op.results
+        .iter()
+        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
+            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
+            _ => None,
+        })
+        .collect()
 }

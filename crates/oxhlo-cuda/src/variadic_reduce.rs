@@ -131,14 +131,7 @@ fn render_reducer(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
 pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
     let (_, n) = render(func, op)?;
     let src = memo.get_with_items(op, 62, || render(func, op))?;
-    let results: Vec<(oxhlo_ir::TensorType, Kind)> = op
-        .results
-        .iter()
-        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
-            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
+    let results = crate::sort::result_types(func, op)?;
     Some((|| {
         let mut outs = Vec::with_capacity(results.len());
         for (_, k) in &results {

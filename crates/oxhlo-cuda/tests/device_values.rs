@@ -371,7 +371,7 @@ fn sorts_match_the_interpreter_bit_for_bit() {
         let inputs: Vec<Val> = func.body.entry().expect("block").args.iter().enumerate().map(|(j, &a)| {
             let t = func.ty(a).as_tensor().expect("tensor").clone();
             let nans = !path.to_string_lossy().contains("multikey") && !path.to_string_lossy().contains("bf16");
-            Val::Native(NTensor::new(t.clone(), sort_input(&t, (n * 10 + j) as u64, nans)))
+            Val::Native(NTensor::new(t.clone(), common::sort_input(&t, (n * 10 + j) as u64, nans)))
         }).collect();
         let got = prog.run(inputs.clone()).expect("runs on the GPU");
         assert_eq!(prog.stats.host_ops.load(std::sync::atomic::Ordering::Relaxed), 0, "{path:?}: the sort ran on the host");
@@ -381,33 +381,6 @@ fn sorts_match_the_interpreter_bit_for_bit() {
             assert_eq!(format!("{:?}", g.to_rt()), format!("{w:?}"), "{path:?} output {k}");
         }
         println!("{}: {} outputs agree bit for bit", path.display(), got.len());
-    }
-}
-
-/// Inputs for the sorts: few distinct values (ties), -0.0 beside 0.0, infinities, and NaNs (both
-/// signs, with `nan_ok`: programs whose comparators order NaNs).
-fn sort_input(t: &TensorType, seed: u64, nan_ok: bool) -> Buf {
-    let n = t.num_elements().expect("static");
-    let r = rand(n, 900 + seed);
-    match &t.elem {
-        ElementType::Float(FloatType::F32) => Buf::F32(
-            r.iter()
-                .enumerate()
-                .map(|(i, &v)| match i % 11 {
-                    0 if nan_ok => f32::NAN,
-                    1 if nan_ok => -f32::NAN,
-                    2 => -0.0,
-                    3 => 0.0,
-                    4 => f32::INFINITY,
-                    5 => f32::NEG_INFINITY,
-                    _ => (v * 4.0).round() / 2.0,
-                })
-                .collect(),
-        ),
-        ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
-        ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
-        ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
-        other => panic!("no sort inputs for {other:?}"),
     }
 }
 

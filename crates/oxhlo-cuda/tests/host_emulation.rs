@@ -10,8 +10,9 @@
 //! (`device_values` runs the same programs on one). Skips with a message where no `c++` compiler is found.
 
 use oxhlo_cpu::{Buf, Kind, NTensor, OptLevel, OptOptions, Val};
-use oxhlo_ir::{ElementType, FloatType, OpKind, TensorType};
+use oxhlo_ir::OpKind;
 use std::path::{Path, PathBuf};
+mod common;
 
 /// Host definitions of what the sort kernels use from CUDA and from the backend's prelude.
 const SHIM: &str = r#"
@@ -116,52 +117,18 @@ unsafe fn call3(f: usize, rows: i64, k: i64, j: i64, a: &[usize]) {
     }
 }
 
-/// Inputs with ties, signed zeros, infinities and (where the comparators order them) NaNs of both signs.
-fn input(t: &TensorType, seed: u64, nans: bool) -> Buf {
-    let n = t.num_elements().expect("static");
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    let r: Vec<f32> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect();
-    match &t.elem {
-        ElementType::Float(FloatType::F32) => Buf::F32(
-            r.iter()
-                .enumerate()
-                .map(|(i, &v)| match i % 11 {
-                    0 if nans => f32::NAN,
-                    1 if nans => -f32::NAN,
-                    2 => -0.0,
-                    3 => 0.0,
-                    4 => f32::INFINITY,
-                    5 => f32::NEG_INFINITY,
-                    _ => (v * 4.0).round() / 2.0,
-                })
-                .collect(),
-        ),
-        ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
-        ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
-        ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
-        other => panic!("no inputs for {other:?}"),
-    }
-}
-
-/// The values the interpreter gives the operands of op `i` of the optimized entry `m` (its return
-/// changed to return them), on `args`.
-fn operand_values(m: &oxhlo_ir::Module, i: usize, args: &[Val]) -> Vec<Val> {
+/// The values the interpreter gives the operands (or, with `results`, the results) of op `i` of the
+/// optimized entry of `m` on `args`: the entry's return changed to return them.
+fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec<Val> {
     let mut m = m.clone();
     let name = m.entry().unwrap().name.clone();
     let f = m.funcs.iter_mut().find(|f| f.name == name).unwrap();
-    let block = &f.body.blocks[0];
-    let operands = block.ops[i].operands.clone();
-    let types: Vec<oxhlo_ir::Type> = operands.iter().map(|&v| f.ty(v).clone()).collect();
+    let op = &f.body.blocks[0].ops[i];
+    let values = if results { op.results.clone() } else { op.operands.clone() };
+    let types: Vec<oxhlo_ir::Type> = values.iter().map(|&v| f.ty(v).clone()).collect();
     let block = &mut f.body.blocks[0];
     let ret = block.ops.len() - 1;
-    block.ops[ret].operands = operands;
+    block.ops[ret].operands = values;
     f.ty.results = types;
     f.res_attrs = vec![Vec::new(); f.ty.results.len()];
     oxhlo_interp::eval::run_main(&m, args.iter().map(Val::to_rt).collect()).expect("interpreter").into_iter().map(Val::from_rt).collect()
@@ -197,7 +164,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         let nans = !path.to_string_lossy().contains("multikey") && !path.to_string_lossy().contains("bf16");
         let func = m.entry().unwrap().clone();
         let args: Vec<Val> =
-            func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64, nans)))).collect();
+            func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), common::sort_input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64, nans)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
         let f = m.entry().unwrap();
         let block = f.body.entry().unwrap();
@@ -205,21 +172,8 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         assert!(!targets.is_empty(), "{path:?}: nothing to emulate in the entry after the optimizer");
         for (s, &i) in targets.iter().enumerate() {
             let op = &block.ops[i];
-            let ins = operand_values(&m, i, &args);
-            // Its results, by the interpreter: the op's results returned instead.
-            let mut probe = m.clone();
-            {
-                let name = probe.entry().unwrap().name.clone();
-                let pf = probe.funcs.iter_mut().find(|f| f.name == name).unwrap();
-                let results = pf.body.blocks[0].ops[i].results.clone();
-                let types: Vec<oxhlo_ir::Type> = results.iter().map(|&v| pf.ty(v).clone()).collect();
-                let b = &mut pf.body.blocks[0];
-                let ret = b.ops.len() - 1;
-                b.ops[ret].operands = results;
-                pf.ty.results = types;
-                pf.res_attrs = vec![Vec::new(); pf.ty.results.len()];
-            }
-            let want = oxhlo_interp::eval::run_main(&probe, args.iter().map(Val::to_rt).collect()).expect("interpreter");
+            let ins = values_at(&m, i, &args, false);
+            let want = values_at(&m, i, &args, true);
             let (src, rows, large) = if op.kind == OpKind::Reduce {
                 let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
                 (src, n as i64, None)
@@ -255,7 +209,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
             }
             for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
                 let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
-                assert_eq!(format!("{:?}", got.to_rt()), format!("{w:?}"), "{path:?} op {s} result {k}");
+                assert_eq!(format!("{:?}", got.to_rt()), format!("{:?}", w.to_rt()), "{path:?} op {s} result {k}");
             }
             checked += 1;
         }

@@ -1,8 +1,11 @@
 //! Helpers shared by the CUDA backend's test binaries.
 
+use oxhlo_cpu::Buf;
 use oxhlo_interp::{Data, RtValue};
+use oxhlo_ir::{ElementType, FloatType, TensorType};
 
 /// A tensor value's elements as f64 (floats as they are, integers converted).
+#[allow(dead_code)]
 pub fn as_f64(v: &RtValue) -> Vec<f64> {
     match v {
         RtValue::Tensor(t) => match &t.data {
@@ -12,5 +15,41 @@ pub fn as_f64(v: &RtValue) -> Vec<f64> {
             other => panic!("unexpected data {other:?}"),
         },
         other => panic!("unexpected value {other:?}"),
+    }
+}
+
+/// Inputs for sorts and argmax: ties, signed zeros, infinities and (with `nans`, for comparators that
+/// order them) NaNs of both signs; f32, bf16, i32 and u32.
+#[allow(dead_code)]
+pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
+    let n = t.num_elements().expect("static");
+    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    let r: Vec<f32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect();
+    match &t.elem {
+        ElementType::Float(FloatType::F32) => Buf::F32(
+            r.iter()
+                .enumerate()
+                .map(|(i, &v)| match i % 11 {
+                    0 if nans => f32::NAN,
+                    1 if nans => -f32::NAN,
+                    2 => -0.0,
+                    3 => 0.0,
+                    4 => f32::INFINITY,
+                    5 => f32::NEG_INFINITY,
+                    _ => (v * 4.0).round() / 2.0,
+                })
+                .collect(),
+        ),
+        ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
+        ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
+        ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
+        other => panic!("no inputs for {other:?}"),
     }
 }
