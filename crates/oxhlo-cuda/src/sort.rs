@@ -12,7 +12,7 @@
 //! leaves the order of equivalent elements open when `is_stable` is false). The comparator reads the
 //! operands from global memory (L1-cached) as it goes.
 //!
-//! Anything else (top_k of longer rows, dynamic shapes, a comparator that does not render) returns `None` and
+//! Anything else (dynamic shapes, a comparator that does not render) returns `None` and
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
 
 use crate::device::{DTensor, Gpu, Memo};
@@ -90,7 +90,8 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     };
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
     if n > SORT_MAX {
-        let src = large_network(&comparator, &params, kinds.len(), n, inner, &order);
+        let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + t * {inner}LL] = in{j}[base + at * {inner}LL];\n")).collect();
+        let src = large_network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
         return Some(SortPlan { src, rows: numel / n, n, large: true });
     }
     let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n")).collect();
@@ -98,10 +99,12 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     Some(SortPlan { src, rows: numel / n, n, large: false })
 }
 
-/// The kernel of a sort of rows longer than [`SORT_MAX`] (see [`large_stages`]): parameters `(rows,
-/// k, j, inputs..., pos, outputs...)`, the positions a `rows * p` buffer of ints; each launch a grid-stride
-/// loop over its work.
-fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str) -> String {
+/// The kernel of a sort (or top_k) of rows longer than [`SORT_MAX`] (see [`large_stages`]): parameters
+/// `(rows, k, j, inputs..., pos, outputs...)`, the positions a `rows * p` buffer of ints; each launch a
+/// grid-stride loop over its work; the gather runs `copies` for sorted positions `t < keep` of each
+/// row (`row`, `base`, `at`: the element position at `t`).
+#[allow(clippy::too_many_arguments)]
+fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str) -> String {
     let p = (n as u64).next_power_of_two() as i64;
     let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
     let ins = ins.join(", ");
@@ -113,12 +116,10 @@ fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner:
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", kparams.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
     let _ = writeln!(src, "  if (k == 0) {{\n    for (long long q = tid; q < rows * {p}LL; q += stride) pos[q] = (int)(q % {p}LL);\n    return;\n  }}");
-    let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {n}LL; q += stride) {{");
-    let _ = writeln!(src, "      const long long row = q / {n}LL, t = q % {n}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    let _ = writeln!(src, "      const long long from = base + (long long)pos[row * {p}LL + t] * {inner}LL, to = base + t * {inner}LL;");
-    for j in 0..inputs {
-        let _ = writeln!(src, "      out{j}[to] = in{j}[from];");
-    }
+    let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {keep}LL; q += stride) {{");
+    let _ = writeln!(src, "      const long long row = q / {keep}LL, t = q % {keep}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "      const long long at = pos[row * {p}LL + t];");
+    src.push_str(copies);
     let _ = writeln!(src, "    }}\n    return;\n  }}");
     let _ = writeln!(src, "  for (long long q = tid; q < rows * {}LL; q += stride) {{", p / 2);
     let _ = writeln!(src, "    const long long row = q / {}LL, h = q % {}LL, t = (h / j) * 2 * j + h % j, u = t + j;", p / 2, p / 2);
@@ -173,8 +174,8 @@ fn prelude_and_order(helpers: &str, in_params: &[String], pos: &str, n: i64, inn
     src
 }
 
-/// The plan of `chlo.top_k` `op`: the `k` largest of each last-dimension row of at most [`SORT_MAX`]
-/// elements and their positions, as the interpreter orders them (descending by the element type's
+/// The plan of `chlo.top_k` `op`: the `k` largest of each last-dimension row (longer than [`SORT_MAX`]:
+/// in global memory) and their positions, as the interpreter orders them (descending by the element type's
 /// total order, -0.0 below +0.0 and NaNs by sign at the ends; ties by ascending position). `rows` and
 /// `n` as for a sort; None when it does not run on the device.
 pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
@@ -186,7 +187,7 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     let n = *shape.last()?;
     let k = op.attr("k").and_then(Attr::as_int)?;
     let numel: i64 = shape.iter().product();
-    if !(1..=SORT_MAX).contains(&n) || !(0..=n).contains(&k) || numel < 1 || *ishape.last()? != k || !crate::render::is_int(ik) {
+    if !(1..=LARGE_SORT_MAX).contains(&n) || !(0..=n).contains(&k) || numel < 1 || *ishape.last()? != k || !crate::render::is_int(ik) {
         return None;
     }
     let params = vec!["long long rows".to_string(), format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
@@ -200,6 +201,11 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     };
     let order = format!("  const auto ka = {}, kb = {};\n  if (ka != kb) return ka > kb;\n", key("ia"), key("ib"));
     let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = in0[base + pos[t]];\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
+    if n > SORT_MAX {
+        let copies = format!("      out0[row * {k}LL + t] = in0[base + at];\n      out1[row * {k}LL + t] = ({})at;\n", storage_type(ik)?);
+        let src = large_network("", &params, 1, n, 1, &order, k, &copies);
+        return Some(SortPlan { src, rows: numel / n, n, large: true });
+    }
     let src = network("", &params, 1, n, 1, &order, k, &copies);
     Some(SortPlan { src, rows: numel / n, n, large: false })
 }

@@ -53,3 +53,16 @@ pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
         other => panic!("no inputs for {other:?}"),
     }
 }
+
+/// A value's type and elements with floats as their bits (so -NaN, NaN and NaN payloads differ, as do
+/// -0.0 and 0.0), for comparisons bit for bit.
+#[allow(dead_code)]
+pub fn bits(v: &RtValue) -> String {
+    match v {
+        RtValue::Tensor(t) => match &t.data {
+            Data::Float(x) => format!("{:?} {:?}", t.ty, x.iter().map(|f| f.to_bits()).collect::<Vec<_>>()),
+            other => format!("{:?} {other:?}", t.ty),
+        },
+        other => format!("{other:?}"),
+    }
+}
