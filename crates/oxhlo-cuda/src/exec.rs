@@ -1306,14 +1306,14 @@ impl<'p> Run<'p> {
 
     /// A sort or top_k (`sort.rs`) whose comparator renders, when every operand can live on the device.
     fn try_device_sort(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
-        let runs = crate::sort::plan_op(frame.func, op).is_some();
+        let runs = crate::sort::runs_on_device(&self.prog.memo, frame.func, op);
         self.try_device_results(frame, op, runs, crate::sort::try_sort)
     }
 
     /// A reduction of several inputs (argmax, argmin) whose reducer renders (`variadic_reduce.rs`),
     /// when every operand can live on the device.
     fn try_device_variadic_reduce(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
-        let runs = crate::variadic_reduce::render(frame.func, op).is_some();
+        let runs = crate::variadic_reduce::runs_on_device(&self.prog.memo, frame.func, op);
         self.try_device_results(frame, op, runs, crate::variadic_reduce::try_reduce)
     }
 

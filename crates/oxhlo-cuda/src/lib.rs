@@ -22,6 +22,7 @@ pub mod nvrtc;
 pub mod nvrtc_worker;
 pub mod profile;
 pub mod reduce;
+mod region;
 pub mod render;
 pub mod rows;
 pub mod sort;

@@ -158,6 +158,17 @@ pub fn kind_of(func: &Func, v: Value) -> Option<(Kind, Vec<i64>)> {
     }
 }
 
+/// The (static) types and kinds of `op`'s results (None when one has no device form).
+pub(crate) fn result_types(func: &Func, op: &Op) -> Option<Vec<(oxhlo_ir::TensorType, Kind)>> {
+    op.results
+        .iter()
+        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
+            (Some(Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
+            _ => None,
+        })
+        .collect()
+}
+
 pub(crate) fn is_float(k: Kind) -> bool {
     matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
 }

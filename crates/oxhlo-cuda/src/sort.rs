@@ -1,5 +1,5 @@
 //! `stablehlo.sort` and `chlo.top_k` on the GPU: rows of up to [`SORT_MAX`] elements along the sort
-//! dimension (top_k: the last) in shared memory, longer sort rows in global memory (one launch a step
+//! dimension (top_k: the last) in shared memory, longer rows in global memory (one launch a step
 //! of the network, [`large_stages`]), any number of operands, any comparator the elementwise renderer can
 //! express (JAX's float comparators with their -0.0 / NaN canonicalization and `TOTALORDER` compare
 //! among them); top_k in the interpreter's order (the element type's total order, descending).
@@ -16,13 +16,12 @@
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{kind_of, load, reg_type, render_body_with, storage_type, ENTRY, PRELUDE};
+use crate::render::{kind_of, load, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
-use oxhlo_ir::{Attr, Func, Op, OpKind, Value};
-use std::collections::HashMap;
+use oxhlo_ir::{Attr, Func, Op, OpKind};
 use std::fmt::Write;
 
-/// The longest row sorted on the device (its positions fill 32 KiB of shared memory).
+/// The longest row sorted in shared memory (its positions fill 32 KiB of it).
 pub const SORT_MAX: i64 = 8192;
 
 /// The longest row sorted on the device at all (in global memory, [`large_stages`]).
@@ -56,25 +55,34 @@ pub fn large_stages(p: i64) -> Vec<(i64, i64)> {
     out
 }
 
-/// The plan of sort `op` (None when it does not run on the device; see the module doc).
-pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
-    if op.kind != OpKind::Sort || crate::env_off("OXHLO_CUDA_SORT") || op.operands.is_empty() || op.results.len() != op.operands.len() {
-        return None;
-    }
-    let kinds: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
-    let shape = kinds[0].1.clone();
-    if kinds.iter().any(|(_, s)| *s != shape) || shape.is_empty() {
-        return None;
-    }
+/// A sort's or top_k's rows from its operand types alone: (rows, row length, elements between a row's
+/// neighbours), or None for shapes the device does not sort.
+fn rows_of(func: &Func, op: &Op) -> Option<(i64, i64, i64)> {
+    let shape = kind_of(func, *op.operands.first()?)?.1;
     let rank = shape.len() as i64;
-    let dim = op.attr("dimension").and_then(Attr::as_int)?;
+    let dim = match op.kind {
+        OpKind::Sort => op.attr("dimension").and_then(Attr::as_int)?,
+        _ => rank - 1,
+    };
     let dim = usize::try_from(if dim < 0 { dim + rank } else { dim }).ok().filter(|&d| d < shape.len())?;
     let n = shape[dim];
     let numel: i64 = shape.iter().product();
     if !(1..=LARGE_SORT_MAX).contains(&n) || numel < 1 {
         return None;
     }
-    let inner: i64 = shape[dim + 1..].iter().product();
+    Some((numel / n, n, shape[dim + 1..].iter().product()))
+}
+
+/// The plan of sort `op` (None when it does not run on the device; see the module doc).
+pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
+    if op.kind != OpKind::Sort || crate::env_off("OXHLO_CUDA_SORT") || op.operands.is_empty() || op.results.len() != op.operands.len() {
+        return None;
+    }
+    let kinds: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
+    if kinds.iter().any(|(_, s)| *s != kinds[0].1) || kinds[0].1.is_empty() {
+        return None;
+    }
+    let (rows, n, inner) = rows_of(func, op)?;
     let comparator = render_comparator(func, op, &kinds.iter().map(|(k, _)| *k).collect::<Vec<_>>())?;
     let mut params = vec!["long long rows".to_string()];
     for (j, (k, _)) in kinds.iter().enumerate() {
@@ -92,11 +100,11 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     if n > SORT_MAX {
         let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + t * {inner}LL] = in{j}[base + at * {inner}LL];\n")).collect();
         let src = large_network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
-        return Some(SortPlan { src, rows: numel / n, n, large: true });
+        return Some(SortPlan { src, rows, n, large: true });
     }
     let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n")).collect();
     let src = network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
-    Some(SortPlan { src, rows: numel / n, n, large: false })
+    Some(SortPlan { src, rows, n, large: false })
 }
 
 /// The kernel of a sort (or top_k) of rows longer than [`SORT_MAX`] (see [`large_stages`]): parameters
@@ -182,12 +190,11 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     if op.kind != OpKind::ChloTopK || crate::env_off("OXHLO_CUDA_SORT") || op.operands.len() != 1 || op.results.len() != 2 {
         return None;
     }
-    let (kind, shape) = kind_of(func, op.operands[0])?;
+    let (kind, _) = kind_of(func, op.operands[0])?;
     let (ik, ishape) = kind_of(func, op.results[1])?;
-    let n = *shape.last()?;
+    let (rows, n, _) = rows_of(func, op)?;
     let k = op.attr("k").and_then(Attr::as_int)?;
-    let numel: i64 = shape.iter().product();
-    if !(1..=LARGE_SORT_MAX).contains(&n) || !(0..=n).contains(&k) || numel < 1 || *ishape.last()? != k || !crate::render::is_int(ik) {
+    if !(0..=n).contains(&k) || *ishape.last()? != k || !crate::render::is_int(ik) {
         return None;
     }
     let params = vec!["long long rows".to_string(), format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
@@ -204,108 +211,28 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     if n > SORT_MAX {
         let copies = format!("      out0[row * {k}LL + t] = in0[base + at];\n      out1[row * {k}LL + t] = ({})at;\n", storage_type(ik)?);
         let src = large_network("", &params, 1, n, 1, &order, k, &copies);
-        return Some(SortPlan { src, rows: numel / n, n, large: true });
+        return Some(SortPlan { src, rows, n, large: true });
     }
     let src = network("", &params, 1, n, 1, &order, k, &copies);
-    Some(SortPlan { src, rows: numel / n, n, large: false })
+    Some(SortPlan { src, rows, n, large: false })
 }
 
 /// The comparator region of `op` as `__device__ bool oxc(lhs0, rhs0, lhs1, rhs1, ...)` on register
 /// values of the operands' kinds (None when an op of it does not render).
 fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
     let block = op.regions.first()?.blocks.first()?;
-    if block.args.len() != 2 * kinds.len() {
-        return None;
-    }
-    let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
-    let mut params = Vec::new();
-    for (i, &a) in block.args.iter().enumerate() {
-        let k = kinds[i / 2];
-        if kind_of(func, a)?.0 != k {
-            return None;
-        }
-        let name = format!("p{i}");
-        params.push(format!("{} {name}", reg_type(k)));
-        seeded.insert(a, (name, k));
-    }
     let last = block.ops.last()?;
     if last.kind != OpKind::Return || last.operands.len() != 1 {
         return None;
     }
-    let ops = region_constants(func, block, &mut seeded)?;
-    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    // Arguments (lhs, rhs) per operand.
+    let arg_kinds: Vec<Kind> = kinds.iter().flat_map(|&k| [k, k]).collect();
+    let (params, body) = crate::region::region_body(func, block, &arg_kinds)?;
     let (ret, rk) = body.regs.get(&last.operands[0])?;
     if *rk != Kind::Bool {
         return None;
     }
     Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
-}
-
-/// The ops of region block `block` (its terminator aside) to render, with its constants put in `seeded`
-/// as literals: its own, and those it reads from outside the region (MLIR's canonicalizer hoists them
-/// there: JAX's exported comparators read 0.0 and NaN so). None when a value from outside is not a
-/// splat constant.
-pub(crate) fn region_constants(func: &Func, block: &oxhlo_ir::Block, seeded: &mut HashMap<Value, (String, Kind)>) -> Option<Vec<usize>> {
-    let (_, body_ops) = block.ops.split_last()?;
-    let constant = |o: &Op| -> Option<(String, Kind)> {
-        let d = oxhlo_opt::util::const_value(o)?;
-        let (k, _) = kind_of(func, o.results[0])?;
-        Some((literal(k, oxhlo_opt::util::splat_bits(d)?)?, k))
-    };
-    let mut ops = Vec::new();
-    for (i, o) in body_ops.iter().enumerate() {
-        if o.kind == OpKind::Constant {
-            seeded.insert(o.results[0], constant(o)?);
-        } else {
-            ops.push(i);
-        }
-    }
-    let inner: std::collections::HashSet<Value> = block.ops.iter().flat_map(|o| o.results.iter().copied()).chain(block.args.iter().copied()).collect();
-    let outer: Vec<Value> = block.ops.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !inner.contains(v)).collect();
-    if !outer.is_empty() {
-        let defs = constants_of(func);
-        for v in outer {
-            seeded.insert(v, constant(defs.get(&v)?)?);
-        }
-    }
-    Some(ops)
-}
-
-/// The constant ops of `func` (in any block, nested ones too), by the value they define.
-fn constants_of(func: &Func) -> HashMap<Value, &Op> {
-    fn walk<'f>(region: &'f oxhlo_ir::Region, out: &mut HashMap<Value, &'f Op>) {
-        for b in &region.blocks {
-            for o in &b.ops {
-                if o.kind == OpKind::Constant {
-                    if let Some(&r) = o.results.first() {
-                        out.insert(r, o);
-                    }
-                }
-                for r in &o.regions {
-                    walk(r, out);
-                }
-            }
-        }
-    }
-    let mut out = HashMap::new();
-    walk(&func.body, &mut out);
-    out
-}
-
-/// A C expression of register kind `k` for an element whose raw bits are `bits`.
-fn literal(k: Kind, bits: u64) -> Option<String> {
-    let w = 8 * k.size() as u32;
-    let sext = |b: u64| if w >= 64 { b as i64 } else { ((b << (64 - w)) as i64) >> (64 - w) };
-    Some(match k {
-        Kind::Bool => (if bits & 1 == 1 { "true" } else { "false" }).to_string(),
-        Kind::F32 => format!("__int_as_float((int)0x{:08x}U)", bits as u32),
-        Kind::F64 => format!("__longlong_as_double((long long)0x{bits:016x}ULL)"),
-        Kind::F16 => format!("((double)oxh_f16_to_f((unsigned short)0x{:04x}U))", bits as u16),
-        Kind::BF16 => format!("((double)oxh_bf16_to_f((unsigned short)0x{:04x}U))", bits as u16),
-        Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 => format!("((long long)0x{:016x}ULL)", sext(bits) as u64),
-        Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 => format!("0x{bits:x}ULL"),
-        _ => return None,
-    })
 }
 
 /// The plan of a sort or `chlo.top_k` op (None for other ops and for those that stay on the host).
@@ -322,12 +249,20 @@ pub fn render_sort(func: &Func, op: &Op) -> Option<String> {
     plan_op(func, op).map(|p| p.src)
 }
 
+/// Whether sort or top_k `op` runs on the device (its kernel rendered once and kept in `memo`).
+pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
+    memo.get(op, MEMO_TAG, || render_sort(func, op)).is_some()
+}
+
+/// The kernel's role in the program's [`Memo`].
+const MEMO_TAG: u32 = 61;
+
 /// Runs sort or top_k `op` on device operands `ins`: its results, or None when it does not run on the
 /// device.
 pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let p = plan_op(func, op)?;
-    let src = memo.get(op, 61, || Some(p.src.clone()))?;
-    let results = result_types(func, op)?;
+    let src = memo.get(op, MEMO_TAG, || render_sort(func, op))?;
+    let (rows, n, _) = rows_of(func, op)?;
+    let results = crate::render::result_types(func, op)?;
     Some((|| {
         let mut outs = Vec::with_capacity(results.len());
         let mut lens = Vec::with_capacity(results.len());
@@ -337,29 +272,18 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
             lens.push(len);
         }
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        if p.large {
-            let pn = (p.n as u64).next_power_of_two() as i64;
+        if n > SORT_MAX {
+            let pn = (n as u64).next_power_of_two() as i64;
             let mut with_pos = Vec::with_capacity(outs.len() + 1);
-            with_pos.push(gpu.alloc_raw(Kind::I32, (p.rows * pn) as usize)?);
+            with_pos.push(gpu.alloc_raw(Kind::I32, (rows * pn) as usize)?);
             with_pos.extend(outs);
             for (k, j) in large_stages(pn) {
-                gpu.launch_sort_stage(&src, p.rows, k, j, if k < 0 { p.rows * p.n } else { p.rows * pn / 2 }, &bufs, &mut with_pos)?;
+                gpu.launch_sort_stage(&src, rows, k, j, if k < 0 { rows * n } else { rows * pn / 2 }, &bufs, &mut with_pos)?;
             }
             outs = with_pos.split_off(1);
         } else {
-            gpu.launch_rows(&src, p.rows, false, &bufs, &mut outs)?;
+            gpu.launch_rows(&src, rows, false, &bufs, &mut outs)?;
         }
         Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
     })())
-}
-
-/// The (static) types and kinds of `op`'s results (None when one has no device form).
-pub(crate) fn result_types(func: &Func, op: &Op) -> Option<Vec<(oxhlo_ir::TensorType, Kind)>> {
-    op.results
-        .iter()
-        .map(|&r| match (func.try_ty(r), kind_of(func, r)) {
-            (Some(oxhlo_ir::Type::Tensor(t)), Some((k, _))) => Some((t.clone(), k)),
-            _ => None,
-        })
-        .collect()
 }

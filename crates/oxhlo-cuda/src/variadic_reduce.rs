@@ -3,17 +3,15 @@
 //! interpreter folds it (the reduced dimensions in the order `dimensions` lists them, the last
 //! fastest; the body called as `body(accumulators..., elements...)`), so any reducer the elementwise
 //! renderer can express gives the interpreter's results bit for bit. The reducer is rendered as a
-//! device function (constants inlined, also those defined outside its region).
+//! device function (`region.rs`).
 //!
 //! Reductions of one input take the parallel passes of `reduce.rs`; a reducer that does not render,
 //! or dynamic shapes, stay on the host. `OXHLO_CUDA_VARIADIC_REDUCE=0` keeps these on the host too.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{kind_of, load, reg_type, render_body_with, row_major_strides, storage_type, ENTRY, PRELUDE};
-use crate::sort::region_constants;
+use crate::render::{kind_of, load, reg_type, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
-use oxhlo_ir::{Attr, Func, Op, OpKind, Value};
-use std::collections::HashMap;
+use oxhlo_ir::{Attr, Func, Op, OpKind};
 use std::fmt::Write;
 
 /// The kernel of reduce `op` of two or more inputs and its result count (None when it stays on the
@@ -91,32 +89,19 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
 fn render_reducer(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
     let block = op.regions.first()?.blocks.first()?;
     let m = kinds.len();
-    if block.args.len() != 2 * m {
-        return None;
-    }
-    let mut seeded: HashMap<Value, (String, Kind)> = HashMap::new();
-    let mut params = Vec::new();
-    for (i, &a) in block.args.iter().enumerate() {
-        let k = kinds[i % m];
-        if kind_of(func, a)?.0 != k {
-            return None;
-        }
-        let name = format!("p{i}");
-        params.push(format!("{} {name}", reg_type(k)));
-        seeded.insert(a, (name, k));
-    }
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("{}* r{j}", reg_type(*k)));
-    }
-    let (last, _) = block.ops.split_last()?;
+    let last = block.ops.last()?;
     if last.kind != OpKind::Return || last.operands.len() != m {
         return None;
     }
-    let ops = region_constants(func, block, &mut seeded)?;
-    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    // Arguments: the accumulators, then the elements.
+    let arg_kinds: Vec<Kind> = kinds.iter().chain(kinds).copied().collect();
+    let (mut params, body) = crate::region::region_body(func, block, &arg_kinds)?;
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* r{j}", reg_type(*k)));
+    }
     let mut out = format!("__device__ __forceinline__ void oxv({}) {{\n{}", params.join(", "), body.body);
     for (j, v) in last.operands.iter().enumerate() {
-        let (name, k) = body.regs.get(v).or_else(|| seeded.get(v))?;
+        let (name, k) = body.regs.get(v)?;
         if *k != kinds[j] {
             return None;
         }
@@ -126,12 +111,21 @@ fn render_reducer(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
     Some(out)
 }
 
+/// Whether reduce `op` of several inputs runs on the device (its kernel rendered once and kept in
+/// `memo`).
+pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
+    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
+}
+
+/// The kernel's role in the program's [`Memo`].
+const MEMO_TAG: u32 = 62;
+
 /// Runs reduce `op` (two or more inputs) on device operands `ins` (inputs, then inits): its results,
 /// or None when it does not run on the device.
 pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let (_, n) = render(func, op)?;
-    let src = memo.get_with_items(op, 62, || render(func, op))?;
-    let results = crate::sort::result_types(func, op)?;
+    let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
+    let n = src.items?;
+    let results = crate::render::result_types(func, op)?;
     Some((|| {
         let mut outs = Vec::with_capacity(results.len());
         for (_, k) in &results {
