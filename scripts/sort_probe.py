@@ -1,4 +1,4 @@
-"""jnp.sort / jnp.argsort through the current JAX platform: first call, time a call, and equality with NumPy.
+"""jnp.sort / jnp.argsort / lax.top_k / jnp.argmax through the current JAX platform: first call, time a call, and equality with NumPy.
 
 Usage: python3 scripts/sort_probe.py [ROWSxCOLS ...] (default 4096x1024). Run with JAX_PLATFORMS=cuda for
 XLA, JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda for oxhlo's device sort (scripts/gpu_run.sh sorts runs both).
@@ -13,7 +13,9 @@ for arg in sys.argv[1:] or ["4096x1024"]:
     xn = np.asarray(x)
     cases = [("sort", jax.jit(lambda x: jnp.sort(x, axis=-1)), np.sort(xn, axis=-1)),
              ("argsort", jax.jit(lambda x: jnp.argsort(x, axis=-1)), np.argsort(xn, axis=-1, kind="stable")),
-             ("sort_axis0", jax.jit(lambda x: jnp.sort(x[:, :64], axis=0)), np.sort(xn[:, :64], axis=0))]
+             ("sort_axis0", jax.jit(lambda x: jnp.sort(x[:, :64], axis=0)), np.sort(xn[:, :64], axis=0)),
+             ("top_k8", jax.jit(lambda x: jax.lax.top_k(x, 8)[0]), -np.sort(-xn, axis=-1)[..., :8]),
+             ("argmax", jax.jit(lambda x: jnp.argmax(x, axis=-1)), np.argmax(xn, axis=-1))]
     for name, f, ref in cases:
         t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
         for _ in range(3): f(x).block_until_ready()

@@ -666,6 +666,17 @@ impl Gpu {
         unsafe { self.launch_with(src, (blocks, threads), &scalars[..if warp { 3 } else { 4 }], inputs, outputs) }
     }
 
+    /// Launches a kernel `(long long n, inputs..., outputs...)` that takes a block of `threads` per result
+    /// (`n` results, grid-stride beyond 2^20 blocks): `variadic_reduce`'s tree kernel.
+    pub fn launch_blocks(&self, src: &Kernel, n: usize, threads: u32, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        if n == 0 {
+            return Ok(());
+        }
+        // SAFETY: the signature is (long long n, inputs..., outputs...) as `variadic_reduce` renders it;
+        // the inputs cover n groups and the outputs n values.
+        unsafe { self.launch_with(src, (n.min(1 << 20) as u32, threads), &[n as i64], inputs, outputs) }
+    }
+
     /// Launches one step of a sort in global memory (`sort::large_stages`): kernel `(long long rows,
     /// long long k, long long j, inputs..., positions, outputs...)` over `items` work items (grid-stride
     /// beyond 2^20 blocks of 256).

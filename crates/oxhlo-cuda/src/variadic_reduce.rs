@@ -64,6 +64,12 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     };
     let mut src = String::from(PRELUDE);
     src.push_str(&reducer);
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    if let Some(threads) = tree_threads(&dims, rank, red) {
+        tree_kernel(&mut src, &params, &kinds, red, threads);
+        return Some((src, n_out.max(0) as usize));
+    }
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < n; o += (long long)gridDim.x * blockDim.x) {{");
     let _ = writeln!(src, "    const long long base = {};", offset("o", &kept));
@@ -72,9 +78,7 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "    for (long long r = 0; r < {red}LL; ++r) {{");
     let _ = writeln!(src, "      const long long at = base + {};", offset("r", &dims));
-    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
-    let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
     let _ = writeln!(src, "      oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
     let _ = writeln!(src, "    }}");
     for (j, k) in kinds.iter().enumerate() {
@@ -82,6 +86,80 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "  }}\n}}");
     Some((src, n_out.max(0) as usize))
+}
+
+/// The threads a block of the tree kernel ([`tree_kernel`]) takes when reduced dimensions `dims` (of
+/// `rank`) are the trailing ones in order (a result's group is `red` contiguous elements, folded in
+/// memory order) and the group is long enough to share out (at least [`TREE_MIN`]); None otherwise (a
+/// thread a result).
+fn tree_threads(dims: &[usize], rank: usize, red: i64) -> Option<u32> {
+    let trailing = dims.iter().enumerate().all(|(i, &d)| d == rank - dims.len() + i);
+    (trailing && red >= TREE_MIN).then(|| ((red as u64 / 8).next_power_of_two()).clamp(32, 1024) as u32)
+}
+
+/// The shortest group reduced by a block of threads rather than a thread.
+pub const TREE_MIN: i64 = 32;
+
+/// Appends the tree kernel: a block per result (grid-stride), thread `t` folding the `t`-th contiguous
+/// chunk of the group from the init values, then the chunks' values combined pairwise by the reducer
+/// in index order (neighbouring lanes by warp shuffles with growing offsets, then the warps' values by
+/// warp 0 the same way), so that the fold's in-order leaves are the group's elements in index order
+/// with an init value before each chunk: the schedule the spec allows (`reduce`: an
+/// implementation-defined tree whose in-order traversal is the inputs in index order, init values
+/// interspersed). Empty chunks (past the group's end) are never combined, so a reducer that keeps its
+/// right operand ("the last") gives the interpreter's result too.
+fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, threads: u32) {
+    let m = kinds.len();
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let others: Vec<String> = (0..m).map(|j| format!("oth{j}")).collect();
+    let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    let combine = format!("oxv({}, {}, {})", accs.join(", "), others.join(", "), outs.join(", "));
+    // A shuffle of a register value (bools travel as ints).
+    let shfl = |k: Kind, x: &str| match k {
+        Kind::Bool => format!("(__shfl_down_sync(0xffffffffu, (int){x}, off) != 0)"),
+        _ => format!("__shfl_down_sync(0xffffffffu, {x}, off)"),
+    };
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({threads}) {ENTRY}({}) {{", params.join(", "));
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "  __shared__ {} part{j}[32];", reg_type(*k));
+    }
+    let _ = writeln!(src, "  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;");
+    let _ = writeln!(src, "  // Thread t folds elements [t * chunk, (t + 1) * chunk); those from `active` on have none.");
+    let _ = writeln!(src, "  const long long chunk = ({red}LL + blockDim.x - 1) / blockDim.x;");
+    let _ = writeln!(src, "  const int active = (int)(({red}LL + chunk - 1) / chunk), warps = (active + 31) / 32;");
+    let _ = writeln!(src, "  for (long long o = blockIdx.x; o < n; o += gridDim.x) {{");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    {} acc{j} = {}, oth{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
+    }
+    let _ = writeln!(src, "    const long long lo = o * {red}LL + tid * chunk, hi = o * {red}LL + min((tid + 1) * chunk, {red}LL);");
+    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
+    let _ = writeln!(src, "    for (long long at = lo; at < hi; ++at) oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
+    let tree = |src: &mut String, who: &str, count: &str| {
+        let _ = writeln!(src, "    for (int off = 1; off < 32; off <<= 1) {{");
+        for (j, k) in kinds.iter().enumerate() {
+            let _ = writeln!(src, "      oth{j} = {};", shfl(*k, &format!("acc{j}")));
+        }
+        let _ = writeln!(src, "      if ((lane & (2 * off - 1)) == 0 && {who} + off < {count}) {combine};");
+        let _ = writeln!(src, "    }}");
+    };
+    tree(src, "tid", "active");
+    let _ = writeln!(src, "    if (lane == 0) {{ {} }}", (0..m).map(|j| format!("part{j}[warp] = acc{j};")).collect::<Vec<_>>().join(" "));
+    let _ = writeln!(src, "    __syncthreads();");
+    let _ = writeln!(src, "    if (warp == 0) {{");
+    let _ = writeln!(src, "    if (lane < warps) {{ {} }}", (0..m).map(|j| format!("acc{j} = part{j}[lane];")).collect::<Vec<_>>().join(" "));
+    tree(src, "lane", "warps");
+    let stores: Vec<String> = kinds.iter().enumerate().map(|(j, k)| format!("out{j}[o] = {};", crate::render::store(*k, &format!("acc{j}")))).collect();
+    let _ = writeln!(src, "    if (lane == 0) {{ {} }}", stores.join(" "));
+    let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
+}
+
+/// The threads a block of reduce `op`'s kernel takes: Some for the tree kernel (a block a result),
+/// None for a thread a result.
+pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
+    let shape = kind_of(func, *op.operands.first()?)?.1;
+    let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+    let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
+    tree_threads(&dims, shape.len(), red)
 }
 
 /// The reducer region of `op` as `__device__ void oxv(acc..., x..., results...)` on register values
@@ -132,7 +210,10 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor])
             outs.push(gpu.alloc_raw(*k, n)?);
         }
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
+        match block_threads(func, op) {
+            Some(threads) => gpu.launch_blocks(&src, n, threads, &bufs, &mut outs)?,
+            None => gpu.launch_scalar(&src, n, &bufs, &mut outs)?,
+        }
         Ok(results.iter().zip(outs).map(|((t, k), b)| Gpu::wrap(t.clone(), *k, n, b)).collect())
     })())
 }

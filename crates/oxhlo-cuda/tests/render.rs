@@ -820,10 +820,12 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     assert!(q.src.contains("const auto ka = (long long)(in0[ia])"), "{}", q.src);
 }
 
-/// JAX's argmax and argmin (a reduce of values and positions) render as one thread a result folding in
-/// the interpreter's order, the reducer a device function with its constants inlined.
+/// JAX's argmax and argmin (a reduce of values and positions) render with the reducer a device function
+/// (its constants inlined): over the last dimension (contiguous groups of 300) as a block a result, each
+/// thread a contiguous chunk, the chunks combined in index order by shuffles of growing offsets; over
+/// the first dimension as a thread a result folding in the interpreter's order.
 #[test]
-fn argmax_renders_a_fold_a_thread() {
+fn argmax_renders_a_tree_or_a_fold_a_thread() {
     let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variadic_reduces/argmax_argmin.mlir")).unwrap();
     let mut m = module(&src);
     oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
@@ -833,7 +835,13 @@ fn argmax_renders_a_fold_a_thread() {
     let (src, n) = oxhlo_cuda::variadic_reduce::render(f, reduces[0]).expect("argmax runs on the device");
     assert_eq!(n, 16);
     assert!(src.contains("void oxv(float p0, long long p1, float p2, long long p3, float* r0, long long* r1)"), "{src}");
-    assert!(src.contains("for (long long r = 0; r < 300LL; ++r)") && src.contains("float acc0 = (float)(in2[0]);"), "{src}");
+    assert!(src.contains("float acc0 = (float)(in2[0]), oth0;") && src.contains("for (int off = 1; off < 32; off <<= 1)"), "{src}");
+    assert!(src.contains("if ((lane & (2 * off - 1)) == 0 && tid + off < active) oxv(acc0, acc1, oth0, oth1, &acc0, &acc1);"), "{src}");
+    assert_eq!(oxhlo_cuda::variadic_reduce::block_threads(f, reduces[0]), Some(64));
+    let (src, n) = oxhlo_cuda::variadic_reduce::render(f, reduces[1]).expect("argmin runs on the device");
+    assert_eq!(n, 300);
+    assert!(src.contains("for (long long r = 0; r < 16LL; ++r)") && src.contains("float acc0 = (float)(in2[0]);"), "{src}");
+    assert_eq!(oxhlo_cuda::variadic_reduce::block_threads(f, reduces[1]), None);
     for r in &reduces {
         assert!(oxhlo_cuda::variadic_reduce::render(f, r).is_some());
     }
