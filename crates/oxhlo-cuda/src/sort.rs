@@ -28,31 +28,50 @@ pub const SORT_MAX: i64 = 8192;
 pub const LARGE_SORT_MAX: i64 = 1 << 30;
 
 /// A sort as the device runs it: its kernel source, rows and row length; `large`: the row is longer
-/// than [`SORT_MAX`] and sorts in global memory (see [`large_stages`]).
+/// than [`SORT_MAX`] and sorts in global memory (see [`large_stages`]), `chunk` the positions a block
+/// sorts in shared memory there ([`large_chunk`]).
 pub struct SortPlan {
     pub src: String,
     pub rows: i64,
     pub n: i64,
     pub large: bool,
+    pub chunk: i64,
 }
 
 /// The launches of a sort of rows longer than [`SORT_MAX`], in order, as `(k, j)` scalars of its kernel
-/// (a `rows * p` buffer of positions, `p` the row length's next power of two): `(0, 0)` sets every
-/// row's positions to 0..p, each `(k, j)` (k > 0) is one step of the bitonic network over all rows (a
-/// thread a compared pair), and `(-1, 0)` gathers every operand's elements by the sorted positions.
-pub fn large_stages(p: i64) -> Vec<(i64, i64)> {
-    let mut out = vec![(0, 0)];
-    let mut k = 2;
+/// (a `rows * p` buffer of positions, `p` the row length's next power of two; `b` the chunk a block
+/// sorts in shared memory, [`large_chunk`]): `(b, -1)` sorts every aligned chunk of `b` positions in
+/// shared memory (the network's stages 2..=b, the positions set to 0..p first), then for each later
+/// stage `k` its steps `(k, j)` with `j >= b`, a launch each over all rows (a thread a compared pair,
+/// in global memory), and `(k, -1)` its steps with `j < b`, which stay within chunks, in shared memory;
+/// `(-1, 0)` gathers every operand's elements by the sorted positions.
+pub fn large_stages(p: i64, b: i64) -> Vec<(i64, i64)> {
+    let mut out = vec![(b, -1)];
+    let mut k = 2 * b;
     while k <= p {
         let mut j = k / 2;
-        while j > 0 {
+        while j >= b {
             out.push((k, j));
             j /= 2;
         }
+        out.push((k, -1));
         k *= 2;
     }
     out.push((-1, 0));
     out
+}
+
+/// The chunk of positions a block of a long-row sort sorts in shared memory, and whether the elements
+/// of operands `kinds` go there too (when a chunk of at least 1024 fits beside its positions in 48 KiB).
+pub fn large_chunk(kinds: &[Kind]) -> (i64, bool) {
+    let per = 4 + kinds.iter().map(|k| k.size()).sum::<usize>();
+    // The largest power of two that fits, at most 4096.
+    let fit = (1i64 << (63 - ((48 * 1024 / per) as u64).leading_zeros())).min(4096);
+    if fit >= 1024 {
+        (fit, true)
+    } else {
+        (4096, false)
+    }
 }
 
 /// A sort's or top_k's rows from its operand types alone: (rows, row length, elements between a row's
@@ -99,20 +118,28 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
     if n > SORT_MAX {
         let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + t * {inner}LL] = in{j}[base + at * {inner}LL];\n")).collect();
-        let src = large_network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
-        return Some(SortPlan { src, rows, n, large: true });
+        let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
+        let (chunk, keys) = large_chunk(&ks);
+        let src = large_network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies, chunk, keys.then_some(&ks[..]));
+        return Some(SortPlan { src, rows, n, large: true, chunk });
     }
-    let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n")).collect();
-    let src = network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies);
-    Some(SortPlan { src, rows, n, large: false })
+    let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
+    let shared = keys_fit(&ks, n);
+    let copies: String = (0..kinds.len())
+        .map(|j| if shared { format!("      out{j}[base + (long long)t * {inner}LL] = sv{j}[t];\n") } else { format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n") })
+        .collect();
+    let src = network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies, shared.then_some(&ks[..]));
+    Some(SortPlan { src, rows, n, large: false, chunk: 0 })
 }
 
 /// The kernel of a sort (or top_k) of rows longer than [`SORT_MAX`] (see [`large_stages`]): parameters
-/// `(rows, k, j, inputs..., pos, outputs...)`, the positions a `rows * p` buffer of ints; each launch a
-/// grid-stride loop over its work; the gather runs `copies` for sorted positions `t < keep` of each
-/// row (`row`, `base`, `at`: the element position at `t`).
+/// `(rows, k, j, inputs..., pos, outputs...)`, the positions a `rows * p` buffer of ints; each launch
+/// loops (grid-stride) over its work: a thread a compared pair for a global step, a block a chunk of
+/// `chunk` positions for the steps in shared memory (`keys`: the operands' kinds when their elements
+/// go there too, [`large_chunk`]); the gather runs `copies` for sorted positions `t < keep` of each row
+/// (`row`, `base`, `at`: the element position at `t`).
 #[allow(clippy::too_many_arguments)]
-fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str) -> String {
+fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str, chunk: i64, keys: Option<&[Kind]>) -> String {
     let p = (n as u64).next_power_of_two() as i64;
     let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
     let ins = ins.join(", ");
@@ -121,14 +148,54 @@ fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner:
     kparams.push("int* __restrict__ pos".to_string());
     kparams.extend(params[inputs + 1..].iter().cloned());
     let mut src = prelude_and_order(helpers, &params[1..=inputs], "long long", n, inner, order);
+    if keys.is_some() {
+        src.push_str(&before_in_shared(&params[1..=inputs], n, order));
+    }
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", kparams.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
-    let _ = writeln!(src, "  if (k == 0) {{\n    for (long long q = tid; q < rows * {p}LL; q += stride) pos[q] = (int)(q % {p}LL);\n    return;\n  }}");
     let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {keep}LL; q += stride) {{");
     let _ = writeln!(src, "      const long long row = q / {keep}LL, t = q % {keep}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
     let _ = writeln!(src, "      const long long at = pos[row * {p}LL + t];");
     src.push_str(copies);
     let _ = writeln!(src, "    }}\n    return;\n  }}");
+    // The steps within chunks, in shared memory.
+    let _ = writeln!(src, "  if (j < 0) {{\n    __shared__ int sp[{chunk}];");
+    for (q, k) in keys.unwrap_or_default().iter().enumerate() {
+        let _ = writeln!(src, "    __shared__ {} sv{q}[{chunk}];", storage_type(*k).unwrap_or("int"));
+    }
+    let _ = writeln!(src, "    for (long long c = blockIdx.x; c < rows * {}LL; c += gridDim.x) {{", p / chunk);
+    let _ = writeln!(src, "      const long long row = c / {}LL, c0 = (c % {}LL) * {chunk}LL;", p / chunk, p / chunk);
+    let _ = writeln!(src, "      const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "      int* r = pos + row * {p}LL + c0;");
+    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {chunk}; t += blockDim.x) {{");
+    let _ = writeln!(src, "        const int a = k == {chunk} ? (int)(c0 + t) : r[t];\n        sp[t] = a;");
+    for q in 0..keys.map_or(0, <[Kind]>::len) {
+        let _ = writeln!(src, "        if (a < {n}) sv{q}[t] = in{q}[base + (long long)a * {inner}LL];");
+    }
+    let _ = writeln!(src, "      }}\n      __syncthreads();");
+    let _ = writeln!(src, "      for (long long kk = k == {chunk} ? 2 : k; kk <= k; kk <<= 1) {{");
+    let _ = writeln!(src, "        for (int jj = (int)(kk / 2 < {chunk} ? kk / 2 : {}); jj > 0; jj >>= 1) {{", chunk / 2);
+    let _ = writeln!(src, "          for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", chunk / 2);
+    let _ = writeln!(src, "            const int t = ((h & ~(jj - 1)) << 1) | (h & (jj - 1)), u = t + jj;");
+    let _ = writeln!(src, "            const int a = sp[t], b = sp[u];");
+    let _ = writeln!(src, "            const bool up = ((c0 + t) & kk) == 0;");
+    match keys {
+        Some(ks) => {
+            let svs: Vec<String> = (0..ks.len()).map(|q| format!("sv{q}")).collect();
+            let svs = svs.join(", ");
+            let _ = write!(src, "            if (up ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{ sp[t] = b; sp[u] = a;");
+            for (q, k) in ks.iter().enumerate() {
+                let _ = write!(src, " {{ const {} x = sv{q}[t]; sv{q}[t] = sv{q}[u]; sv{q}[u] = x; }}", storage_type(*k).unwrap_or("int"));
+            }
+            let _ = writeln!(src, " }}");
+        }
+        None => {
+            let _ = writeln!(src, "            if (up ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ sp[t] = b; sp[u] = a; }}");
+        }
+    }
+    let _ = writeln!(src, "          }}\n          __syncthreads();\n        }}\n      }}");
+    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {chunk}; t += blockDim.x) r[t] = sp[t];\n      __syncthreads();\n    }}\n    return;\n  }}");
+    // A step across chunks, in global memory.
     let _ = writeln!(src, "  for (long long q = tid; q < rows * {}LL; q += stride) {{", p / 2);
     let _ = writeln!(src, "    const long long row = q / {}LL, h = q % {}LL, t = (h / j) * 2 * j + h % j, u = t + j;", p / 2, p / 2);
     let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
@@ -139,28 +206,64 @@ fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner:
     src
 }
 
+/// Whether a row of `n` elements of operands `kinds` fits in shared memory beside its positions (the
+/// 48 KiB a block may declare statically), so that [`network`] sorts the elements themselves there.
+fn keys_fit(kinds: &[Kind], n: i64) -> bool {
+    let p = (n as u64).next_power_of_two() as usize;
+    p * (4 + kinds.iter().map(|k| k.size()).sum::<usize>()) <= 48 * 1024
+}
+
 /// A kernel sorting each row's positions with a bitonic network in shared memory (see the module doc):
 /// `params` its parameters (`rows`, then `inputs` inputs, then the outputs), rows of `n` elements
 /// `inner` apart (row `r` starts at `(r / inner) * n * inner + r % inner`), `order` the statements of
-/// `oxs_before` deciding by the elements at indices `ia` and `ib` (returning when they differ; ties go
-/// by position), `helpers` code before it, and `copies` the statements storing sorted position `t`'s
-/// results (`pos[t]`, `base`), run for `t < keep`.
+/// `oxs_before` deciding by the elements at indices `ia` and `ib` of `in0...` (returning when they
+/// differ; ties go by position), `helpers` code before it, and `copies` the statements storing sorted
+/// position `t`'s results (`pos[t]`, `base`; with `keys`, the sorted elements `sv0[t]...` too), run for
+/// `t < keep`. With `keys` (the operands' kinds, [`keys_fit`]) the row's elements are copied into shared
+/// memory (`sv0...`) and move with their positions, the comparator reading them there; without, it
+/// reads them from global memory by position. A thread a compared pair of each step.
 #[allow(clippy::too_many_arguments)]
-fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str) -> String {
+fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str, keys: Option<&[Kind]>) -> String {
     let p = (n as u64).next_power_of_two();
-    let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
-    let ins = ins.join(", ");
-    let mut src = prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
+    let mut src = match keys {
+        // Only the shared-memory comparison is called (the global one is left for NVRTC to drop).
+        Some(_) => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order) + &before_in_shared(&params[1..=inputs], n, order),
+        None => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order),
+    };
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  __shared__ int pos[{p}];");
+    for (j, k) in keys.unwrap_or_default().iter().enumerate() {
+        let _ = writeln!(src, "  __shared__ {} sv{j}[{p}];", storage_type(*k).unwrap_or("int"));
+    }
     let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
     let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {p}; t += blockDim.x) pos[t] = t;\n    __syncthreads();");
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {p}; t += blockDim.x) {{\n      pos[t] = t;");
+    for j in 0..keys.map_or(0, <[Kind]>::len) {
+        let _ = writeln!(src, "      if (t < {n}) sv{j}[t] = in{j}[base + (long long)t * {inner}LL];");
+    }
+    let _ = writeln!(src, "    }}\n    __syncthreads();");
     let _ = writeln!(src, "    for (int k = 2; k <= {p}; k <<= 1) {{\n      for (int j = k >> 1; j > 0; j >>= 1) {{");
-    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {p}; t += blockDim.x) {{\n          const int u = t ^ j;\n          if (u > t) {{");
-    let _ = writeln!(src, "            const int a = pos[t], b = pos[u];");
-    let _ = writeln!(src, "            if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }}");
-    let _ = writeln!(src, "          }}\n        }}\n        __syncthreads();\n      }}\n    }}");
+    let _ = writeln!(src, "        for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", p / 2);
+    let _ = writeln!(src, "          const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
+    let _ = writeln!(src, "          const int a = pos[t], b = pos[u];");
+    match keys {
+        Some(ks) => {
+            let svs: Vec<String> = (0..ks.len()).map(|j| format!("sv{j}")).collect();
+            let svs = svs.join(", ");
+            let _ = writeln!(src, "          if ((t & k) == 0 ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{");
+            let _ = write!(src, "            pos[t] = b; pos[u] = a;");
+            for (j, k) in ks.iter().enumerate() {
+                let _ = write!(src, " {{ const {} x = sv{j}[t]; sv{j}[t] = sv{j}[u]; sv{j}[u] = x; }}", storage_type(*k).unwrap_or("int"));
+            }
+            let _ = writeln!(src, "\n          }}");
+        }
+        None => {
+            let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
+            let ins = ins.join(", ");
+            let _ = writeln!(src, "          if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }}");
+        }
+    }
+    let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}\n    }}");
     let _ = writeln!(src, "    for (int t = threadIdx.x; t < {keep}; t += blockDim.x) {{");
     src.push_str(copies);
     let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
@@ -174,10 +277,21 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
 fn prelude_and_order(helpers: &str, in_params: &[String], pos: &str, n: i64, inner: i64, order: &str) -> String {
     let mut src = String::from(PRELUDE);
     src.push_str(helpers);
-    let _ = writeln!(src, "// Whether position a of the row at `base` sorts before position b: by the order, then by position.");
+    let _ = writeln!(src, "// Whether position a sorts before position b: by the order, then by position.");
     let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, long long base, {pos} a, {pos} b) {{", in_params.join(", "));
     let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
     let _ = writeln!(src, "  const long long ia = base + (long long)a * {inner}LL, ib = base + (long long)b * {inner}LL;");
+    let _ = write!(src, "{order}  return a < b;\n}}\n");
+    src
+}
+
+/// `oxs_before(keys..., a, b, ia, ib)`: as [`prelude_and_order`]'s, the elements of positions a and b
+/// at indices `ia` and `ib` of rows in shared memory.
+fn before_in_shared(in_params: &[String], n: i64, order: &str) -> String {
+    let mut src = String::new();
+    let _ = writeln!(src, "// The same, the elements of a and b at ia and ib of the rows in shared memory.");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before({}, int a, int b, int ia, int ib) {{", in_params.join(", ").replace(" __restrict__", ""));
+    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
     let _ = write!(src, "{order}  return a < b;\n}}\n");
     src
 }
@@ -207,14 +321,17 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
         }
     };
     let order = format!("  const auto ka = {}, kb = {};\n  if (ka != kb) return ka > kb;\n", key("ia"), key("ib"));
-    let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = in0[base + pos[t]];\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
+    let shared = keys_fit(&[kind], n);
+    let at = if shared { "sv0[t]" } else { "in0[base + pos[t]]" };
+    let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = {at};\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
     if n > SORT_MAX {
         let copies = format!("      out0[row * {k}LL + t] = in0[base + at];\n      out1[row * {k}LL + t] = ({})at;\n", storage_type(ik)?);
-        let src = large_network("", &params, 1, n, 1, &order, k, &copies);
-        return Some(SortPlan { src, rows, n, large: true });
+        let (chunk, keys) = large_chunk(&[kind]);
+        let src = large_network("", &params, 1, n, 1, &order, k, &copies, chunk, keys.then_some(&[kind][..]));
+        return Some(SortPlan { src, rows, n, large: true, chunk });
     }
-    let src = network("", &params, 1, n, 1, &order, k, &copies);
-    Some(SortPlan { src, rows, n, large: false })
+    let src = network("", &params, 1, n, 1, &order, k, &copies, shared.then_some(&[kind][..]));
+    Some(SortPlan { src, rows, n, large: false, chunk: 0 })
 }
 
 /// The comparator region of `op` as `__device__ bool oxc(lhs0, rhs0, lhs1, rhs1, ...)` on register
@@ -277,8 +394,13 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
             let mut with_pos = Vec::with_capacity(outs.len() + 1);
             with_pos.push(gpu.alloc_raw(Kind::I32, (rows * pn) as usize)?);
             with_pos.extend(outs);
-            for (k, j) in large_stages(pn) {
-                gpu.launch_sort_stage(&src, rows, k, j, if k < 0 { rows * n } else { rows * pn / 2 }, &bufs, &mut with_pos)?;
+            let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>().ok_or("a sort operand of no kind")?;
+            let (chunk, _) = large_chunk(&kinds);
+            for (k, j) in large_stages(pn, chunk) {
+                // The gather a thread an element, a step in shared memory a block of 256 a chunk, a
+                // global step a thread a pair.
+                let items = if k < 0 { rows * n } else if j < 0 { rows * (pn / chunk) * 256 } else { rows * pn / 2 };
+                gpu.launch_sort_stage(&src, rows, k, j, items, &bufs, &mut with_pos)?;
             }
             outs = with_pos.split_off(1);
         } else {

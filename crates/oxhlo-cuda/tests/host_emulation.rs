@@ -116,6 +116,7 @@ unsafe fn call3(f: usize, rows: i64, k: i64, j: i64, a: &[usize]) {
             3 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2]),
             4 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3]),
             5 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3], a[4]),
+            13 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A, A, A, A, A, A, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]),
             n => panic!("no signature for {n} pointers"),
         }
     }
@@ -183,7 +184,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
                 (src, n as i64, None)
             } else {
                 let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} stays on the host"));
-                (p.src, p.rows, p.large.then_some(p.n))
+                (p.src, p.rows, p.large.then_some((p.n, p.chunk)))
             };
             let entry = host_kernel(cxx, &src, &dir, &format!("k{n}_{s}"));
             let outs: Vec<Buf> = op
@@ -194,13 +195,13 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
                     Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
                 })
                 .collect();
-            if let Some(n) = large {
+            if let Some((n, chunk)) = large {
                 // In global memory: the positions buffer between the inputs and the outputs, a call a
                 // step, in the backend's order.
                 let p = (n as u64).next_power_of_two() as i64;
                 let pos = vec![0i32; (rows * p) as usize];
                 let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
-                for (k, j) in oxhlo_cuda::sort::large_stages(p) {
+                for (k, j) in oxhlo_cuda::sort::large_stages(p, chunk) {
                     // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
                     // element types and sizes.
                     unsafe { call3(entry, rows, k, j, &ptrs) };

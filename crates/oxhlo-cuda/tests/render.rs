@@ -749,8 +749,10 @@ func.func @main(%x: tensor<9000xf32>) -> tensor<9000xf32> {
     );
     let f = &long.funcs[0];
     let p = oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).expect("a long row sorts on the device");
-    assert!(p.large && p.src.contains("int* __restrict__ pos") && p.src.contains("if (k < 0)"), "{}", p.src);
-    assert_eq!(oxhlo_cuda::sort::large_stages(16384).len(), 2 + 14 * 15 / 2);
+    assert!(p.large && p.src.contains("int* __restrict__ pos") && p.src.contains("if (k < 0)") && p.src.contains("__shared__ float sv0[4096];"), "{}", p.src);
+    // f32 keys: chunks of 4096 in shared memory; stages 8192 and 16384 take 1 and 2 global steps.
+    assert_eq!(p.chunk, 4096);
+    assert_eq!(oxhlo_cuda::sort::large_stages(16384, 4096), vec![(4096, -1), (8192, 4096), (8192, -1), (16384, 8192), (16384, 4096), (16384, -1), (-1, 0)]);
     let pow = module(
         r#"
 func.func @main(%x: tensor<9xi32>) -> tensor<9xi32> {
