@@ -1,9 +1,9 @@
 //! The sort, top_k and several-input reduction (argmax) kernels the CUDA backend renders, run on the
-//! host: each kernel's CUDA C (its
-//! prelude swapped for host definitions of the few helpers these kernels call) is compiled by the C++
-//! compiler as a shared library and called as one block of one thread over every row (its loops stride
-//! by `blockDim.x` and `gridDim.x`, so one thread is a valid launch and `__syncthreads` has nothing to
-//! wait for). Each op of every program of `tests/sorts`, `tests/sorts_jax` and
+//! host: each kernel's CUDA C (its prelude swapped for host definitions of the few helpers these
+//! kernels call) is compiled by the C++ compiler as a shared library and run as one block of as many
+//! threads as the backend launches (OS threads: `__shared__` arrays are static, `__syncthreads` a
+//! barrier of the block, `__shfl_down_sync` an exchange through slots between two barriers of the
+//! warp) over every row (the kernels' loops stride by `gridDim.x`, so one block is a valid launch). Each op of every program of `tests/sorts`, `tests/sorts_jax` and
 //! `tests/variadic_reduces`, optimized as the plugin optimizes, takes the operand values the
 //! interpreter computes and must give the interpreter's results bit for bit. This checks the bitonic
 //! network, the tie-breaking, the comparators, top_k's order and the reducers' folds without a GPU
@@ -14,20 +14,41 @@ use oxhlo_ir::OpKind;
 use std::path::{Path, PathBuf};
 mod common;
 
-/// Host definitions of what the sort kernels use from CUDA and from the backend's prelude.
+/// Host definitions of what the sort kernels use from CUDA and from the backend's prelude: a block of
+/// `blockDim.x` threads (see the module doc).
 const SHIM: &str = r#"
+#include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
 #define __device__
 #define __forceinline__ inline
 #define __global__
 #define __launch_bounds__(...)
 #define __shared__ static
 struct OxDim { unsigned x, y, z; };
-static const OxDim threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0}, blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
-static inline void __syncthreads() {}
-// One thread: a shuffle reads the thread's own value (the trees never combine it with itself).
-template <typename T> static inline T __shfl_down_sync(unsigned, T v, int) { return v; }
+static thread_local OxDim threadIdx = {0, 0, 0};
+static OxDim blockIdx = {0, 0, 0}, blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
+static std::barrier<>* ox_block;
+static std::vector<std::unique_ptr<std::barrier<>>> ox_warps;
+static unsigned long long ox_slots[1024];
+static inline void __syncthreads() { ox_block->arrive_and_wait(); }
+// Every lane of the warp calls it: each publishes its value, then reads lane + off's (its own past the warp).
+template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
+  const unsigned t = threadIdx.x, lane = t & 31;
+  std::barrier<>& warp = *ox_warps[t / 32];
+  std::memcpy(&ox_slots[t], &v, sizeof(T));
+  warp.arrive_and_wait();
+  const unsigned from = lane + off < 32 && t + off < blockDim.x ? t + off : t;
+  T r;
+  std::memcpy(&r, &ox_slots[from], sizeof(T));
+  warp.arrive_and_wait();
+  return r;
+}
 static inline long long min(long long a, long long b) { return a < b ? a : b; }
 static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
@@ -43,6 +64,24 @@ static inline int oxh_tok(float x) { int k = __float_as_int(x); return k ^ (int)
 static inline long long oxh_tok(double x) { long long k = __double_as_longlong(x); return k ^ (long long)((unsigned long long)(k >> 63) >> 1); }
 "#;
 
+/// After the kernel: `oxrun(threads, words)` runs `oxk` as one block of `threads` threads, its
+/// parameters (every one 8 bytes: scalars, then pointers) taken in order from `words`.
+const RUNNER: &str = r#"
+template <typename T> static T ox_word(void* const* w, std::size_t i) { T t; std::memcpy(&t, &w[i], sizeof(T)); return t; }
+template <typename... A, std::size_t... I> static void ox_call(void (*f)(A...), void* const* w, std::index_sequence<I...>) { f(ox_word<A>(w, I)...); }
+template <typename... A> static void ox_call_all(void (*f)(A...), void* const* w) { ox_call(f, w, std::index_sequence_for<A...>{}); }
+extern "C" void oxrun(unsigned threads, void* const* words) {
+  blockDim.x = threads;
+  std::barrier<> block(threads);
+  ox_block = &block;
+  ox_warps.clear();
+  for (unsigned w = 0; w * 32 < threads; ++w) ox_warps.emplace_back(new std::barrier<>(std::min(32u, threads - w * 32)));
+  std::vector<std::thread> ts;
+  for (unsigned t = 0; t < threads; ++t) ts.emplace_back([t, words] { threadIdx.x = t; ox_call_all(oxk, words); });
+  for (auto& t : ts) t.join();
+}
+"#;
+
 fn compiler() -> Option<&'static str> {
     ["c++", "g++", "clang++"].into_iter().find(|c| std::process::Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
 }
@@ -52,15 +91,15 @@ fn host_kernel(cxx: &str, src: &str, dir: &Path, name: &str) -> usize {
     let body = src.replace(oxhlo_cuda::render::PRELUDE, "");
     let cpp = dir.join(format!("{name}.cpp"));
     let so = dir.join(format!("{name}.so"));
-    std::fs::write(&cpp, format!("{SHIM}{body}")).unwrap();
-    let out = std::process::Command::new(cxx).args(["-std=c++17", "-O1", "-shared", "-fPIC", "-o"]).arg(&so).arg(&cpp).output().unwrap();
+    std::fs::write(&cpp, format!("{SHIM}{body}{RUNNER}")).unwrap();
+    let out = std::process::Command::new(cxx).args(["-std=c++20", "-O1", "-pthread", "-shared", "-fPIC", "-o"]).arg(&so).arg(&cpp).output().unwrap();
     assert!(out.status.success(), "{name}: the host compiler rejects the kernel:\n{}\n{body}", String::from_utf8_lossy(&out.stderr));
     let path = std::ffi::CString::new(so.to_str().unwrap()).unwrap();
     // SAFETY: dlopen/dlsym on a library this test just built; the handle is kept for the process.
     unsafe {
         let h = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
         assert!(!h.is_null(), "{name}: dlopen failed");
-        let f = libc::dlsym(h, c"oxk".as_ptr());
+        let f = libc::dlsym(h, c"oxrun".as_ptr());
         assert!(!f.is_null(), "{name}: no entry point");
         f as usize
     }
@@ -86,40 +125,15 @@ fn ptr(b: &Buf) -> usize {
     }
 }
 
-/// Calls entry `f` as `oxk(rows, args...)` (every argument 8 bytes, as the kernel's parameters are).
+/// Runs a kernel through its `oxrun` entry `f` as one block of `threads` threads on parameters `words`
+/// (scalars, then pointers, each 8 bytes).
 ///
 /// # Safety
-/// `f` must take `1 + args.len()` such parameters, and every pointer must cover what it reads or writes.
-unsafe fn call(f: usize, rows: i64, a: &[usize]) {
-    type A = usize;
-    // SAFETY: passed on from the caller (the arity picks the signature).
-    unsafe {
-        match a.len() {
-            2 => std::mem::transmute::<usize, extern "C" fn(i64, A, A)>(f)(rows, a[0], a[1]),
-            3 => std::mem::transmute::<usize, extern "C" fn(i64, A, A, A)>(f)(rows, a[0], a[1], a[2]),
-            4 => std::mem::transmute::<usize, extern "C" fn(i64, A, A, A, A)>(f)(rows, a[0], a[1], a[2], a[3]),
-            6 => std::mem::transmute::<usize, extern "C" fn(i64, A, A, A, A, A, A)>(f)(rows, a[0], a[1], a[2], a[3], a[4], a[5]),
-            n => panic!("no signature for {n} pointers"),
-        }
-    }
-}
-
-/// Calls entry `f` as `oxk(rows, k, j, args...)` (a step of a sort in global memory).
-///
-/// # Safety
-/// As for [`call`], with three scalars first.
-unsafe fn call3(f: usize, rows: i64, k: i64, j: i64, a: &[usize]) {
-    type A = usize;
-    // SAFETY: passed on from the caller (the arity picks the signature).
-    unsafe {
-        match a.len() {
-            3 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2]),
-            4 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3]),
-            5 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3], a[4]),
-            13 => std::mem::transmute::<usize, extern "C" fn(i64, i64, i64, A, A, A, A, A, A, A, A, A, A, A, A, A)>(f)(rows, k, j, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]),
-            n => panic!("no signature for {n} pointers"),
-        }
-    }
+/// `words` must match the kernel's parameters in number and order, and every pointer must cover what
+/// the kernel reads or writes through it.
+unsafe fn run(f: usize, threads: u32, words: &[usize]) {
+    // SAFETY: `oxrun(unsigned, void* const*)` as RUNNER defines it; the rest is passed on from the caller.
+    unsafe { std::mem::transmute::<usize, extern "C" fn(u32, *const usize)>(f)(threads, words.as_ptr()) }
 }
 
 /// The values the interpreter gives the operands (or, with `results`, the results) of op `i` of the
@@ -179,6 +193,9 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
             let op = &block.ops[i];
             let ins = values_at(&m, i, &args, false);
             let want = values_at(&m, i, &args, true);
+            // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
+            // result otherwise, 64 here), a sort's 256.
+            let threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
             let (src, rows, large) = if op.kind == OpKind::Reduce {
                 let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
                 (src, n as i64, None)
@@ -202,15 +219,16 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
                 let pos = vec![0i32; (rows * p) as usize];
                 let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
                 for (k, j) in oxhlo_cuda::sort::large_stages(p, chunk) {
+                    let words: Vec<usize> = [rows as usize, k as usize, j as usize].into_iter().chain(ptrs.iter().copied()).collect();
                     // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
                     // element types and sizes.
-                    unsafe { call3(entry, rows, k, j, &ptrs) };
+                    unsafe { run(entry, 256, &words) };
                 }
             } else {
-                let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain(outs.iter().map(ptr)).collect();
+                let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
                 // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
                 // element types and sizes.
-                unsafe { call(entry, rows, &ptrs) };
+                unsafe { run(entry, threads, &words) };
             }
             for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
                 let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
