@@ -66,8 +66,10 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     src.push_str(&reducer);
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
-    if let Some(threads) = tree_threads(&dims, rank, red) {
-        tree_kernel(&mut src, &params, &kinds, red, threads);
+    if let Some(threads) = tree_threads(&dims, rank, red, n_out) {
+        // A trailing group is contiguous: its elements at o * red + r.
+        let (base, at) = if trailing(&dims, rank) { (format!("o * {red}LL"), "r".to_string()) } else { (offset("o", &kept), offset("r", &dims)) };
+        tree_kernel(&mut src, &params, &kinds, red, threads, &base, &at);
         return Some((src, n_out.max(0) as usize));
     }
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
@@ -88,17 +90,28 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     Some((src, n_out.max(0) as usize))
 }
 
-/// The threads a block of the tree kernel ([`tree_kernel`]) takes when reduced dimensions `dims` (of
-/// `rank`) are the trailing ones in order (a result's group is `red` contiguous elements, folded in
-/// memory order) and the group is long enough to share out (at least [`TREE_MIN`]); None otherwise (a
-/// thread a result).
-fn tree_threads(dims: &[usize], rank: usize, red: i64) -> Option<u32> {
-    let trailing = dims.iter().enumerate().all(|(i, &d)| d == rank - dims.len() + i);
-    (trailing && red >= TREE_MIN).then(|| ((red as u64 / 8).next_power_of_two()).clamp(32, 1024) as u32)
+/// Whether reduced dimensions `dims` (of `rank`) are the trailing ones in order: each result's group is
+/// contiguous and its elements in memory order.
+fn trailing(dims: &[usize], rank: usize) -> bool {
+    dims.iter().enumerate().all(|(i, &d)| d + dims.len() == rank + i)
 }
 
-/// The shortest group reduced by a block of threads rather than a thread.
+/// The threads a block of the tree kernel ([`tree_kernel`]) takes, or None for a thread a result: a
+/// tree for groups of at least [`TREE_MIN`] that are contiguous ([`trailing`]), and for other groups of
+/// at least [`TREE_MIN_STRIDED`] when there are too few results to fill the device a thread each
+/// (fewer than [`TREE_MAX_RESULTS_STRIDED`]; with more, a thread a result reads its neighbours'
+/// elements side by side).
+fn tree_threads(dims: &[usize], rank: usize, red: i64, n_out: i64) -> Option<u32> {
+    let tree = if trailing(dims, rank) { red >= TREE_MIN } else { red >= TREE_MIN_STRIDED && n_out < TREE_MAX_RESULTS_STRIDED };
+    tree.then(|| ((red as u64 / 8).next_power_of_two()).clamp(32, 1024) as u32)
+}
+
+/// The shortest contiguous group reduced by a block of threads rather than a thread.
 pub const TREE_MIN: i64 = 32;
+/// The shortest strided group (reduced dimensions not trailing) reduced by a block of threads.
+pub const TREE_MIN_STRIDED: i64 = 256;
+/// The most results of strided groups that still take a block each.
+pub const TREE_MAX_RESULTS_STRIDED: i64 = 8192;
 
 /// Appends the tree kernel: a block per result (grid-stride), thread `t` folding the `t`-th contiguous
 /// chunk of the group from the init values, then the chunks' values combined pairwise by the reducer
@@ -107,8 +120,9 @@ pub const TREE_MIN: i64 = 32;
 /// with an init value before each chunk: the schedule the spec allows (`reduce`: an
 /// implementation-defined tree whose in-order traversal is the inputs in index order, init values
 /// interspersed). Empty chunks (past the group's end) are never combined, so a reducer that keeps its
-/// right operand ("the last") gives the interpreter's result too.
-fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, threads: u32) {
+/// right operand ("the last") gives the interpreter's result too. `base` is the index of result `o`'s
+/// first element, `at` the offset of its group's `r`-th element (in the interpreter's order) from it.
+fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, threads: u32, base: &str, at: &str) {
     let m = kinds.len();
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let others: Vec<String> = (0..m).map(|j| format!("oth{j}")).collect();
@@ -131,9 +145,10 @@ fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, th
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "    {} acc{j} = {}, oth{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
     }
-    let _ = writeln!(src, "    const long long lo = o * {red}LL + tid * chunk, hi = o * {red}LL + min((tid + 1) * chunk, {red}LL);");
+    let _ = writeln!(src, "    const long long base = {base}, hi = min((tid + 1) * chunk, {red}LL);");
     let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
-    let _ = writeln!(src, "    for (long long at = lo; at < hi; ++at) oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
+    let _ = writeln!(src, "    for (long long r = tid * chunk; r < hi; ++r) {{\n      const long long at = base + {at};");
+    let _ = writeln!(src, "      oxv({}, {}, {});\n    }}", accs.join(", "), elems.join(", "), outs.join(", "));
     let tree = |src: &mut String, who: &str, count: &str| {
         let _ = writeln!(src, "    for (int off = 1; off < 32; off <<= 1) {{");
         for (j, k) in kinds.iter().enumerate() {
@@ -159,7 +174,8 @@ pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
     let shape = kind_of(func, *op.operands.first()?)?.1;
     let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
     let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
-    tree_threads(&dims, shape.len(), red)
+    let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
+    tree_threads(&dims, shape.len(), red, n_out)
 }
 
 /// The reducer region of `op` as `__device__ void oxv(acc..., x..., results...)` on register values

@@ -2,10 +2,11 @@
 // argmax (JAX's reducer) of [3, 70000] rows whose maximum 1008.25 repeats (ties go to the first
 // position, wherever its chunk lies); the same rows with NaNs put at 50000 + row and 60000 (the first NaN
 // wins); and a reducer that is not commutative, "the last positive value and its position", over
-// [5, 1000] (its value depends on the order of the fold). The values are integers mod 1009 plus the
+// [5, 1000] (its value depends on the order of the fold); and argmax along the first dimension of the
+// rows transposed to [70000, 3] (strided groups, three results: a block each). The values are integers mod 1009 plus the
 // input clamped to [-0.25, 0.25].
 module @argmax_long {
-  func.func @main(%x: tensor<3x70000xf32>, %w: tensor<5x1000xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>) {
+  func.func @main(%x: tensor<3x70000xf32>, %w: tensor<5x1000xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>) {
     %lo = stablehlo.constant dense<-2.500000e-01> : tensor<f32>
     %hi = stablehlo.constant dense<2.500000e-01> : tensor<f32>
     %c7919 = stablehlo.constant dense<7919> : tensor<3x70000xi32>
@@ -67,6 +68,21 @@ module @argmax_long {
       %2 = stablehlo.select %0, %q1, %p1 : tensor<i1>, tensor<i32>
       stablehlo.return %1, %2 : tensor<f32>, tensor<i32>
     }
-    return %am#1, %an#0, %an#1, %lp#0, %lp#1 : tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>
+    %gt = stablehlo.transpose %g, dims = [1, 0] : (tensor<3x70000xf32>) -> tensor<70000x3xf32>
+    %it = stablehlo.iota dim = 0 : tensor<70000x3xi32>
+    %at0:2 = stablehlo.reduce(%gt init: %ninf), (%it init: %zi) across dimensions = [0] : (tensor<70000x3xf32>, tensor<70000x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+     reducer(%p0: tensor<f32>, %q0: tensor<f32>) (%p1: tensor<i32>, %q1: tensor<i32>) {
+      %0 = stablehlo.compare GT, %p0, %q0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %1 = stablehlo.compare NE, %p0, %p0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %2 = stablehlo.or %0, %1 : tensor<i1>
+      %3 = stablehlo.compare EQ, %p0, %q0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %4 = stablehlo.compare LT, %p1, %q1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %5 = stablehlo.and %3, %4 : tensor<i1>
+      %6 = stablehlo.or %2, %5 : tensor<i1>
+      %7 = stablehlo.select %2, %p0, %q0 : tensor<i1>, tensor<f32>
+      %8 = stablehlo.select %6, %p1, %q1 : tensor<i1>, tensor<i32>
+      stablehlo.return %7, %8 : tensor<f32>, tensor<i32>
+    }
+    return %am#1, %an#0, %an#1, %lp#0, %lp#1, %at0#1 : tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>
   }
 }
