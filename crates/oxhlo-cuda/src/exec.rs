@@ -1255,6 +1255,18 @@ impl<'p> Run<'p> {
                     return Ok(r);
                 }
             }
+            OpKind::ReduceWindow | OpKind::SelectAndScatter => {
+                let runs = crate::windows::runs_on_device(&self.prog.memo, frame.func, op);
+                if let Some(r) = self.try_device_results(frame, op, runs, crate::windows::try_window).map_err(err)? {
+                    return Ok(r);
+                }
+            }
+            OpKind::DynamicSlice | OpKind::DynamicUpdateSlice => {
+                let runs = crate::dynamic::runs_on_device(&self.prog.memo, frame.func, op);
+                if let Some(r) = self.try_device_results(frame, op, runs, crate::dynamic::try_dynamic).map_err(err)? {
+                    return Ok(r);
+                }
+            }
             _ => {}
         }
         if ps.kernel.is_some() {

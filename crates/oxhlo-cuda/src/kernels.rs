@@ -149,6 +149,14 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
         return;
     }
+    if matches!(op.kind, OpKind::ReduceWindow | OpKind::SelectAndScatter) {
+        out.extend(crate::windows::render(func, op).map(|(s, _)| s));
+        return;
+    }
+    if matches!(op.kind, OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) {
+        out.extend(crate::dynamic::render(func, op).map(|(s, _)| s));
+        return;
+    }
     let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { return };
     let Some(ins) = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<Vec<(Kind, Vec<i64>)>>>() else { return };
     let Some(kind) = Kind::of(&rt.elem) else { return };

@@ -10,6 +10,7 @@ mod cudnn_choices;
 pub mod cudnn_plan;
 pub mod device;
 pub mod dot;
+pub mod dynamic;
 pub mod exec;
 pub mod finish_epilogue;
 pub mod gather_scatter;
@@ -29,6 +30,7 @@ pub mod sort;
 pub mod tiers;
 pub mod variadic_reduce;
 pub mod view_copy;
+pub mod windows;
 
 pub use device::DeviceInfo;
 pub use device::DTensor;

@@ -1,12 +1,54 @@
-//! A region's body (a sort's comparator, a reduce's reducer) as the body of a CUDA device function: its
-//! block arguments as parameters `p0, p1, ...`, its constants inlined as literals (also those it reads
-//! from outside the region: MLIR's canonicalizer hoists them there, as in every JAX export), its ops
-//! rendered by the elementwise renderer.
+//! A region's body (a sort's comparator, a reduce's reducer, select_and_scatter's select and scatter)
+//! as a CUDA device function: its block arguments as parameters `p0, p1, ...`, its constants inlined as
+//! literals (also those it reads from outside the region: MLIR's canonicalizer hoists them there, as in
+//! every JAX export), its ops rendered by the elementwise renderer.
 
 use crate::render::{kind_of, reg_type, render_body_with, Body};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Block, Func, Op, OpKind, Value};
 use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Reducer region block `block` as `__device__ void {name}(acc..., x..., results...)` on register
+/// values of `kinds` (the accumulators, then the elements; results through pointers), or None when an
+/// op of it does not render or it does not return one value of each kind.
+pub fn reducer(func: &Func, block: &Block, kinds: &[Kind], name: &str) -> Option<String> {
+    let last = block.ops.last()?;
+    if last.kind != OpKind::Return || last.operands.len() != kinds.len() {
+        return None;
+    }
+    let arg_kinds: Vec<Kind> = kinds.iter().chain(kinds).copied().collect();
+    let (mut params, body) = region_body(func, block, &arg_kinds)?;
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* r{j}", reg_type(*k)));
+    }
+    let mut out = format!("__device__ __forceinline__ void {name}({}) {{\n{}", params.join(", "), body.body);
+    for (j, v) in last.operands.iter().enumerate() {
+        let (reg, k) = body.regs.get(v)?;
+        if *k != kinds[j] {
+            return None;
+        }
+        let _ = writeln!(out, "    *r{j} = {reg};");
+    }
+    out.push_str("}\n");
+    Some(out)
+}
+
+/// Predicate region block `block` (a comparator, a select) as `__device__ bool {name}(params...)` on
+/// register values of `arg_kinds`, or None when an op of it does not render or it does not return one
+/// bool.
+pub fn predicate(func: &Func, block: &Block, arg_kinds: &[Kind], name: &str) -> Option<String> {
+    let last = block.ops.last()?;
+    if last.kind != OpKind::Return || last.operands.len() != 1 {
+        return None;
+    }
+    let (params, body) = region_body(func, block, arg_kinds)?;
+    let (ret, rk) = body.regs.get(&last.operands[0])?;
+    if *rk != Kind::Bool {
+        return None;
+    }
+    Some(format!("__device__ __forceinline__ bool {name}({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
+}
 
 /// The parameters (`p<i>` of `arg_kinds[i]`, which the block's arguments must have) and the rendered
 /// body of region block `block` (its terminator aside; its values in `Body::regs`), or None when an op

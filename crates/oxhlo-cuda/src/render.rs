@@ -173,7 +173,7 @@ pub(crate) fn is_float(k: Kind) -> bool {
     matches!(k, Kind::F16 | Kind::BF16 | Kind::F32 | Kind::F64)
 }
 
-fn is_unsigned(k: Kind) -> bool {
+pub(crate) fn is_unsigned(k: Kind) -> bool {
     matches!(k, Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64)
 }
 

@@ -102,7 +102,9 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
         return None;
     }
     let (rows, n, inner) = rows_of(func, op)?;
-    let comparator = render_comparator(func, op, &kinds.iter().map(|(k, _)| *k).collect::<Vec<_>>())?;
+    // Arguments (lhs, rhs) per operand.
+    let arg_kinds: Vec<Kind> = kinds.iter().flat_map(|(k, _)| [*k, *k]).collect();
+    let comparator = crate::region::predicate(func, op.regions.first()?.blocks.first()?, &arg_kinds, "oxc")?;
     let mut params = vec!["long long rows".to_string()];
     for (j, (k, _)) in kinds.iter().enumerate() {
         params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
@@ -332,24 +334,6 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     }
     let src = network("", &params, 1, n, 1, &order, k, &copies, shared.then_some(&[kind][..]));
     Some(SortPlan { src, rows, n, large: false, chunk: 0 })
-}
-
-/// The comparator region of `op` as `__device__ bool oxc(lhs0, rhs0, lhs1, rhs1, ...)` on register
-/// values of the operands' kinds (None when an op of it does not render).
-fn render_comparator(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
-    let block = op.regions.first()?.blocks.first()?;
-    let last = block.ops.last()?;
-    if last.kind != OpKind::Return || last.operands.len() != 1 {
-        return None;
-    }
-    // Arguments (lhs, rhs) per operand.
-    let arg_kinds: Vec<Kind> = kinds.iter().flat_map(|&k| [k, k]).collect();
-    let (params, body) = crate::region::region_body(func, block, &arg_kinds)?;
-    let (ret, rk) = body.regs.get(&last.operands[0])?;
-    if *rk != Kind::Bool {
-        return None;
-    }
-    Some(format!("__device__ __forceinline__ bool oxc({}) {{\n{}    return {ret};\n}}\n", params.join(", "), body.body))
 }
 
 /// The plan of a sort or `chlo.top_k` op (None for other ops and for those that stay on the host).

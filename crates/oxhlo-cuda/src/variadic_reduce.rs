@@ -41,7 +41,7 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
             return None;
         }
     }
-    let reducer = render_reducer(func, op, &kinds)?;
+    let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
     let mut params = vec!["long long n".to_string()];
     for (j, k) in kinds.iter().enumerate() {
         params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
@@ -176,33 +176,6 @@ pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
     let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
     let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
     tree_threads(&dims, shape.len(), red, n_out)
-}
-
-/// The reducer region of `op` as `__device__ void oxv(acc..., x..., results...)` on register values
-/// of `kinds` (None when an op of it does not render).
-fn render_reducer(func: &Func, op: &Op, kinds: &[Kind]) -> Option<String> {
-    let block = op.regions.first()?.blocks.first()?;
-    let m = kinds.len();
-    let last = block.ops.last()?;
-    if last.kind != OpKind::Return || last.operands.len() != m {
-        return None;
-    }
-    // Arguments: the accumulators, then the elements.
-    let arg_kinds: Vec<Kind> = kinds.iter().chain(kinds).copied().collect();
-    let (mut params, body) = crate::region::region_body(func, block, &arg_kinds)?;
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("{}* r{j}", reg_type(*k)));
-    }
-    let mut out = format!("__device__ __forceinline__ void oxv({}) {{\n{}", params.join(", "), body.body);
-    for (j, v) in last.operands.iter().enumerate() {
-        let (name, k) = body.regs.get(v)?;
-        if *k != kinds[j] {
-            return None;
-        }
-        let _ = writeln!(out, "    *r{j} = {name};");
-    }
-    out.push_str("}\n");
-    Some(out)
 }
 
 /// Whether reduce `op` of several inputs runs on the device (its kernel rendered once and kept in

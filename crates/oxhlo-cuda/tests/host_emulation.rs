@@ -14,8 +14,8 @@ use oxhlo_ir::OpKind;
 use std::path::{Path, PathBuf};
 mod common;
 
-/// Host definitions of what the sort kernels use from CUDA and from the backend's prelude: a block of
-/// `blockDim.x` threads (see the module doc).
+/// Host definitions of what the kernels use from CUDA (and of the prelude's two PTX functions): a block
+/// of `blockDim.x` threads (see the module doc).
 const SHIM: &str = r#"
 #include <algorithm>
 #include <barrier>
@@ -50,18 +50,25 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
   return r;
 }
 static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
 static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+static inline unsigned int __float_as_uint(float f) { unsigned int i; std::memcpy(&i, &f, 4); return i; }
+static inline float __uint_as_float(unsigned int i) { float f; std::memcpy(&f, &i, 4); return f; }
 static inline long long __double_as_longlong(double d) { long long i; std::memcpy(&i, &d, 8); return i; }
 static inline double __longlong_as_double(long long i) { double d; std::memcpy(&d, &i, 8); return d; }
-static inline float oxh_bf16_to_f(unsigned short h) { return __int_as_float(((int)h) << 16); }
-static inline float oxh_f16_to_f(unsigned short h) {
-  int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-  float v = e == 0 ? std::ldexp((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp((float)(m | 1024), e - 25);
-  return s ? -v : v;
-}
-static inline int oxh_tok(float x) { int k = __float_as_int(x); return k ^ (int)((unsigned int)(k >> 31) >> 1); }
-static inline long long oxh_tok(double x) { long long k = __double_as_longlong(x); return k ^ (long long)((unsigned long long)(k >> 63) >> 1); }
+using std::signbit;
+// Round-to-nearest arithmetic (what the backend writes to keep NVRTC from contracting into FMAs): the
+// host's ISO C++ arithmetic does not contract.
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+struct uint2 { unsigned int x, y; };
+struct uint4 { unsigned int x, y, z, w; };
+// The prelude's f16 conversions are PTX instructions: the host's _Float16 (round to nearest even) instead.
+static inline float oxh_f16_to_f(unsigned short h) { _Float16 f; std::memcpy(&f, &h, 2); return (float)f; }
+static inline unsigned short oxh_f_to_f16(float x) { _Float16 f = (_Float16)x; unsigned short h; std::memcpy(&h, &f, 2); return h; }
 "#;
 
 /// After the kernel: `oxrun(threads, words)` runs `oxk` as one block of `threads` threads, its
@@ -88,7 +95,9 @@ fn compiler() -> Option<&'static str> {
 
 /// Compiles kernel `src` for the host into `dir/name.so` and returns its entry point.
 fn host_kernel(cxx: &str, src: &str, dir: &Path, name: &str) -> usize {
-    let body = src.replace(oxhlo_cuda::render::PRELUDE, "");
+    // The backend's prelude, its PTX lines aside (the shim defines those functions for the host).
+    let prelude: String = oxhlo_cuda::render::PRELUDE.lines().filter(|l| !l.contains("asm(")).map(|l| format!("{l}\n")).collect();
+    let body = src.replace(oxhlo_cuda::render::PRELUDE, &prelude);
     let cpp = dir.join(format!("{name}.cpp"));
     let so = dir.join(format!("{name}.so"));
     std::fs::write(&cpp, format!("{SHIM}{body}{RUNNER}")).unwrap();
@@ -153,9 +162,10 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
     oxhlo_interp::eval::run_main(&m, args.iter().map(Val::to_rt).collect()).expect("interpreter").into_iter().map(Val::from_rt).collect()
 }
 
-/// Whether op `op` is one these tests run on the host: a sort, a top_k or a reduction of several inputs.
+/// Whether op `op` is one these tests run on the host: a sort, a top_k, a reduction of several inputs, a
+/// windowed op or a dynamic slice or update.
 fn emulated(op: &oxhlo_ir::Op) -> bool {
-    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
 #[test]
@@ -167,7 +177,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
@@ -199,6 +209,10 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
             let (src, rows, large) = if op.kind == OpKind::Reduce {
                 let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
                 (src, n as i64, None)
+            } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)) {
+                (src, n as i64, None)
+            } else if !matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
+                panic!("{path:?}: {} {s} stays on the host", op.name());
             } else {
                 let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} stays on the host"));
                 (p.src, p.rows, p.large.then_some((p.n, p.chunk)))

@@ -178,6 +178,11 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxv(")), "{path:?}: a several-input reduction kernel");
         all.extend(ks);
     }
+    // Windowed ops and dynamic slices (tests/windows: pooling, its gradient, cumsum, dilations, scans).
+    for (path, ks) in dir_kernels("tests/windows") {
+        assert!(ks.iter().any(|s| s.contains("oxv(") || s.contains("st0")), "{path:?}: a windowed or dynamic-slice kernel");
+        all.extend(ks);
+    }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
     for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {

@@ -55,6 +55,19 @@ pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
     }
 }
 
+/// [`bits`], but every NaN the same (where values were computed, the device's NaNs need not carry the
+/// host's sign and payload: a GPU's inf - inf is a positive NaN, an x86 CPU's a negative one).
+#[allow(dead_code)]
+pub fn bits_any_nan(v: &RtValue) -> String {
+    match v {
+        RtValue::Tensor(t) => match &t.data {
+            Data::Float(x) => format!("{:?} {:?}", t.ty, x.iter().map(|f| if f.is_nan() { u64::MAX } else { f.to_bits() }).collect::<Vec<_>>()),
+            other => format!("{:?} {other:?}", t.ty),
+        },
+        other => format!("{other:?}"),
+    }
+}
+
 /// A value's type and elements with floats as their bits (so -NaN, NaN and NaN payloads differ, as do
 /// -0.0 and 0.0), for comparisons bit for bit.
 #[allow(dead_code)]

@@ -1,0 +1,121 @@
+//! `stablehlo.dynamic_slice` and `stablehlo.dynamic_update_slice` on the GPU (what `lax.scan` and
+//! `fori_loop` bodies read and write their stacked values with): index kernels whose start indices are
+//! read on the device from their 0-d operands (no copy to the host, so a loop body stays capturable),
+//! clamped as the spec says (`clamp(0, start, operand_dim - size)`). A slice is a thread a result
+//! element; an update writes every result element (the operand's or the update's), out of place.
+//!
+//! Elements move as raw bits of their size. Dynamic shapes and complex elements stay on the host.
+
+use crate::device::{DTensor, Gpu, Memo};
+use crate::render::{bits_type, coord_names, coords, is_int, kind_of, load, row_major_strides, storage_type, ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Func, Op, OpKind};
+use std::fmt::Write;
+
+/// C statements defining `st<d>`, the clamped start of each dimension: index operand `d` read from
+/// pointer `idx<d>` (of `kinds[d]`), clamped to `[0, limits[d]]`.
+fn starts(kinds: &[Kind], limits: &[i64]) -> String {
+    let mut s = String::new();
+    for (d, (&k, &lim)) in kinds.iter().zip(limits).enumerate() {
+        let v = load(k, &format!("idx{d}"), "0");
+        if crate::render::is_unsigned(k) {
+            let _ = writeln!(s, "    const long long st{d} = {v} > {lim}ULL ? {lim}LL : (long long){v};");
+        } else {
+            let _ = writeln!(s, "    const long long st{d} = {v} < 0 ? 0LL : {v} > {lim}LL ? {lim}LL : {v};");
+        }
+    }
+    s
+}
+
+/// The kernel of dynamic_slice or dynamic_update_slice `op` and its thread count (the result's
+/// elements): signature `(long long n, operand, [update,] index scalars..., out)`. None when it stays on
+/// the host.
+pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
+    let update = match op.kind {
+        OpKind::DynamicSlice => false,
+        OpKind::DynamicUpdateSlice => true,
+        _ => return None,
+    };
+    if crate::env_off("OXHLO_CUDA_DYNAMIC_SLICES") || op.results.len() != 1 {
+        return None;
+    }
+    let (k, shape) = kind_of(func, *op.operands.first()?)?;
+    let (rk, rshape) = kind_of(func, op.results[0])?;
+    let rank = shape.len();
+    let first_index = if update { 2 } else { 1 };
+    if rk != k || op.operands.len() != first_index + rank || rank == 0 {
+        return None;
+    }
+    let mut index_kinds = Vec::with_capacity(rank);
+    for &v in &op.operands[first_index..] {
+        let (ik, ishape) = kind_of(func, v)?;
+        if !ishape.is_empty() || !is_int(ik) {
+            return None;
+        }
+        index_kinds.push(ik);
+    }
+    // The extent the start indices move the slice or the update over: the slice's or the update's shape.
+    let window = if update {
+        let (uk, ushape) = kind_of(func, op.operands[1])?;
+        if uk != k || rshape != shape {
+            return None;
+        }
+        ushape
+    } else {
+        rshape.clone()
+    };
+    if window.len() != rank || window.iter().zip(&shape).any(|(w, s)| w > s || *w < 0) {
+        return None;
+    }
+    let limits: Vec<i64> = shape.iter().zip(&window).map(|(s, w)| s - w).collect();
+    let ty = bits_type(k.size())?;
+    let mut params = vec!["long long n".to_string(), format!("const {ty}* __restrict__ in0")];
+    if update {
+        params.push(format!("const {ty}* __restrict__ upd"));
+    }
+    for (d, ik) in index_kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ idx{d}", storage_type(*ik)?));
+    }
+    params.push(format!("{ty}* __restrict__ out0"));
+    let n = crate::render::checked_numel(&rshape)?;
+    let mut src = String::from(PRELUDE);
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
+    src.push_str(&coords("i", &coord_names("c", &rshape)));
+    src.push_str(&starts(&index_kinds, &limits));
+    if update {
+        // Inside the update's box: its element; elsewhere the operand's.
+        let inside: Vec<String> = (0..rank).map(|d| format!("c{d} >= st{d} && c{d} < st{d} + {}LL", window[d])).collect();
+        let ustrides = row_major_strides(&window);
+        let at: Vec<String> = (0..rank).map(|d| format!("(c{d} - st{d}) * {}LL", ustrides[d])).collect();
+        let _ = writeln!(src, "    out0[i] = ({}) ? upd[{}] : in0[i];", inside.join(" && "), at.join(" + "));
+    } else {
+        let strides = row_major_strides(&shape);
+        let at: Vec<String> = (0..rank).map(|d| format!("(c{d} + st{d}) * {}LL", strides[d])).collect();
+        let _ = writeln!(src, "    out0[i] = in0[{}];", at.join(" + "));
+    }
+    let _ = writeln!(src, "  }}\n}}");
+    Some((src, n as usize))
+}
+
+/// Whether `op` runs on the device (its kernel rendered once and kept in `memo`).
+pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
+    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
+}
+
+/// The kernel's role in the program's [`Memo`].
+const MEMO_TAG: u32 = 64;
+
+/// Runs dynamic_slice or dynamic_update_slice `op` on device operands `ins`: its result, or None when
+/// it does not run on the device.
+pub fn try_dynamic(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
+    let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
+    let n = src.items?;
+    let (t, k) = crate::render::result_types(func, op)?.pop()?;
+    Some((|| {
+        let mut outs = vec![gpu.alloc_raw(k, n)?];
+        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
+        Ok(vec![Gpu::wrap(t, k, n, outs.pop().ok_or("no output")?)])
+    })())
+}

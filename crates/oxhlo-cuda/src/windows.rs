@@ -1,0 +1,226 @@
+//! Windowed ops on the GPU: `stablehlo.reduce_window` (max and average pooling, JAX's cumulative sums
+//! on platforms without their own lowering, any reducer that renders, several inputs at once) and
+//! `stablehlo.select_and_scatter` (the max-pool gradient), as the reference interpreter computes them.
+//!
+//! reduce_window: a thread per result element folds `acc = body(acc, x)` from the init values over the
+//! window's taps in row-major order; a tap in padding or in a base-dilation hole contributes the init
+//! values (the spec pads with them).
+//!
+//! select_and_scatter: a thread per operand element `p` (gathering rather than scattering, so no
+//! atomics and the interpreter's order): starting from the init value, for each window that covers `p`,
+//! in the source's row-major order, it picks the window's element as the interpreter does (the first
+//! tap not in padding, then each later tap `x` replaces the pick unless `select(pick, x)`), and when
+//! that is `p`, folds `acc = scatter(acc, source[window])`.
+//!
+//! Dynamic shapes, complex elements and regions that do not render stay on the host.
+
+use crate::device::{DTensor, Gpu, Memo};
+use crate::render::{coord_names, coords, kind_of, load, reg_type, row_major_strides, storage_type, store, ENTRY, PRELUDE};
+use oxhlo_cpu::Kind;
+use oxhlo_ir::{Attr, Func, Op, OpKind};
+use std::fmt::Write;
+
+/// One dimension of a window: size, stride, base and window dilation, low padding (the high padding
+/// only sets the result's extent, which the result type gives).
+#[derive(Clone, Copy)]
+struct Dim {
+    size: i64,
+    stride: i64,
+    base_dil: i64,
+    win_dil: i64,
+    lo: i64,
+}
+
+/// The window of `op` over an operand of rank `rank` (None for invalid attributes).
+fn window(op: &Op, rank: usize) -> Option<Vec<Dim>> {
+    let list = |name: &str| -> Option<Vec<i64>> {
+        match op.attr(name) {
+            Some(a) => a.as_i64_list().filter(|v| v.len() == rank),
+            None => Some(vec![1; rank]),
+        }
+    };
+    let sizes = op.attr("window_dimensions").and_then(Attr::as_i64_list).filter(|v| v.len() == rank)?;
+    let (strides, bd, wd) = (list("window_strides")?, list("base_dilations")?, list("window_dilations")?);
+    let pad = match op.attr("padding") {
+        Some(a) => a.as_i64_list().filter(|v| v.len() == 2 * rank)?,
+        None => vec![0; 2 * rank],
+    };
+    let dims: Vec<Dim> = (0..rank).map(|d| Dim { size: sizes[d], stride: strides[d], base_dil: bd[d], win_dil: wd[d], lo: pad[2 * d] }).collect();
+    dims.iter().all(|d| d.size >= 0 && d.stride >= 1 && d.base_dil >= 1 && d.win_dil >= 1 && d.lo.abs() < 1 << 40).then_some(dims)
+}
+
+/// C statements opening a loop per window dimension (`w<d>` the tap, `ok` whether every dimension's
+/// tap so far lands on an element, `at` its index into an operand of `shape`), for the result
+/// coordinates `o<d>`; close with [`close_taps`].
+fn open_taps(src: &mut String, dims: &[Dim], shape: &[i64], indent: &str) {
+    let strides = row_major_strides(shape);
+    let _ = writeln!(src, "{indent}long long at0 = 0; bool ok0 = true;");
+    for (d, w) in dims.iter().enumerate() {
+        let i = format!("{indent}{}", "  ".repeat(d));
+        let _ = writeln!(src, "{i}for (long long w{d} = 0; w{d} < {}LL; ++w{d}) {{", w.size);
+        // The tap's position in the padded, base-dilated operand, then in the operand.
+        let _ = writeln!(src, "{i}  const long long q{d} = o{d} * {}LL + w{d} * {}LL - ({}LL);", w.stride, w.win_dil, w.lo);
+        let _ = writeln!(src, "{i}  const bool ok{} = ok{d} && q{d} >= 0 && q{d} % {}LL == 0 && q{d} / {}LL < {}LL;", d + 1, w.base_dil, w.base_dil, shape[d]);
+        let _ = writeln!(src, "{i}  const long long at{} = at{d} + (q{d} / {}LL) * {}LL;", d + 1, w.base_dil, strides[d]);
+    }
+}
+
+/// Closes the loops [`open_taps`] opened.
+fn close_taps(src: &mut String, dims: &[Dim], indent: &str) {
+    for d in (0..dims.len()).rev() {
+        let _ = writeln!(src, "{indent}{}}}", "  ".repeat(d));
+    }
+}
+
+/// The kernel of reduce_window `op` (inputs, then inits; results one per input) and its result count:
+/// signature `(long long n, inputs..., inits..., outputs...)`, a thread a result. None when it stays on
+/// the host.
+pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
+    if op.kind != OpKind::ReduceWindow || crate::env_off("OXHLO_CUDA_WINDOWS") || op.operands.len() < 2 || op.operands.len() % 2 != 0 {
+        return None;
+    }
+    let m = op.operands.len() / 2;
+    let ins: Vec<(Kind, Vec<i64>)> = op.operands.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
+    let shape = ins[0].1.clone();
+    let outs: Vec<(Kind, Vec<i64>)> = op.results.iter().map(|&v| kind_of(func, v)).collect::<Option<_>>()?;
+    if op.results.len() != m || ins[..m].iter().any(|(_, s)| *s != shape) || ins[m..].iter().any(|(_, s)| !s.is_empty()) || (0..m).any(|j| ins[j].0 != ins[m + j].0 || outs[j].0 != ins[j].0 || outs[j].1 != outs[0].1) {
+        return None;
+    }
+    let out_shape = outs[0].1.clone();
+    let dims = window(op, shape.len())?;
+    if out_shape.len() != shape.len() {
+        return None;
+    }
+    let kinds: Vec<Kind> = ins[..m].iter().map(|(k, _)| *k).collect();
+    let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
+    let mut params = vec!["long long n".to_string()];
+    for (j, (k, _)) in ins.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", storage_type(*k)?));
+    }
+    let n_out = crate::render::checked_numel(&out_shape)?;
+    let mut src = String::from(PRELUDE);
+    src.push_str(&reducer);
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
+    src.push_str(&coords("i", &coord_names("o", &out_shape)));
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    {} acc{j} = {}, init{j} = acc{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
+    }
+    open_taps(&mut src, &dims, &shape, "    ");
+    let rank = dims.len();
+    let ind = format!("    {}", "  ".repeat(rank));
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let ptrs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| format!("ok{rank} ? {} : init{j}", load(*k, &format!("in{j}"), &format!("at{rank}")))).collect();
+    let _ = writeln!(src, "{ind}oxv({}, {}, {});", accs.join(", "), elems.join(", "), ptrs.join(", "));
+    close_taps(&mut src, &dims, "    ");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    out{j}[i] = {};", store(*k, &format!("acc{j}")));
+    }
+    let _ = writeln!(src, "  }}\n}}");
+    Some((src, n_out as usize))
+}
+
+/// The kernel of select_and_scatter `op` (operand, source, init) and its result count: signature
+/// `(long long n, operand, source, init, out)`, a thread an operand element (see the module doc). None
+/// when it stays on the host.
+pub fn render_select_and_scatter(func: &Func, op: &Op) -> Option<(String, usize)> {
+    if op.kind != OpKind::SelectAndScatter || crate::env_off("OXHLO_CUDA_WINDOWS") || op.operands.len() != 3 || op.results.len() != 1 || op.regions.len() != 2 {
+        return None;
+    }
+    let (k, shape) = kind_of(func, op.operands[0])?;
+    let (sk, src_shape) = kind_of(func, op.operands[1])?;
+    let (ik, ishape) = kind_of(func, op.operands[2])?;
+    let (rk, rshape) = kind_of(func, op.results[0])?;
+    if rshape != shape || ik != rk || sk != rk || !ishape.is_empty() || src_shape.len() != shape.len() {
+        return None;
+    }
+    let rank = shape.len();
+    let dims = window(op, rank)?;
+    if dims.iter().any(|d| d.base_dil != 1 || d.win_dil != 1) {
+        return None;
+    }
+    let select = crate::region::predicate(func, op.regions[0].blocks.first()?, &[k, k], "oxsel")?;
+    let scatter = crate::region::reducer(func, op.regions[1].blocks.first()?, &[rk], "oxv")?;
+    let n = crate::render::checked_numel(&shape)?;
+    let src_strides = row_major_strides(&src_shape);
+    let mut src = String::from(PRELUDE);
+    src.push_str(&select);
+    src.push_str(&scatter);
+    let _ = writeln!(src, "// Floor and ceiling division (the numerator may be negative; the divisor is positive).");
+    let _ = writeln!(src, "__device__ __forceinline__ long long oxfdiv(long long a, long long b) {{ return a >= 0 ? a / b : -((-a + b - 1) / b); }}");
+    let _ = writeln!(src, "__device__ __forceinline__ long long oxcdiv(long long a, long long b) {{ return -oxfdiv(-a, b); }}");
+    let _ = writeln!(
+        src,
+        "extern \"C\" __global__ void {ENTRY}(long long n, const {}* __restrict__ in0, const {}* __restrict__ in1, const {}* __restrict__ in2, {}* __restrict__ out0) {{",
+        storage_type(k)?,
+        storage_type(sk)?,
+        storage_type(ik)?,
+        storage_type(rk)?
+    );
+    let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
+    src.push_str(&coords("i", &coord_names("c", &shape)));
+    let _ = writeln!(src, "    {} acc = {};", reg_type(rk), load(rk, "in2", "0"));
+    // The windows covering element c, in the source's row-major order: per dimension the source
+    // positions s with s * stride - lo <= c <= s * stride - lo + size - 1.
+    let _ = writeln!(src, "    long long sat0 = 0;");
+    for (d, w) in dims.iter().enumerate() {
+        let i = format!("    {}", "  ".repeat(d));
+        let _ = writeln!(src, "{i}const long long s{d}lo = max(0LL, oxcdiv(c{d} + ({}LL) - {}LL + 1, {}LL));", w.lo, w.size, w.stride);
+        let _ = writeln!(src, "{i}const long long s{d}hi = min({}LL, oxfdiv(c{d} + ({}LL), {}LL));", src_shape[d] - 1, w.lo, w.stride);
+        let _ = writeln!(src, "{i}for (long long o{d} = s{d}lo; o{d} <= s{d}hi; ++o{d}) {{");
+        let _ = writeln!(src, "{i}  const long long sat{} = sat{d} + o{d} * {}LL;", d + 1, src_strides[d]);
+    }
+    let ind = format!("    {}", "  ".repeat(rank));
+    // The window's pick: its first element, then each later one unless select(pick, x).
+    let _ = writeln!(src, "{ind}long long pick = -1;");
+    open_taps(&mut src, &dims, &shape, &ind);
+    let tind = format!("{ind}{}", "  ".repeat(rank));
+    let _ = writeln!(src, "{tind}if (ok{rank} && (pick < 0 || !oxsel({}, {}))) pick = at{rank};", load(k, "in0", "pick"), load(k, "in0", &format!("at{rank}")));
+    close_taps(&mut src, &dims, &ind);
+    let _ = writeln!(src, "{ind}if (pick == i) oxv(acc, {}, &acc);", load(sk, "in1", &format!("sat{rank}")));
+    close_taps(&mut src, &dims, "    ");
+    let _ = writeln!(src, "    out0[i] = {};", store(rk, "acc"));
+    let _ = writeln!(src, "  }}\n}}");
+    Some((src, n as usize))
+}
+
+/// The kernel of windowed op `op` and its thread count, if it runs on the device.
+pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
+    match op.kind {
+        OpKind::ReduceWindow => render_reduce_window(func, op),
+        OpKind::SelectAndScatter => render_select_and_scatter(func, op),
+        _ => None,
+    }
+}
+
+/// Whether windowed op `op` runs on the device (its kernel rendered once and kept in `memo`).
+pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
+    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
+}
+
+/// The kernel's role in the program's [`Memo`].
+const MEMO_TAG: u32 = 63;
+
+/// Runs windowed op `op` on device operands `ins`: its results, or None when it does not run on the
+/// device.
+pub fn try_window(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
+    let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
+    let n = src.items?;
+    let results = crate::render::result_types(func, op)?;
+    Some((|| {
+        let mut outs = Vec::with_capacity(results.len());
+        let mut lens = Vec::with_capacity(results.len());
+        for (t, k) in &results {
+            let len = t.num_elements().ok_or("a windowed result of dynamic shape")?;
+            outs.push(gpu.alloc_raw(*k, len)?);
+            lens.push(len);
+        }
+        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
+        Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
+    })())
+}
