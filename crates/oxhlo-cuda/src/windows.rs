@@ -76,7 +76,7 @@ fn close_taps(src: &mut String, dims: &[Dim], indent: &str) {
 /// signature `(long long n, inputs..., inits..., outputs...)`, a thread a result. None when it stays on
 /// the host.
 pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
-    if op.kind != OpKind::ReduceWindow || crate::env_off("OXHLO_CUDA_WINDOWS") || op.operands.len() < 2 || op.operands.len() % 2 != 0 {
+    if op.kind != OpKind::ReduceWindow || crate::env_off("OXHLO_CUDA_WINDOWS") || op.operands.len() < 2 || !op.operands.len().is_multiple_of(2) {
         return None;
     }
     let m = op.operands.len() / 2;
