@@ -1,6 +1,7 @@
 //! Every kernel a program can launch, enumerated from the module alone (no device): the fused and
 //! single-op kernels of every block's plan, and those the executor renders as it runs (reduction
-//! passes, movement, gather/scatter, sorts and top_k, reductions of several inputs, convolution steps,
+//! passes, movement, gather/scatter, sorts and top_k, reductions of several inputs, windowed ops,
+//! dynamic slices and updates, convolution steps,
 //! permutes of dot, transpose and reduce operands).
 //! `CudaProgram::compile` compiles them all at once on every host core; the tests compile them with
 //! NVRTC on machines without a GPU.

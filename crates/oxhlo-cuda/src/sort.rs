@@ -1,16 +1,19 @@
 //! `stablehlo.sort` and `chlo.top_k` on the GPU: rows of up to [`SORT_MAX`] elements along the sort
-//! dimension (top_k: the last) in shared memory, longer rows in global memory (one launch a step
-//! of the network, [`large_stages`]), any number of operands, any comparator the elementwise renderer can
-//! express (JAX's float comparators with their -0.0 / NaN canonicalization and `TOTALORDER` compare
-//! among them); top_k in the interpreter's order (the element type's total order, descending).
+//! dimension (top_k: the last) in shared memory, longer rows in global memory with their steps inside
+//! chunks in shared memory ([`large_stages`]), any number of operands, any comparator the elementwise
+//! renderer can express (JAX's float comparators with their -0.0 / NaN canonicalization and
+//! `TOTALORDER` compare among them); top_k in the interpreter's order (the element type's total order,
+//! descending).
 //!
 //! A block per row (`rows` = elements / row length, grid-stride beyond 2^20 rows) sorts the row's
 //! positions `0..n` in shared memory with a bitonic network over the next power of two (positions
-//! past `n` sort last), then gathers every operand's elements into the results. Two positions are
-//! ordered by the comparator (`comp(x[a], x[b])`: a first; `comp(x[b], x[a])`: b first) and, when
-//! neither holds, by position: every sort is stable, as the reference interpreter's is (the spec
-//! leaves the order of equivalent elements open when `is_stable` is false). The comparator reads the
-//! operands from global memory (L1-cached) as it goes.
+//! past `n` sort last), a thread a compared pair of each step, then writes every operand's elements to
+//! the results. Two positions are ordered by the comparator (`comp(x[a], x[b])`: a first;
+//! `comp(x[b], x[a])`: b first) and, when neither holds, by position: every sort is stable, as the
+//! reference interpreter's is (the spec leaves the order of equivalent elements open when `is_stable`
+//! is false). Where the row's elements fit beside its positions in a block's 48 KiB (`keys_fit`) they
+//! are copied there and move with their positions; otherwise the comparator reads them from global
+//! memory by position.
 //!
 //! Anything else (dynamic shapes, a comparator that does not render) returns `None` and
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.

@@ -1,9 +1,10 @@
 //! `stablehlo.reduce` of several inputs at once (JAX's argmax and argmin: values and positions) on the
-//! GPU: one thread per result element folds its group from the init values in the order the reference
-//! interpreter folds it (the reduced dimensions in the order `dimensions` lists them, the last
-//! fastest; the body called as `body(accumulators..., elements...)`), so any reducer the elementwise
-//! renderer can express gives the interpreter's results bit for bit. The reducer is rendered as a
-//! device function (`region.rs`).
+//! GPU, the reducer rendered as a device function (`region.rs`; `body(accumulators..., elements...)`).
+//! Long groups (contiguous, or long and few) take a block a result ([`tree_kernel`]): each thread
+//! folds a contiguous chunk from the init values and the chunks combine in index order, a schedule the
+//! spec allows; for an associative reducer (JAX's) that is the interpreter's result bit for bit. Other
+//! groups take a thread a result folding in the interpreter's order (the reduced dimensions in the
+//! order `dimensions` lists them, the last fastest): any reducer that renders gives its bits.
 //!
 //! Reductions of one input take the parallel passes of `reduce.rs`; a reducer that does not render,
 //! or dynamic shapes, stay on the host. `OXHLO_CUDA_VARIADIC_REDUCE=0` keeps these on the host too.
