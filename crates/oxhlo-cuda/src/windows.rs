@@ -4,7 +4,8 @@
 //!
 //! reduce_window: a thread per result element folds `acc = body(acc, x)` from the init values over the
 //! window's taps in row-major order; a tap in padding or in a base-dilation hole contributes the init
-//! values (the spec pads with them).
+//! values (the spec pads with them). Prefix windows (JAX's cumulative ops) take a thread a line that
+//! folds once along it when the reducer keeps the init values as they are (`prefix_kernel`).
 //!
 //! select_and_scatter: a thread per operand element `p` (gathering rather than scattering, so no
 //! atomics and the interpreter's order): starting from the init value, for each window that covers `p`,
@@ -104,6 +105,11 @@ pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
     let mut src = String::from(PRELUDE);
     src.push_str(&reducer);
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    if let Some(d) = prefix_dim(&dims, op, &shape, &out_shape) {
+        // A thread a line: `n` counts the lines.
+        prefix_kernel(&mut src, &kinds, &shape, d);
+        return Some((src, (n_out / shape[d]) as usize));
+    }
     let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
     src.push_str(&coords("i", &coord_names("o", &out_shape)));
     for (j, k) in kinds.iter().enumerate() {
@@ -122,6 +128,74 @@ pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "  }}\n}}");
     Some((src, n_out as usize))
+}
+
+/// The dimension along which reduce_window's windows are prefixes (JAX's `cumsum`, `cumprod`, `cummax`
+/// on platforms without their own rule): window `n` (the whole dimension), stride 1, padding `(n - 1, 0)`,
+/// no dilation; every other dimension untouched (window 1, stride 1, no padding). None otherwise.
+fn prefix_dim(dims: &[Dim], op: &Op, shape: &[i64], out_shape: &[i64]) -> Option<usize> {
+    let pad = op.attr("padding").and_then(Attr::as_i64_list).unwrap_or_else(|| vec![0; 2 * shape.len()]);
+    if out_shape != shape || pad.len() != 2 * shape.len() {
+        return None;
+    }
+    let plain = |d: usize| dims[d].stride == 1 && dims[d].base_dil == 1 && dims[d].win_dil == 1 && pad[2 * d + 1] == 0;
+    let along: Vec<usize> = (0..shape.len()).filter(|&d| dims[d].size != 1 || pad[2 * d] != 0).collect();
+    match along[..] {
+        [d] if (0..shape.len()).all(plain) && dims[d].size == shape[d] && pad[2 * d] == shape[d] - 1 && shape[d] > 1 => Some(d),
+        _ => None,
+    }
+}
+
+/// An expression: whether register values `a` and `b` of kind `k` have the same bits (floats compared
+/// as integers: -0.0 and 0.0 differ, a NaN equals itself).
+fn same_bits(k: Kind, a: &str, b: &str) -> String {
+    match reg_type(k) {
+        "float" => format!("(__float_as_int({a}) == __float_as_int({b}))"),
+        "double" => format!("(__double_as_longlong({a}) == __double_as_longlong({b}))"),
+        _ => format!("({a} == {b})"),
+    }
+}
+
+/// The body of the prefix-window kernel (see [`prefix_dim`]): a thread a line along dimension `d`
+/// (`lines` of them), appended to `src` after the reducer and the parameters. When the reducer leaves
+/// the init values as they are (`body(init, init)` has their bits: add of 0, max of -inf, product of 1)
+/// each result is the fold of the line's elements up to it from the init values, so the line folds
+/// once, storing as it goes (a result's padding taps fold init into init); otherwise each result folds
+/// its own taps, as the general kernel does.
+fn prefix_kernel(src: &mut String, kinds: &[Kind], shape: &[i64], d: usize) {
+    let m = kinds.len();
+    let n = shape[d];
+    let inner: i64 = shape[d + 1..].iter().product();
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let ptrs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    let inits: Vec<String> = (0..m).map(|j| format!("init{j}")).collect();
+    let gs: Vec<String> = (0..m).map(|j| format!("&g{j}")).collect();
+    let elems = |at: &str| -> Vec<String> { kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), at)).collect() };
+    let _ = writeln!(src, "  for (long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x; line < n; line += (long long)gridDim.x * blockDim.x) {{");
+    let _ = writeln!(src, "    const long long base = (line / {inner}LL) * {}LL + line % {inner}LL;", n * inner);
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    const {} init{j} = {};\n    {} acc{j} = init{j}, g{j} = init{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"), reg_type(*k));
+    }
+    let _ = writeln!(src, "    oxv({}, {}, {});", inits.join(", "), inits.join(", "), gs.join(", "));
+    let same: Vec<String> = kinds.iter().enumerate().map(|(j, k)| same_bits(*k, &format!("g{j}"), &format!("init{j}"))).collect();
+    let _ = writeln!(src, "    if ({}) {{", same.join(" && "));
+    let _ = writeln!(src, "      for (long long i = 0; i < {n}LL; ++i) {{\n        const long long at = base + i * {inner}LL;");
+    let _ = writeln!(src, "        oxv({}, {}, {});", accs.join(", "), elems("at").join(", "), ptrs.join(", "));
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "        out{j}[at] = {};", store(*k, &format!("acc{j}")));
+    }
+    let _ = writeln!(src, "      }}\n    }} else {{");
+    let _ = writeln!(src, "      for (long long i = 0; i < {n}LL; ++i) {{");
+    for j in 0..m {
+        let _ = writeln!(src, "        acc{j} = init{j};");
+    }
+    let _ = writeln!(src, "        for (long long t = i + 1; t < {n}LL; ++t) oxv({}, {}, {});", accs.join(", "), inits.join(", "), ptrs.join(", "));
+    let _ = writeln!(src, "        for (long long t = 0; t <= i; ++t) {{\n          const long long at = base + t * {inner}LL;");
+    let _ = writeln!(src, "          oxv({}, {}, {});\n        }}", accs.join(", "), elems("at").join(", "), ptrs.join(", "));
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "        out{j}[base + i * {inner}LL] = {};", store(*k, &format!("acc{j}")));
+    }
+    let _ = writeln!(src, "      }}\n    }}\n  }}\n}}");
 }
 
 /// The kernel of select_and_scatter `op` (operand, source, init) and its result count: signature

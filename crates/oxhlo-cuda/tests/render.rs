@@ -848,3 +848,47 @@ fn argmax_renders_a_tree_or_a_fold_a_thread() {
         assert!(oxhlo_cuda::variadic_reduce::render(f, r).is_some());
     }
 }
+
+/// Windowed ops and dynamic slices render (no host steps for pooling, its gradient, cumulative ops and
+/// scans): JAX's cumsum (a prefix window) as a thread a line folding once along it when the reducer
+/// keeps its init, other windows a thread a result folding its taps, select_and_scatter by gathering,
+/// dynamic slices reading their starts on the device, clamped.
+#[test]
+fn windows_and_dynamic_slices_render() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let load = |file: &str| {
+        let mut m = module(&std::fs::read_to_string(root.join(file)).unwrap());
+        oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
+        m
+    };
+    let m = load("tests/windows/scans_no_nans.mlir");
+    let f = m.entry().unwrap();
+    let rws: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::ReduceWindow).collect();
+    assert_eq!(rws.len(), 4);
+    // Down the 7 columns of [50, 7]: 7 lines, each line's elements 7 apart.
+    let (src, lines) = oxhlo_cuda::windows::render(f, rws[0]).expect("cumsum renders");
+    assert_eq!(lines, 7);
+    assert!(src.contains("const long long base = (line / 7LL) * 350LL + line % 7LL;") && src.contains("const long long at = base + i * 7LL;"), "{src}");
+    assert!(src.contains("if ((__float_as_int(g0) == __float_as_int(init0)))"), "{src}");
+    let m = load("tests/windows/dilations_no_nans.mlir");
+    let f = m.entry().unwrap();
+    let rw = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::ReduceWindow).unwrap();
+    let (src, n) = oxhlo_cuda::windows::render(f, rw).expect("a dilated window renders");
+    assert_eq!(n, 16);
+    assert!(src.contains("const long long q0 = o0 * 4LL + w0 * 3LL - (2LL);") && src.contains("q0 % 2LL == 0"), "{src}");
+    let m = load("tests/windows/jax_pools_no_nans.mlir");
+    let f = m.entry().unwrap();
+    let ss = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::SelectAndScatter).expect("the max-pool gradient");
+    let (src, n) = oxhlo_cuda::windows::render(f, ss).expect("select_and_scatter renders");
+    assert_eq!(n, 2 * 8 * 8 * 3);
+    assert!(src.contains("bool oxsel(") && src.contains("if (pick == i) oxv(acc, "), "{src}");
+    let m = load("tests/windows/dynamic_slices.mlir");
+    let f = m.entry().unwrap();
+    let ds: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| matches!(o.kind, oxhlo_ir::OpKind::DynamicSlice | oxhlo_ir::OpKind::DynamicUpdateSlice)).collect();
+    assert!(ds.len() >= 4);
+    for o in &ds {
+        assert!(oxhlo_cuda::dynamic::render(f, o).is_some(), "{} renders", o.name());
+    }
+    let (src, _) = oxhlo_cuda::dynamic::render(f, ds[0]).unwrap();
+    assert!(src.contains("const long long st0 = (long long)(idx0[0]) < 0 ? 0LL : (long long)(idx0[0]) > 6LL ? 6LL : (long long)(idx0[0]);"), "{src}");
+}
