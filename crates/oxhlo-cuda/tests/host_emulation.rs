@@ -168,6 +168,68 @@ fn emulated(op: &oxhlo_ir::Op) -> bool {
     matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
+/// Runs every emulated op of optimized module `m`'s entry as the backend would on the host ([`run`]),
+/// on the operand values the interpreter computes from `args`, and asserts its results are the
+/// interpreter's bit for bit. Kernels build in `dir` named after `tag`; `label` names the program in
+/// messages. Ops on empty tensors (which stay on the host) are left out. Returns the ops checked.
+fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::Module, args: &[Val]) -> usize {
+    let f = m.entry().unwrap();
+    let block = f.body.entry().unwrap();
+    let empty = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.num_elements() == Some(0));
+    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
+    for (s, &i) in targets.iter().enumerate() {
+        let op = &block.ops[i];
+        let ins = values_at(m, i, args, false);
+        let want = values_at(m, i, args, true);
+        // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
+        // result otherwise, 64 here), a sort's 256.
+        let threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
+        let (src, rows, large) = if op.kind == OpKind::Reduce {
+            let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{label}: reduce {s} stays on the host"));
+            (src, n as i64, None)
+        } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)) {
+            (src, n as i64, None)
+        } else if !matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
+            panic!("{label}: {} {s} stays on the host", op.name());
+        } else {
+            let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{label}: sort {s} stays on the host"));
+            (p.src, p.rows, p.large.then_some((p.n, p.chunk)))
+        };
+        let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}"));
+        let outs: Vec<Buf> = op
+            .results
+            .iter()
+            .map(|&r| {
+                let t = f.ty(r).as_tensor().unwrap();
+                Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
+            })
+            .collect();
+        if let Some((n, chunk)) = large {
+            // In global memory: the positions buffer between the inputs and the outputs, a call a
+            // step, in the backend's order.
+            let p = (n as u64).next_power_of_two() as i64;
+            let pos = vec![0i32; (rows * p) as usize];
+            let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
+            for (k, j) in oxhlo_cuda::sort::large_stages(p, chunk) {
+                let words: Vec<usize> = [rows as usize, k as usize, j as usize].into_iter().chain(ptrs.iter().copied()).collect();
+                // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
+                // element types and sizes.
+                unsafe { run(entry, 256, &words) };
+            }
+        } else {
+            let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
+            // element types and sizes.
+            unsafe { run(entry, threads, &words) };
+        }
+        for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
+            let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
+            assert_eq!(common::bits(&got.to_rt()), common::bits(&w.to_rt()), "{label} op {s} result {k}");
+        }
+    }
+    targets.len()
+}
+
 #[test]
 fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
     let Some(cxx) = compiler() else {
@@ -195,63 +257,46 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         let args: Vec<Val> =
             func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), common::sort_input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64, nans)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
-        let f = m.entry().unwrap();
-        let block = f.body.entry().unwrap();
-        let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i])).collect();
-        assert!(!targets.is_empty(), "{path:?}: nothing to emulate in the entry after the optimizer");
-        for (s, &i) in targets.iter().enumerate() {
-            let op = &block.ops[i];
-            let ins = values_at(&m, i, &args, false);
-            let want = values_at(&m, i, &args, true);
-            // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
-            // result otherwise, 64 here), a sort's 256.
-            let threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
-            let (src, rows, large) = if op.kind == OpKind::Reduce {
-                let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{path:?}: reduce {s} stays on the host"));
-                (src, n as i64, None)
-            } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)) {
-                (src, n as i64, None)
-            } else if !matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
-                panic!("{path:?}: {} {s} stays on the host", op.name());
-            } else {
-                let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{path:?}: sort {s} stays on the host"));
-                (p.src, p.rows, p.large.then_some((p.n, p.chunk)))
-            };
-            let entry = host_kernel(cxx, &src, &dir, &format!("k{n}_{s}"));
-            let outs: Vec<Buf> = op
-                .results
-                .iter()
-                .map(|&r| {
-                    let t = f.ty(r).as_tensor().unwrap();
-                    Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
-                })
-                .collect();
-            if let Some((n, chunk)) = large {
-                // In global memory: the positions buffer between the inputs and the outputs, a call a
-                // step, in the backend's order.
-                let p = (n as u64).next_power_of_two() as i64;
-                let pos = vec![0i32; (rows * p) as usize];
-                let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
-                for (k, j) in oxhlo_cuda::sort::large_stages(p, chunk) {
-                    let words: Vec<usize> = [rows as usize, k as usize, j as usize].into_iter().chain(ptrs.iter().copied()).collect();
-                    // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
-                    // element types and sizes.
-                    unsafe { run(entry, 256, &words) };
-                }
-            } else {
-                let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
-                // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
-                // element types and sizes.
-                unsafe { run(entry, threads, &words) };
-            }
-            for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
-                let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
-                assert_eq!(common::bits(&got.to_rt()), common::bits(&w.to_rt()), "{path:?} op {s} result {k}");
-            }
-            checked += 1;
-        }
-        println!("{}: {} ops agree bit for bit", path.display(), targets.len());
+        let ops = check_entry_ops(cxx, &dir, &format!("k{n}"), &path.display().to_string(), &m, &args);
+        assert!(ops > 0, "{path:?}: nothing to emulate in the entry after the optimizer");
+        println!("{}: {ops} ops agree bit for bit", path.display());
+        checked += ops;
     }
+    assert!(checked >= 15, "{checked} ops checked");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The conformance suite's reduce_window, select_and_scatter, dynamic_slice, dynamic_update_slice and
+/// sort cases (JAX-generated, their expected values JAX's on the CPU, which the interpreter meets),
+/// their constants lifted to arguments as the CUDA conformance run lifts them, optimized as the plugin
+/// optimizes: every such op's kernel on the host gives the interpreter's results bit for bit.
+#[test]
+fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter() {
+    let Some(cxx) = compiler() else {
+        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-interp/tests/conformance");
+    let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-conf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for file in ["reduce_window.mlir", "data_movement.mlir", "sort.mlir"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        for (c, case) in text.split("// -----").enumerate() {
+            if !["reduce_window", "select_and_scatter", "dynamic_slice", "dynamic_update_slice", "stablehlo.sort"].iter().any(|w| case.contains(w)) {
+                continue;
+            }
+            let label = format!("{file} case {c}");
+            let mut m = oxhlo_text::parse_module(case, &label).expect("parses");
+            let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
+            oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
+            let args: Vec<Val> = inputs.into_iter().map(Val::from_rt).collect();
+            let ops = check_entry_ops(cxx, &dir, &format!("c{}_{c}", file.len()), &label, &m, &args);
+            println!("{label}: {ops} ops agree bit for bit");
+            checked += ops;
+        }
+    }
+    println!("{checked} conformance ops agree bit for bit");
     assert!(checked >= 15, "{checked} ops checked");
     let _ = std::fs::remove_dir_all(&dir);
 }
