@@ -9,7 +9,8 @@
 # into JAX's lowering, the compile and the first run (XLA, then oxhlo cold and warm); `gpu_run.sh probe` the fixed cost
 # of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps;
 # `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm;
-# `gpu_run.sh sorts` jnp.sort / argsort on XLA and on oxhlo's device sort.
+# `gpu_run.sh sorts` jnp.sort / argsort / top_k / argmax on XLA and on oxhlo's device kernels;
+# `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -200,6 +201,13 @@ if [ "$MODE" = sorts ]; then
   JAX_PLATFORMS=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/sorts.txt"
   OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error|host' | tee -a "$OUT/sorts.txt"
   OXHLO_CUDA_SORT=0 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 60 "$PY" "$C/sort_probe.py" 64x100 2>&1 | grep -E ' ms a call|Error' | sed 's/^/host sorts: /' | tee -a "$OUT/sorts.txt"
+fi
+if [ "$MODE" = windows ]; then
+  # Pooling, the max-pool gradient, cumsum and a scan on XLA:CUDA and on oxhlo's device kernels
+  # (scripts/window_probe.py; each checked against JAX on the CPU), then oxhlo with them on the host.
+  JAX_PLATFORMS=cuda,cpu timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/windows.txt"
+  OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error|host' | tee -a "$OUT/windows.txt"
+  OXHLO_CUDA_WINDOWS=0 OXHLO_CUDA_DYNAMIC_SLICES=0 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error' | sed 's/^/on the host: /' | tee -a "$OUT/windows.txt"
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"
