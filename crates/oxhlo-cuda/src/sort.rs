@@ -229,12 +229,35 @@ fn keys_fit(kinds: &[Kind], n: i64) -> bool {
 /// reads them from global memory by position. A thread a compared pair of each step.
 #[allow(clippy::too_many_arguments)]
 fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, order: &str, keep: i64, copies: &str, keys: Option<&[Kind]>) -> String {
-    let p = (n as u64).next_power_of_two();
+    let p = (n as u64).next_power_of_two() as i64;
     let mut src = match keys {
         // Only the shared-memory comparison is called (the global one is left for NVRTC to drop).
         Some(_) => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order) + &before_in_shared(&params[1..=inputs], n, order),
         None => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order),
     };
+    // Compares slots `t` and `u` (t < u) and swaps them unless they are in the order `up` asks for
+    // (true: the first in the sort's order at t).
+    let cas = match keys {
+        Some(ks) => {
+            let svs: Vec<String> = (0..ks.len()).map(|j| format!("sv{j}")).collect();
+            let svs = svs.join(", ");
+            let mut c = format!("{{ const int a = pos[t], b = pos[u]; if (up ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{ pos[t] = b; pos[u] = a;");
+            for (j, k) in ks.iter().enumerate() {
+                let _ = write!(c, " {{ const {} x = sv{j}[t]; sv{j}[t] = sv{j}[u]; sv{j}[u] = x; }}", storage_type(*k).unwrap_or("int"));
+            }
+            c + " } }"
+        }
+        None => {
+            let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
+            let ins = ins.join(", ");
+            format!("{{ const int a = pos[t], b = pos[u]; if (up ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }} }}")
+        }
+    };
+    // A top_k of few (`keep` up to a quarter of the row) sorts chunks of `top` only, then halves the
+    // candidates by rounds (see `top_rounds`).
+    let top = (keep as u64).next_power_of_two() as i64;
+    let partial = keep >= 1 && keep < n && 4 * top <= p;
+    let sorted = if partial { top } else { p };
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", params.join(", "));
     let _ = writeln!(src, "  __shared__ int pos[{p}];");
     for (j, k) in keys.unwrap_or_default().iter().enumerate() {
@@ -247,32 +270,40 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
         let _ = writeln!(src, "      if (t < {n}) sv{j}[t] = in{j}[base + (long long)t * {inner}LL];");
     }
     let _ = writeln!(src, "    }}\n    __syncthreads();");
-    let _ = writeln!(src, "    for (int k = 2; k <= {p}; k <<= 1) {{\n      for (int j = k >> 1; j > 0; j >>= 1) {{");
+    let _ = writeln!(src, "    for (int k = 2; k <= {sorted}; k <<= 1) {{\n      for (int j = k >> 1; j > 0; j >>= 1) {{");
     let _ = writeln!(src, "        for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", p / 2);
     let _ = writeln!(src, "          const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
-    let _ = writeln!(src, "          const int a = pos[t], b = pos[u];");
-    match keys {
-        Some(ks) => {
-            let svs: Vec<String> = (0..ks.len()).map(|j| format!("sv{j}")).collect();
-            let svs = svs.join(", ");
-            let _ = writeln!(src, "          if ((t & k) == 0 ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{");
-            let _ = write!(src, "            pos[t] = b; pos[u] = a;");
-            for (j, k) in ks.iter().enumerate() {
-                let _ = write!(src, " {{ const {} x = sv{j}[t]; sv{j}[t] = sv{j}[u]; sv{j}[u] = x; }}", storage_type(*k).unwrap_or("int"));
-            }
-            let _ = writeln!(src, "\n          }}");
-        }
-        None => {
-            let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
-            let ins = ins.join(", ");
-            let _ = writeln!(src, "          if ((t & k) == 0 ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }}");
-        }
-    }
+    let _ = writeln!(src, "          const bool up = (t & k) == 0;\n          {cas}");
     let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}\n    }}");
+    if partial {
+        top_rounds(&mut src, p, top, &cas);
+    }
     let _ = writeln!(src, "    for (int t = threadIdx.x; t < {keep}; t += blockDim.x) {{");
     src.push_str(copies);
     let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
     src
+}
+
+/// The rounds of a partial top_k network after the chunks of `top` slots are sorted (first in order,
+/// last in order, alternately: each pair of neighbouring chunks a bitonic sequence). A round compares
+/// each pair's chunks slot by slot and keeps the one first in order in the first chunk (a half-cleaner:
+/// that chunk now holds the pair's `top` first elements, as a bitonic sequence), then sorts those
+/// chunks with the merge steps of a bitonic network, alternately first-in-order first and last first, for
+/// the next round. Chunks stay where they are: after round r the live ones are `top << r` apart. The
+/// last round leaves the row's `top` first elements in order at slots `0..top`.
+fn top_rounds(src: &mut String, p: i64, top: i64, cas: &str) {
+    let _ = writeln!(src, "    // The candidates: chunks of {top} slots, `stride` apart, halved each round.");
+    let _ = writeln!(src, "    for (int stride = {top}, live = {}; live > 1; stride <<= 1, live >>= 1) {{", p / top);
+    let _ = writeln!(src, "      for (int h = threadIdx.x; h < (live / 2) * {top}; h += blockDim.x) {{");
+    let _ = writeln!(src, "        const int g = h / {top}, i = h % {top}, t = 2 * g * stride + i, u = t + stride;");
+    let _ = writeln!(src, "        const bool up = true;\n        {cas}");
+    let _ = writeln!(src, "      }}\n      __syncthreads();");
+    let _ = writeln!(src, "      for (int j = {}; j > 0; j >>= 1) {{", top / 2);
+    let _ = writeln!(src, "        for (int h = threadIdx.x; h < (live / 2) * {}; h += blockDim.x) {{", top / 2);
+    let _ = writeln!(src, "          const int g = h / {}, q = h % {}, i = ((q & ~(j - 1)) << 1) | (q & (j - 1));", top / 2, top / 2);
+    let _ = writeln!(src, "          const int t = 2 * g * stride + i, u = t + j;");
+    let _ = writeln!(src, "          const bool up = (g & 1) == 0;\n          {cas}");
+    let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}\n    }}");
 }
 
 /// The prelude, `helpers`, and `oxs_before(inputs..., base, a, b)` (positions of type `pos`): whether

@@ -820,6 +820,9 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     assert!(p.src.contains("for (int t = threadIdx.x; t < 5; t += blockDim.x)") && p.src.contains("out1[o] = (int)pos[t];"), "{}", p.src);
     let q = oxhlo_cuda::sort::plan_op(f, ops[1]).expect("top_k of i32 runs on the device");
     assert!(q.src.contains("const auto ka = (long long)(in0[ia])"), "{}", q.src);
+    // k = 5 of 37 (64 slots): chunks of 8 sorted, then three rounds halving them; k = all 100: a full sort.
+    assert!(p.src.contains("for (int k = 2; k <= 8; k <<= 1)") && p.src.contains("for (int stride = 8, live = 8; live > 1; stride <<= 1, live >>= 1)"), "{}", p.src);
+    assert!(q.src.contains("for (int k = 2; k <= 128; k <<= 1)") && !q.src.contains("int stride"), "{}", q.src);
 }
 
 /// JAX's argmax and argmin (a reduce of values and positions) render with the reducer a device function
