@@ -211,6 +211,82 @@ fn large_network(helpers: &str, params: &[String], inputs: usize, n: i64, inner:
     src
 }
 
+/// The chunk-sized power of two a long-row top_k of `k` keeps a chunk's candidates in, when the
+/// two-launch form applies ([`large_top_k`]): `top` = k's next power of two with 4 top <= chunk and the
+/// row's candidates, (p / chunk) * top, within a chunk.
+fn few_of_long(k: i64, p: i64, chunk: i64) -> Option<i64> {
+    let top = (k.max(1) as u64).next_power_of_two() as i64;
+    (k >= 1 && 4 * top <= chunk && (p / chunk) * top <= chunk).then_some(top)
+}
+
+/// The kernel of a top_k of few (`keep`, see [`few_of_long`]) from rows of `n` f32/ints longer than
+/// [`SORT_MAX`], in two launches of the long-row signature `(rows, k, j, in0, pos, out0, out1)`:
+/// `(chunk, -2)` a block a chunk of `chunk` positions sorts its chunks of `top` and halves them by
+/// rounds in shared memory (as [`network`]'s partial form), leaving the chunk's first `top` positions at
+/// `pos[row * p + chunk index * top ...]`; `(-3, 0)` a block a row sorts those candidates in shared
+/// memory and writes the first `keep` (`copies`, with `t`, `row`, `base`, `sp`, `sv0`).
+#[allow(clippy::too_many_arguments)]
+fn large_top_k(params: &[String], kind: Kind, n: i64, order: &str, keep: i64, chunk: i64, top: i64, copies: &str) -> String {
+    let p = (n as u64).next_power_of_two() as i64;
+    let chunks = p / chunk;
+    let m = chunks * top;
+    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), params[1].clone(), "int* __restrict__ pos".to_string()];
+    kparams.extend(params[2..].iter().cloned());
+    let mut src = prelude_and_order("", &params[1..=1], "long long", n, 1, order) + &before_in_shared(&params[1..=1], n, order);
+    let cas = compare_swap(Some(&[kind]), 1, "sp");
+    let sorter = |src: &mut String, slots: i64, upto: i64| {
+        let _ = writeln!(src, "      for (int k = 2; k <= {upto}; k <<= 1) {{\n        for (int j = k >> 1; j > 0; j >>= 1) {{");
+        let _ = writeln!(src, "          for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
+        let _ = writeln!(src, "            const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
+        let _ = writeln!(src, "            const bool up = (t & k) == 0;\n            {cas}");
+        let _ = writeln!(src, "          }}\n          __syncthreads();\n        }}\n      }}");
+    };
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__(256) {ENTRY}({}) {{", kparams.join(", "));
+    let _ = writeln!(src, "  __shared__ int sp[{chunk}];\n  __shared__ {} sv0[{chunk}];", storage_type(kind).unwrap_or("int"));
+    let _ = writeln!(src, "  if (j == -2) {{");
+    let _ = writeln!(src, "    for (long long c = blockIdx.x; c < rows * {chunks}LL; c += gridDim.x) {{");
+    let _ = writeln!(src, "      const long long row = c / {chunks}LL, ci = c % {chunks}LL, base = row * {n}LL;");
+    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {chunk}; t += blockDim.x) {{\n        const int a = (int)(ci * {chunk}LL + t);\n        sp[t] = a;\n        if (a < {n}) sv0[t] = in0[base + a];\n      }}\n      __syncthreads();");
+    sorter(&mut src, chunk, top);
+    let mut rounds = String::new();
+    top_rounds(&mut rounds, chunk, top, &cas);
+    // top_rounds writes at the row loop's depth: one level deeper here.
+    for line in rounds.lines() {
+        let _ = writeln!(src, "  {line}");
+    }
+    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {top}; t += blockDim.x) pos[row * {p}LL + ci * {top}LL + t] = sp[t];\n      __syncthreads();\n    }}\n    return;\n  }}");
+    let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    let _ = writeln!(src, "    const long long base = row * {n}LL;");
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {m}; t += blockDim.x) {{\n      const int a = pos[row * {p}LL + t];\n      sp[t] = a;\n      if (a < {n}) sv0[t] = in0[base + a];\n    }}\n    __syncthreads();");
+    let mut full = String::new();
+    sorter(&mut full, m, m);
+    for line in full.lines() {
+        let _ = writeln!(src, "{}", line.strip_prefix("  ").unwrap_or(line));
+    }
+    let _ = writeln!(src, "    for (int t = threadIdx.x; t < {keep}; t += blockDim.x) {{");
+    src.push_str(copies);
+    let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
+    src
+}
+
+/// The launches of a sort or top_k of rows longer than [`SORT_MAX`] as `(k, j, work items)` (a block
+/// of 256 threads per 256 items): a top_k of few its two ([`large_top_k`]), else [`large_stages`] with
+/// the gather a thread an element, the steps in shared memory a block a chunk, the global steps a
+/// thread a pair. None for rows the device does not sort.
+pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64)>> {
+    let (rows, n, _) = rows_of(func, op)?;
+    let p = (n as u64).next_power_of_two() as i64;
+    let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    let (chunk, keys) = large_chunk(&kinds);
+    if op.kind == OpKind::ChloTopK && keys {
+        let k = op.attr("k").and_then(Attr::as_int)?;
+        if few_of_long(k, p, chunk).is_some() {
+            return Some(vec![(chunk, -2, rows * (p / chunk) * 256), (-3, 0, rows * 256)]);
+        }
+    }
+    Some(large_stages(p, chunk).into_iter().map(|(k, j)| (k, j, if k < 0 { rows * n } else if j < 0 { rows * (p / chunk) * 256 } else { rows * p / 2 })).collect())
+}
+
 /// Whether a row of `n` elements of operands `kinds` fits in shared memory beside its positions (the
 /// 48 KiB a block may declare statically), so that [`network`] sorts the elements themselves there.
 fn keys_fit(kinds: &[Kind], n: i64) -> bool {
@@ -235,24 +311,7 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
         Some(_) => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order) + &before_in_shared(&params[1..=inputs], n, order),
         None => prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order),
     };
-    // Compares slots `t` and `u` (t < u) and swaps them unless they are in the order `up` asks for
-    // (true: the first in the sort's order at t).
-    let cas = match keys {
-        Some(ks) => {
-            let svs: Vec<String> = (0..ks.len()).map(|j| format!("sv{j}")).collect();
-            let svs = svs.join(", ");
-            let mut c = format!("{{ const int a = pos[t], b = pos[u]; if (up ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{ pos[t] = b; pos[u] = a;");
-            for (j, k) in ks.iter().enumerate() {
-                let _ = write!(c, " {{ const {} x = sv{j}[t]; sv{j}[t] = sv{j}[u]; sv{j}[u] = x; }}", storage_type(*k).unwrap_or("int"));
-            }
-            c + " } }"
-        }
-        None => {
-            let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
-            let ins = ins.join(", ");
-            format!("{{ const int a = pos[t], b = pos[u]; if (up ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ pos[t] = b; pos[u] = a; }} }}")
-        }
-    };
+    let cas = compare_swap(keys, inputs, "pos");
     // A top_k of few (`keep` up to a quarter of the row) sorts chunks of `top` only, then halves the
     // candidates by rounds (see `top_rounds`).
     let top = (keep as u64).next_power_of_two() as i64;
@@ -282,6 +341,29 @@ fn network(helpers: &str, params: &[String], inputs: usize, n: i64, inner: i64, 
     src.push_str(copies);
     let _ = writeln!(src, "    }}\n    __syncthreads();\n  }}\n}}");
     src
+}
+
+/// A statement comparing slots `t` and `u` (t < u) of shared positions `pos` and swapping them (with
+/// their elements in `sv0...` when `keys`) unless they are in the order `up` asks for (true: the one
+/// first in the sort's order at t). Without keys the comparator reads the `inputs` operands from global
+/// memory at `base`.
+fn compare_swap(keys: Option<&[Kind]>, inputs: usize, pos: &str) -> String {
+    match keys {
+        Some(ks) => {
+            let svs: Vec<String> = (0..ks.len()).map(|j| format!("sv{j}")).collect();
+            let svs = svs.join(", ");
+            let mut c = format!("{{ const int a = {pos}[t], b = {pos}[u]; if (up ? oxs_before({svs}, b, a, u, t) : oxs_before({svs}, a, b, t, u)) {{ {pos}[t] = b; {pos}[u] = a;");
+            for (j, k) in ks.iter().enumerate() {
+                let _ = write!(c, " {{ const {} x = sv{j}[t]; sv{j}[t] = sv{j}[u]; sv{j}[u] = x; }}", storage_type(*k).unwrap_or("int"));
+            }
+            c + " } }"
+        }
+        None => {
+            let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
+            let ins = ins.join(", ");
+            format!("{{ const int a = {pos}[t], b = {pos}[u]; if (up ? oxs_before({ins}, base, b, a) : oxs_before({ins}, base, a, b)) {{ {pos}[t] = b; {pos}[u] = a; }} }}")
+        }
+    }
 }
 
 /// The rounds of a partial top_k network after the chunks of `top` slots are sorted (first in order,
@@ -361,8 +443,14 @@ pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     let at = if shared { "sv0[t]" } else { "in0[base + pos[t]]" };
     let copies = format!("      const long long o = (base / {n}LL) * {k}LL + t;\n      out0[o] = {at};\n      out1[o] = ({})pos[t];\n", storage_type(ik)?);
     if n > SORT_MAX {
-        let copies = format!("      out0[row * {k}LL + t] = in0[base + at];\n      out1[row * {k}LL + t] = ({})at;\n", storage_type(ik)?);
         let (chunk, keys) = large_chunk(&[kind]);
+        let p = (n as u64).next_power_of_two() as i64;
+        if let Some(top) = few_of_long(k, p, chunk).filter(|_| keys) {
+            let copies = format!("      out0[row * {k}LL + t] = sv0[t];\n      out1[row * {k}LL + t] = ({})sp[t];\n", storage_type(ik)?);
+            let src = large_top_k(&params, kind, n, &order, k, chunk, top, &copies);
+            return Some(SortPlan { src, rows, n, large: true, chunk });
+        }
+        let copies = format!("      out0[row * {k}LL + t] = in0[base + at];\n      out1[row * {k}LL + t] = ({})at;\n", storage_type(ik)?);
         let src = large_network("", &params, 1, n, 1, &order, k, &copies, chunk, keys.then_some(&[kind][..]));
         return Some(SortPlan { src, rows, n, large: true, chunk });
     }
@@ -412,12 +500,7 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
             let mut with_pos = Vec::with_capacity(outs.len() + 1);
             with_pos.push(gpu.alloc_raw(Kind::I32, (rows * pn) as usize)?);
             with_pos.extend(outs);
-            let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>().ok_or("a sort operand of no kind")?;
-            let (chunk, _) = large_chunk(&kinds);
-            for (k, j) in large_stages(pn, chunk) {
-                // The gather a thread an element, a step in shared memory a block of 256 a chunk, a
-                // global step a thread a pair.
-                let items = if k < 0 { rows * n } else if j < 0 { rows * (pn / chunk) * 256 } else { rows * pn / 2 };
+            for (k, j, items) in large_launches(func, op).ok_or("a long sort of no launches")? {
                 gpu.launch_sort_stage(&src, rows, k, j, items, &bufs, &mut with_pos)?;
             }
             outs = with_pos.split_off(1);

@@ -193,7 +193,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             panic!("{label}: {} {s} stays on the host", op.name());
         } else {
             let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{label}: sort {s} stays on the host"));
-            (p.src, p.rows, p.large.then_some((p.n, p.chunk)))
+            (p.src, p.rows, p.large.then_some(p.n))
         };
         let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}"));
         let outs: Vec<Buf> = op
@@ -204,13 +204,13 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
                 Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
             })
             .collect();
-        if let Some((n, chunk)) = large {
+        if let Some(n) = large {
             // In global memory: the positions buffer between the inputs and the outputs, a call a
-            // step, in the backend's order.
+            // launch, in the backend's order.
             let p = (n as u64).next_power_of_two() as i64;
             let pos = vec![0i32; (rows * p) as usize];
             let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
-            for (k, j) in oxhlo_cuda::sort::large_stages(p, chunk) {
+            for (k, j, _) in oxhlo_cuda::sort::large_launches(f, op).unwrap() {
                 let words: Vec<usize> = [rows as usize, k as usize, j as usize].into_iter().chain(ptrs.iter().copied()).collect();
                 // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
                 // element types and sizes.

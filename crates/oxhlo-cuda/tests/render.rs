@@ -823,6 +823,21 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     // k = 5 of 37 (64 slots): chunks of 8 sorted, then three rounds halving them; k = all 100: a full sort.
     assert!(p.src.contains("for (int k = 2; k <= 8; k <<= 1)") && p.src.contains("for (int stride = 8, live = 8; live > 1; stride <<= 1, live >>= 1)"), "{}", p.src);
     assert!(q.src.contains("for (int k = 2; k <= 128; k <<= 1)") && !q.src.contains("int stride"), "{}", q.src);
+    // The 7 largest of rows of 10000: each chunk of 4096's first 8 in shared memory, then the 4 chunks'
+    // 32 candidates sorted; two launches.
+    let long = module(
+        r#"
+func.func @main(%v: tensor<2x10000xf32>) -> (tensor<2x7xf32>, tensor<2x7xi32>) {
+  %b, %r = chlo.top_k(%v, k = 7) : tensor<2x10000xf32> -> (tensor<2x7xf32>, tensor<2x7xi32>)
+  return %b, %r : tensor<2x7xf32>, tensor<2x7xi32>
+}
+"#,
+    );
+    let f = &long.funcs[0];
+    let op = &f.body.entry().unwrap().ops[0];
+    let p = oxhlo_cuda::sort::plan_op(f, op).expect("a long top_k runs on the device");
+    assert!(p.large && p.src.contains("pos[row * 16384LL + ci * 8LL + t] = sp[t];") && p.src.contains("for (int k = 2; k <= 32; k <<= 1)"), "{}", p.src);
+    assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -2, 2 * 4 * 256), (-3, 0, 2 * 256)]);
 }
 
 /// JAX's argmax and argmin (a reduce of values and positions) render with the reducer a device function
