@@ -266,6 +266,22 @@ impl Memo {
         })
     }
 
+    /// Runs the kernel of `op` in role `tag` that `render` gives (source and work items; rendered once
+    /// and kept) as a thread an item over device operands `ins`, into one new buffer per result of
+    /// `op` (their static types): the results, or None when it does not render (the op stays on the
+    /// host). The windowed ops' and dynamic slices' launches.
+    pub fn run_per_item(&self, gpu: &Gpu, func: &oxhlo_ir::Func, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<(String, usize)>, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
+        let src = self.get_with_items(op, tag, render)?;
+        let n = src.items?;
+        let results = crate::render::result_types(func, op)?;
+        Some((|| {
+            let mut outs = gpu.alloc_results(&results)?;
+            let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+            gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
+            Ok(Gpu::wrap_results(&results, outs))
+        })())
+    }
+
     /// `n` zeroed counters of `op` in role `tag`, allocated at first use (before any graph capture of
     /// the run that uses them: a program's first run is never captured) and kept with the program.
     pub fn counter(&self, gpu: &Gpu, op: &oxhlo_ir::Op, tag: u32, n: usize) -> Result<DTensor, String> {
@@ -423,6 +439,16 @@ impl Gpu {
     /// rendered kernel and copy writes all of its outputs before they are read.
     pub fn alloc_raw(&self, kind: Kind, len: usize) -> Result<DBuf, String> {
         self.alloc_bytes(len * kind.size())
+    }
+
+    /// One new buffer for each of `results` (static types and kinds, [`crate::render::result_types`]).
+    pub fn alloc_results(&self, results: &[(TensorType, Kind)]) -> Result<Vec<DBuf>, String> {
+        results.iter().map(|(t, k)| self.alloc_raw(*k, t.num_elements().ok_or("a result of dynamic shape")?)).collect()
+    }
+
+    /// `bufs` (from [`Gpu::alloc_results`]) as tensors of `results`.
+    pub fn wrap_results(results: &[(TensorType, Kind)], bufs: Vec<DBuf>) -> Vec<DTensor> {
+        results.iter().zip(bufs).map(|((t, k), b)| Gpu::wrap(t.clone(), *k, t.num_elements().unwrap_or(0), b)).collect()
     }
 
     /// A device tensor of type `ty` over a buffer from [`Gpu::alloc_raw`].

@@ -109,13 +109,5 @@ const MEMO_TAG: u32 = 64;
 /// Runs dynamic_slice or dynamic_update_slice `op` on device operands `ins`: its result, or None when
 /// it does not run on the device.
 pub fn try_dynamic(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
-    let n = src.items?;
-    let (t, k) = crate::render::result_types(func, op)?.pop()?;
-    Some((|| {
-        let mut outs = vec![gpu.alloc_raw(k, n)?];
-        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
-        Ok(vec![Gpu::wrap(t, k, n, outs.pop().ok_or("no output")?)])
-    })())
+    memo.run_per_item(gpu, func, op, MEMO_TAG, || render(func, op), ins)
 }

@@ -487,13 +487,7 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
     let (rows, n, _) = rows_of(func, op)?;
     let results = crate::render::result_types(func, op)?;
     Some((|| {
-        let mut outs = Vec::with_capacity(results.len());
-        let mut lens = Vec::with_capacity(results.len());
-        for (t, k) in &results {
-            let len = t.num_elements().ok_or("a sort result of dynamic shape")?;
-            outs.push(gpu.alloc_raw(*k, len)?);
-            lens.push(len);
-        }
+        let mut outs = gpu.alloc_results(&results)?;
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         if n > SORT_MAX {
             let pn = (n as u64).next_power_of_two() as i64;
@@ -507,6 +501,6 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
         } else {
             gpu.launch_rows(&src, rows, false, &bufs, &mut outs)?;
         }
-        Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
+        Ok(Gpu::wrap_results(&results, outs))
     })())
 }

@@ -282,19 +282,5 @@ const MEMO_TAG: u32 = 63;
 /// Runs windowed op `op` on device operands `ins`: its results, or None when it does not run on the
 /// device.
 pub fn try_window(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
-    let n = src.items?;
-    let results = crate::render::result_types(func, op)?;
-    Some((|| {
-        let mut outs = Vec::with_capacity(results.len());
-        let mut lens = Vec::with_capacity(results.len());
-        for (t, k) in &results {
-            let len = t.num_elements().ok_or("a windowed result of dynamic shape")?;
-            outs.push(gpu.alloc_raw(*k, len)?);
-            lens.push(len);
-        }
-        let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        gpu.launch_scalar(&src, n, &bufs, &mut outs)?;
-        Ok(results.iter().zip(lens).zip(outs).map(|(((t, k), len), b)| Gpu::wrap(t.clone(), *k, len, b)).collect())
-    })())
+    memo.run_per_item(gpu, func, op, MEMO_TAG, || render(func, op), ins)
 }
