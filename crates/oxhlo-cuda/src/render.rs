@@ -55,6 +55,25 @@ __device__ __forceinline__ int oxh_tok(float x) { int k = __float_as_int(x); ret
 __device__ __forceinline__ long long oxh_tok(double x) { long long k = __double_as_longlong(x); return k ^ (long long)((unsigned long long)(k >> 63) >> 1); }
 __device__ __forceinline__ long long oxh_f2i(double x, long long lo, long long hi) { return x != x ? 0LL : (x <= (double)lo ? lo : (x >= (double)hi ? hi : (long long)x)); }
 __device__ __forceinline__ unsigned long long oxh_f2u(double x, unsigned long long hi) { return (x != x || x <= 0.0) ? 0ULL : (x >= (double)hi ? hi : (unsigned long long)x); }
+__device__ __forceinline__ float oxh_next_after(float x, float y) {
+  if (x != x || y != y) return __int_as_float(0x7fc00000);
+  if (x == y) return y;
+  if (x == 0.0f) return __int_as_float(y > x ? 1 : (int)0x80000001u);
+  return __int_as_float(__float_as_int(x) + ((y > x) == (x > 0.0f) ? 1 : -1));
+}
+__device__ __forceinline__ double oxh_next_after(double x, double y) {
+  if (x != x || y != y) return __longlong_as_double(0x7ff8000000000000LL);
+  if (x == y) return y;
+  if (x == 0.0) return __longlong_as_double(y > x ? 1LL : (long long)0x8000000000000001ULL);
+  return __longlong_as_double(__double_as_longlong(x) + ((y > x) == (x > 0.0) ? 1LL : -1LL));
+}
+__device__ __forceinline__ double oxh_next_after16(double x, double y, bool bf) {
+  if (x != x || y != y) return __longlong_as_double(0x7ff8000000000000LL);
+  if (x == y) return y;
+  int h = bf ? oxh_f_to_bf16((float)x) : oxh_f_to_f16((float)x);
+  h = x == 0.0 ? (y > x ? 1 : 0x8001) : h + ((y > x) == (x > 0.0) ? 1 : -1);
+  return bf ? (double)oxh_bf16_to_f((unsigned short)h) : (double)oxh_f16_to_f((unsigned short)h);
+}
 "#;
 
 /// `src` with its value registers renumbered in order of first appearance: `v<id>` (named after IR value
@@ -340,6 +359,15 @@ fn libm_unary(kind: OpKind, a: &str) -> Option<String> {
 /// rest in double), f64 arithmetic through the `_rn` intrinsics so that no two ops fuse into an FMA.
 fn float_binary(kind: OpKind, k: Kind, a: &str, b: &str) -> Option<String> {
     use OpKind as K;
+    // The next value of the element type's own format (NaN: the interpreter's positive quiet NaN).
+    if kind == K::ChloNextAfter {
+        return Some(match k {
+            Kind::F32 | Kind::F64 => format!("oxh_next_after({a}, {b})"),
+            Kind::BF16 => format!("oxh_next_after16({a}, {b}, true)"),
+            Kind::F16 => format!("oxh_next_after16({a}, {b}, false)"),
+            _ => return None,
+        });
+    }
     let rn = match k {
         Kind::F32 => "f",
         Kind::F64 => "d",

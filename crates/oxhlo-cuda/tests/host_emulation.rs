@@ -30,6 +30,7 @@ const SHIM: &str = r#"
 #define __global__
 #define __launch_bounds__(...)
 #define __shared__ static
+#define __align__(n) alignas(n)
 struct OxDim { unsigned x, y, z; };
 static thread_local OxDim threadIdx = {0, 0, 0};
 static OxDim blockIdx = {0, 0, 0}, blockDim = {1, 1, 1}, gridDim = {1, 1, 1};
@@ -163,9 +164,9 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
 }
 
 /// Whether op `op` is one these tests run on the host: a sort, a top_k, a reduction of several inputs, a
-/// windowed op or a dynamic slice or update.
+/// windowed op, a dynamic slice or update, or next_after (as a one-op elementwise kernel).
 fn emulated(op: &oxhlo_ir::Op) -> bool {
-    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
 /// Runs every emulated op of optimized module `m`'s entry as the backend would on the host ([`run`]),
@@ -179,12 +180,17 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
     let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
     for (s, &i) in targets.iter().enumerate() {
         let op = &block.ops[i];
-        let ins = values_at(m, i, args, false);
+        let mut ins = values_at(m, i, args, false);
         let want = values_at(m, i, args, true);
         // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
         // result otherwise, 64 here), a sort's 256.
         let threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
-        let (src, rows, large) = if op.kind == OpKind::Reduce {
+        let (src, rows, large) = if op.kind == OpKind::ChloNextAfter {
+            // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
+            let (src, inputs) = oxhlo_cuda::render::render_single(f, block, i).unwrap_or_else(|| panic!("{label}: {} {s} does not render", op.name()));
+            ins = inputs.iter().map(|v| ins[op.operands.iter().position(|o| o == v).unwrap()].clone()).collect();
+            (src, f.ty(op.results[0]).as_tensor().unwrap().num_elements().unwrap() as i64, None)
+        } else if op.kind == OpKind::Reduce {
             let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{label}: reduce {s} stays on the host"));
             (src, n as i64, None)
         } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)) {
@@ -239,7 +245,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())

@@ -183,6 +183,11 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxv(") || s.contains("st0")), "{path:?}: a windowed or dynamic-slice kernel");
         all.extend(ks);
     }
+    // next_after of every float kind (tests/float_steps).
+    for (path, ks) in dir_kernels("tests/float_steps") {
+        assert!(ks.iter().any(|s| s.contains("oxh_next_after")), "{path:?}: a next_after kernel");
+        all.extend(ks);
+    }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
     for (_, ks) in dir_kernels("../oxhlo-plan/tests/view_copies") {

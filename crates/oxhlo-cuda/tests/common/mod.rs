@@ -47,6 +47,22 @@ pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
                 })
                 .collect(),
         ),
+        ElementType::Float(FloatType::F64) => Buf::F64(
+            r.iter()
+                .enumerate()
+                .map(|(i, &v)| match i % 11 {
+                    0 if nans => f64::NAN,
+                    2 => -0.0,
+                    3 => 0.0,
+                    4 => f64::INFINITY,
+                    5 => f64::NEG_INFINITY,
+                    6 => f64::from_bits(1),
+                    7 => -f64::MAX,
+                    _ => ((v * 4.0).round() / 2.0) as f64,
+                })
+                .collect(),
+        ),
+        ElementType::Float(FloatType::F16) => Buf::F16(r.iter().enumerate().map(|(i, &v)| half::f16::from_f32(match i % 9 { 0 => -0.0, 1 => f32::INFINITY, 2 => 65504.0, 3 => 6e-8, _ => (v * 20.0).round() / 4.0 })).collect()),
         ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
         ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
         ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
