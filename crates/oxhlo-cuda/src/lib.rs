@@ -28,6 +28,7 @@ pub mod render;
 pub mod rows;
 pub mod sort;
 pub mod tiers;
+pub mod top_k;
 pub mod variadic_reduce;
 pub mod view_copy;
 pub mod windows;
