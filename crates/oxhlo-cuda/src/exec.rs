@@ -1261,6 +1261,12 @@ impl<'p> Run<'p> {
                     return Ok(r);
                 }
             }
+            OpKind::ReducePrecision => {
+                let runs = crate::reduce_precision::runs_on_device(&self.prog.memo, frame.func, op);
+                if let Some(r) = self.try_device_results(frame, op, runs, crate::reduce_precision::try_reduce_precision).map_err(err)? {
+                    return Ok(r);
+                }
+            }
             OpKind::DynamicSlice | OpKind::DynamicUpdateSlice => {
                 let runs = crate::dynamic::runs_on_device(&self.prog.memo, frame.func, op);
                 if let Some(r) = self.try_device_results(frame, op, runs, crate::dynamic::try_dynamic).map_err(err)? {

@@ -154,6 +154,10 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.extend(crate::windows::render(func, op).map(|(s, _)| s));
         return;
     }
+    if op.kind == OpKind::ReducePrecision {
+        out.extend(crate::reduce_precision::render(func, op).map(|(s, _)| s));
+        return;
+    }
     if matches!(op.kind, OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) {
         out.extend(crate::dynamic::render(func, op).map(|(s, _)| s));
         return;

@@ -23,6 +23,7 @@ pub mod nvrtc;
 pub mod nvrtc_worker;
 pub mod profile;
 pub mod reduce;
+pub mod reduce_precision;
 mod region;
 pub mod render;
 pub mod rows;

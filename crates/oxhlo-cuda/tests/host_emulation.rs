@@ -164,9 +164,10 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
 }
 
 /// Whether op `op` is one these tests run on the host: a sort, a top_k, a reduction of several inputs, a
-/// windowed op, a dynamic slice or update, or next_after (as a one-op elementwise kernel).
+/// windowed op, a dynamic slice or update, reduce_precision, or next_after (as a one-op elementwise
+/// kernel).
 fn emulated(op: &oxhlo_ir::Op) -> bool {
-    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
 /// Runs every emulated op of optimized module `m`'s entry as the backend would on the host ([`run`]),
@@ -193,7 +194,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         } else if op.kind == OpKind::Reduce {
             let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{label}: reduce {s} stays on the host"));
             (src, n as i64, None)
-        } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)) {
+        } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)).or_else(|| oxhlo_cuda::reduce_precision::render(f, op)) {
             (src, n as i64, None)
         } else if !matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
             panic!("{label}: {} {s} stays on the host", op.name());

@@ -183,9 +183,9 @@ fn every_rendered_kernel_compiles() {
         assert!(ks.iter().any(|s| s.contains("oxv(") || s.contains("st0")), "{path:?}: a windowed or dynamic-slice kernel");
         all.extend(ks);
     }
-    // next_after of every float kind (tests/float_steps).
+    // next_after and reduce_precision of every float kind (tests/float_steps).
     for (path, ks) in dir_kernels("tests/float_steps") {
-        assert!(ks.iter().any(|s| s.contains("oxh_next_after")), "{path:?}: a next_after kernel");
+        assert!(ks.iter().any(|s| s.contains("oxh_next_after(") || s.contains("mag >> ")), "{path:?}: a next_after or reduce_precision kernel");
         all.extend(ks);
     }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
