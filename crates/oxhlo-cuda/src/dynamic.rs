@@ -6,7 +6,6 @@
 //!
 //! Elements move as raw bits of their size. Dynamic shapes and complex elements stay on the host.
 
-use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{bits_type, coord_names, coords, is_int, kind_of, load, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Func, Op, OpKind};
@@ -96,18 +95,4 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "  }}\n}}");
     Some((src, n as usize))
-}
-
-/// Whether `op` runs on the device (its kernel rendered once and kept in `memo`).
-pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
-    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
-}
-
-/// The kernel's role in the program's [`Memo`].
-const MEMO_TAG: u32 = 64;
-
-/// Runs dynamic_slice or dynamic_update_slice `op` on device operands `ins`: its result, or None when
-/// it does not run on the device.
-pub fn try_dynamic(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    memo.run_per_item(gpu, func, op, MEMO_TAG, || render(func, op), ins)
 }

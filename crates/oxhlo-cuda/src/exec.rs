@@ -1255,21 +1255,9 @@ impl<'p> Run<'p> {
                     return Ok(r);
                 }
             }
-            OpKind::ReduceWindow | OpKind::SelectAndScatter => {
-                let runs = crate::windows::runs_on_device(&self.prog.memo, frame.func, op);
-                if let Some(r) = self.try_device_results(frame, op, runs, crate::windows::try_window).map_err(err)? {
-                    return Ok(r);
-                }
-            }
-            OpKind::ReducePrecision => {
-                let runs = crate::reduce_precision::runs_on_device(&self.prog.memo, frame.func, op);
-                if let Some(r) = self.try_device_results(frame, op, runs, crate::reduce_precision::try_reduce_precision).map_err(err)? {
-                    return Ok(r);
-                }
-            }
-            OpKind::DynamicSlice | OpKind::DynamicUpdateSlice => {
-                let runs = crate::dynamic::runs_on_device(&self.prog.memo, frame.func, op);
-                if let Some(r) = self.try_device_results(frame, op, runs, crate::dynamic::try_dynamic).map_err(err)? {
+            OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ReducePrecision => {
+                let runs = crate::item_ops::runs_on_device(&self.prog.memo, frame.func, op);
+                if let Some(r) = self.try_device_results(frame, op, runs, crate::item_ops::try_run).map_err(err)? {
                     return Ok(r);
                 }
             }

@@ -150,16 +150,8 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
         return;
     }
-    if matches!(op.kind, OpKind::ReduceWindow | OpKind::SelectAndScatter) {
-        out.extend(crate::windows::render(func, op).map(|(s, _)| s));
-        return;
-    }
-    if op.kind == OpKind::ReducePrecision {
-        out.extend(crate::reduce_precision::render(func, op).map(|(s, _)| s));
-        return;
-    }
-    if matches!(op.kind, OpKind::DynamicSlice | OpKind::DynamicUpdateSlice) {
-        out.extend(crate::dynamic::render(func, op).map(|(s, _)| s));
+    if let Some((src, _)) = crate::item_ops::render(func, op) {
+        out.push(src);
         return;
     }
     let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { return };

@@ -5,7 +5,6 @@
 //! type: zero), the sign kept; infinities and NaNs stay (a NaN with no mantissa bits left becomes the
 //! infinity of its sign, as XLA does). Complex elements and dynamic shapes stay on the host.
 
-use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{bits_type, kind_of, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Attr, Func, Op, OpKind};
@@ -69,18 +68,4 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, {ty}* __restrict__ out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
     );
     Some((src, n as usize))
-}
-
-/// Whether `op` runs on the device (its kernel rendered once and kept in `memo`).
-pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
-    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
-}
-
-/// The kernel's role in the program's [`Memo`].
-const MEMO_TAG: u32 = 65;
-
-/// Runs reduce_precision `op` on its device operand: its result, or None when it does not run on the
-/// device.
-pub fn try_reduce_precision(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    memo.run_per_item(gpu, func, op, MEMO_TAG, || render(func, op), ins)
 }

@@ -15,7 +15,6 @@
 //!
 //! Dynamic shapes, complex elements and regions that do not render stay on the host.
 
-use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{coord_names, coords, kind_of, load, reg_type, row_major_strides, storage_type, store, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Attr, Func, Op, OpKind};
@@ -269,18 +268,4 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         OpKind::SelectAndScatter => render_select_and_scatter(func, op),
         _ => None,
     }
-}
-
-/// Whether windowed op `op` runs on the device (its kernel rendered once and kept in `memo`).
-pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
-    memo.get_with_items(op, MEMO_TAG, || render(func, op)).is_some()
-}
-
-/// The kernel's role in the program's [`Memo`].
-const MEMO_TAG: u32 = 63;
-
-/// Runs windowed op `op` on device operands `ins`: its results, or None when it does not run on the
-/// device.
-pub fn try_window(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    memo.run_per_item(gpu, func, op, MEMO_TAG, || render(func, op), ins)
 }

@@ -194,7 +194,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         } else if op.kind == OpKind::Reduce {
             let (src, n) = oxhlo_cuda::variadic_reduce::render(f, op).unwrap_or_else(|| panic!("{label}: reduce {s} stays on the host"));
             (src, n as i64, None)
-        } else if let Some((src, n)) = oxhlo_cuda::windows::render(f, op).or_else(|| oxhlo_cuda::dynamic::render(f, op)).or_else(|| oxhlo_cuda::reduce_precision::render(f, op)) {
+        } else if let Some((src, n)) = oxhlo_cuda::item_ops::render(f, op) {
             (src, n as i64, None)
         } else if !matches!(op.kind, OpKind::Sort | OpKind::ChloTopK) {
             panic!("{label}: {} {s} stays on the host", op.name());

@@ -158,35 +158,27 @@ fn every_rendered_kernel_compiles() {
         all.extend(ks);
     }
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
-    // Reductions' finishing passes running the small kernels after them (tests/epilogues: batch norms).
-    for (path, ks) in dir_kernels("tests/epilogues") {
-        assert!(ks.iter().any(|s| s.contains("oxh_epi(")), "{path:?}: a finishing pass with an epilogue");
-        all.extend(ks);
-    }
-    // Integer division and remainder, float -> integer conversions (tests/int_ops): on the device now.
-    for (path, ks) in dir_kernels("tests/int_ops") {
-        assert!(ks.iter().any(|s| s.contains(" % ") || s.contains("oxh_f2i((double)")), "{path:?}: a kernel with the integer ops");
-        all.extend(ks);
-    }
-    // Sorts (tests/sorts: JAX's comparators, several operands, a row of 5000).
-    for (path, ks) in dir_kernels("tests/sorts") {
-        assert!(ks.iter().any(|s| s.contains("oxs_before(")), "{path:?}: a sort kernel");
-        all.extend(ks);
-    }
-    // Reductions of several inputs (tests/variadic_reduces: JAX's argmax and argmin).
-    for (path, ks) in dir_kernels("tests/variadic_reduces") {
-        assert!(ks.iter().any(|s| s.contains("oxv(")), "{path:?}: a several-input reduction kernel");
-        all.extend(ks);
-    }
-    // Windowed ops and dynamic slices (tests/windows: pooling, its gradient, cumsum, dilations, scans).
-    for (path, ks) in dir_kernels("tests/windows") {
-        assert!(ks.iter().any(|s| s.contains("oxv(") || s.contains("st0")), "{path:?}: a windowed or dynamic-slice kernel");
-        all.extend(ks);
-    }
-    // next_after and reduce_precision of every float kind (tests/float_steps).
-    for (path, ks) in dir_kernels("tests/float_steps") {
-        assert!(ks.iter().any(|s| s.contains("oxh_next_after(") || s.contains("mag >> ")), "{path:?}: a next_after or reduce_precision kernel");
-        all.extend(ks);
+    // Test directories whose every program renders a kernel of its kind: (directory, what the kind's
+    // kernels contain (any of), the kind).
+    let kinds: [(&str, &[&str], &str); 6] = [
+        // Reductions' finishing passes running the small kernels after them (batch norms).
+        ("tests/epilogues", &["oxh_epi("], "a finishing pass with an epilogue"),
+        // Integer division and remainder, float -> integer conversions: on the device now.
+        ("tests/int_ops", &[" % ", "oxh_f2i((double)"], "a kernel with the integer ops"),
+        // Sorts and top_k (JAX's comparators, several operands, long rows).
+        ("tests/sorts", &["oxs_before("], "a sort kernel"),
+        // Reductions of several inputs (JAX's argmax and argmin).
+        ("tests/variadic_reduces", &["oxv("], "a several-input reduction kernel"),
+        // Windowed ops and dynamic slices (pooling, its gradient, cumsum, dilations, scans).
+        ("tests/windows", &["oxv(", "st0"], "a windowed or dynamic-slice kernel"),
+        // next_after and reduce_precision of every float kind.
+        ("tests/float_steps", &["oxh_next_after(", "mag >> "], "a next_after or reduce_precision kernel"),
+    ];
+    for (dir, marks, what) in kinds {
+        for (path, ks) in dir_kernels(dir) {
+            assert!(ks.iter().any(|s| marks.iter().any(|m| s.contains(m))), "{path:?}: {what}");
+            all.extend(ks);
+        }
     }
     // View copies (oxhlo-plan/tests/view_copies: attention heads and their gradients' concatenation).
     let mut copy_kernels = 0;
