@@ -195,15 +195,12 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor])
     let n = src.items?;
     let results = crate::render::result_types(func, op)?;
     Some((|| {
-        let mut outs = Vec::with_capacity(results.len());
-        for (_, k) in &results {
-            outs.push(gpu.alloc_raw(*k, n)?);
-        }
+        let mut outs = gpu.alloc_results(&results)?;
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         match block_threads(func, op) {
             Some(threads) => gpu.launch_blocks(&src, n, threads, &bufs, &mut outs)?,
             None => gpu.launch_scalar(&src, n, &bufs, &mut outs)?,
         }
-        Ok(results.iter().zip(outs).map(|((t, k), b)| Gpu::wrap(t.clone(), *k, n, b)).collect())
+        Ok(Gpu::wrap_results(&results, outs))
     })())
 }
