@@ -1,0 +1,44 @@
+// JAX 0.10.2: lax.scan(reverse=True) over 8 rows: 8
+module @jit_scan8_reverse attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8x4xf32>) -> (tensor<4xf32> {jax.result_info = "result[0]"}, tensor<8x4xf32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.slice %arg0 [0:1, 0:4] : (tensor<8x4xf32>) -> tensor<1x4xf32>
+    %1 = stablehlo.reshape %0 : (tensor<1x4xf32>) -> tensor<4xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x4xf32>
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %3:4 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c, %iterArg_1 = %1, %iterArg_2 = %2) : tensor<8x4xf32>, tensor<i32>, tensor<4xf32>, tensor<8x4xf32>
+    cond {
+      %c_3 = stablehlo.constant dense<8> : tensor<i32>
+      %4 = stablehlo.compare LT, %iterArg_0, %c_3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %4 : tensor<i1>
+    } do {
+      %c_3 = stablehlo.constant dense<8> : tensor<i32>
+      %4 = stablehlo.subtract %c_3, %iterArg_0 : tensor<i32>
+      %c_4 = stablehlo.constant dense<1> : tensor<i32>
+      %5 = stablehlo.subtract %4, %c_4 : tensor<i32>
+      %6 = func.call @dynamic_index_in_dim(%iterArg, %5) : (tensor<8x4xf32>, tensor<i32>) -> tensor<4xf32>
+      %7:2 = func.call @closed_call(%iterArg_1, %6) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+      %8 = func.call @dynamic_update_index_in_dim(%iterArg_2, %7#1, %5) : (tensor<8x4xf32>, tensor<4xf32>, tensor<i32>) -> tensor<8x4xf32>
+      %c_5 = stablehlo.constant dense<1> : tensor<i32>
+      %9 = stablehlo.add %iterArg_0, %c_5 : tensor<i32>
+      stablehlo.return %iterArg, %9, %7#0, %8 : tensor<8x4xf32>, tensor<i32>, tensor<4xf32>, tensor<8x4xf32>
+    }
+    return %3#2, %3#3 : tensor<4xf32>, tensor<8x4xf32>
+  }
+  func.func private @dynamic_index_in_dim(%arg0: tensor<8x4xf32>, %arg1: tensor<i32>) -> tensor<4xf32> {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0 = stablehlo.dynamic_slice %arg0, %arg1, %c, sizes = [1, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    %1 = stablehlo.reshape %0 : (tensor<1x4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @closed_call(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<4xf32>
+    return %0, %arg0 : tensor<4xf32>, tensor<4xf32>
+  }
+  func.func private @dynamic_update_index_in_dim(%arg0: tensor<8x4xf32>, %arg1: tensor<4xf32>, %arg2: tensor<i32>) -> tensor<8x4xf32> {
+    %0 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<4xf32>) -> tensor<1x4xf32>
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %1 = stablehlo.dynamic_update_slice %arg0, %0, %arg2, %c : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    return %1 : tensor<8x4xf32>
+  }
+}
