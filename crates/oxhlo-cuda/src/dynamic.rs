@@ -2,7 +2,9 @@
 //! `fori_loop` bodies read and write their stacked values with): index kernels whose start indices are
 //! read on the device from their 0-d operands (no copy to the host, so a loop body stays capturable),
 //! clamped as the spec says (`clamp(0, start, operand_dim - size)`). A slice is a thread a result
-//! element; an update writes every result element (the operand's or the update's), out of place.
+//! element; an update writes every result element (the operand's or the update's), or, when nothing
+//! else holds the operand (a scan's stacked output, step after step), only the update's elements, in
+//! the operand's own buffer ([`render_in_place`]).
 //!
 //! Elements move as raw bits of their size. Dynamic shapes and complex elements stay on the host.
 
@@ -26,10 +28,24 @@ fn starts(kinds: &[Kind], limits: &[i64]) -> String {
     s
 }
 
-/// The kernel of dynamic_slice or dynamic_update_slice `op` and its thread count (the result's
-/// elements): signature `(long long n, operand, [update,] index scalars..., out)`. None when it stays on
-/// the host.
-pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
+/// The in-place update kernel's role in the program's `Memo` (the out-of-place one is `item_ops`').
+pub const IN_PLACE_TAG: u32 = 64;
+
+/// What the kernels of a dynamic slice or update need from its types.
+struct Form {
+    /// The elements' kind (operand, update and result alike).
+    kind: Kind,
+    update: bool,
+    /// The operand's shape (an update's result has it too).
+    shape: Vec<i64>,
+    /// The slice's or the update's shape: the box the start indices move.
+    window: Vec<i64>,
+    index_kinds: Vec<Kind>,
+    /// The largest start of each dimension (`shape - window`).
+    limits: Vec<i64>,
+}
+
+fn form(func: &Func, op: &Op) -> Option<Form> {
     let update = match op.kind {
         OpKind::DynamicSlice => false,
         OpKind::DynamicUpdateSlice => true,
@@ -53,7 +69,6 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         }
         index_kinds.push(ik);
     }
-    // The extent the start indices move the slice or the update over: the slice's or the update's shape.
     let window = if update {
         let (uk, ushape) = kind_of(func, op.operands[1])?;
         if uk != k || rshape != shape {
@@ -61,38 +76,77 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         }
         ushape
     } else {
-        rshape.clone()
+        rshape
     };
     if window.len() != rank || window.iter().zip(&shape).any(|(w, s)| w > s || *w < 0) {
         return None;
     }
-    let limits: Vec<i64> = shape.iter().zip(&window).map(|(s, w)| s - w).collect();
-    let ty = bits_type(k.size())?;
-    let mut params = vec!["long long n".to_string(), format!("const {ty}* __restrict__ in0")];
-    if update {
-        params.push(format!("const {ty}* __restrict__ upd"));
+    bits_type(k.size())?;
+    let limits = shape.iter().zip(&window).map(|(s, w)| s - w).collect();
+    Some(Form { kind: k, update, shape, window, index_kinds, limits })
+}
+
+impl Form {
+    /// The kernel's opening: the prelude, the signature `(long long n, in0?, upd?, idx..., out0)`, and a
+    /// grid-stride loop over `i < n` with `c<d>` the coordinates of `i` in `over` and the starts `st<d>`.
+    fn open(&self, operand: bool, over: &[i64]) -> Option<String> {
+        let ty = bits_type(self.kind.size())?;
+        let mut params = vec!["long long n".to_string()];
+        if operand {
+            params.push(format!("const {ty}* __restrict__ in0"));
+        }
+        if self.update {
+            params.push(format!("const {ty}* __restrict__ upd"));
+        }
+        for (d, ik) in self.index_kinds.iter().enumerate() {
+            params.push(format!("const {}* __restrict__ idx{d}", storage_type(*ik)?));
+        }
+        params.push(format!("{ty}* __restrict__ out0"));
+        let mut src = String::from(PRELUDE);
+        let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+        let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
+        src.push_str(&coords("i", &coord_names("c", over)));
+        src.push_str(&starts(&self.index_kinds, &self.limits));
+        Some(src)
     }
-    for (d, ik) in index_kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ idx{d}", storage_type(*ik)?));
+
+    /// `(c<d> + st<d>) * stride` summed: the offset in the operand of the box's element `c`.
+    fn box_offset(&self) -> String {
+        let strides = row_major_strides(&self.shape);
+        (0..self.shape.len()).map(|d| format!("(c{d} + st{d}) * {}LL", strides[d])).collect::<Vec<_>>().join(" + ")
     }
-    params.push(format!("{ty}* __restrict__ out0"));
-    let n = crate::render::checked_numel(&rshape)?;
-    let mut src = String::from(PRELUDE);
-    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
-    let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
-    src.push_str(&coords("i", &coord_names("c", &rshape)));
-    src.push_str(&starts(&index_kinds, &limits));
-    if update {
+}
+
+/// The kernel of dynamic_slice or dynamic_update_slice `op` and its thread count (the result's
+/// elements): signature `(long long n, operand, [update,] index scalars..., out)`. None when it stays on
+/// the host.
+pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
+    let f = form(func, op)?;
+    let rshape = if f.update { &f.shape } else { &f.window };
+    let n = crate::render::checked_numel(rshape)?;
+    let mut src = f.open(true, rshape)?;
+    if f.update {
         // Inside the update's box: its element; elsewhere the operand's.
-        let inside: Vec<String> = (0..rank).map(|d| format!("c{d} >= st{d} && c{d} < st{d} + {}LL", window[d])).collect();
-        let ustrides = row_major_strides(&window);
-        let at: Vec<String> = (0..rank).map(|d| format!("(c{d} - st{d}) * {}LL", ustrides[d])).collect();
+        let inside: Vec<String> = (0..f.shape.len()).map(|d| format!("c{d} >= st{d} && c{d} < st{d} + {}LL", f.window[d])).collect();
+        let ustrides = row_major_strides(&f.window);
+        let at: Vec<String> = (0..f.shape.len()).map(|d| format!("(c{d} - st{d}) * {}LL", ustrides[d])).collect();
         let _ = writeln!(src, "    out0[i] = ({}) ? upd[{}] : in0[i];", inside.join(" && "), at.join(" + "));
     } else {
-        let strides = row_major_strides(&shape);
-        let at: Vec<String> = (0..rank).map(|d| format!("(c{d} + st{d}) * {}LL", strides[d])).collect();
-        let _ = writeln!(src, "    out0[i] = in0[{}];", at.join(" + "));
+        let _ = writeln!(src, "    out0[i] = in0[{}];", f.box_offset());
     }
+    let _ = writeln!(src, "  }}\n}}");
+    Some((src, n as usize))
+}
+
+/// The in-place form of dynamic_update_slice `op` (for an operand nothing else holds: the executor
+/// passes its buffer as `out0`, which already holds the operand's elements): a thread an update element
+/// writing it at its place, signature `(long long n, update, index scalars..., out)`, and the update's
+/// element count.
+pub fn render_in_place(func: &Func, op: &Op) -> Option<(String, usize)> {
+    let f = form(func, op).filter(|f| f.update)?;
+    let n = crate::render::checked_numel(&f.window)?;
+    let mut src = f.open(false, &f.window)?;
+    let _ = writeln!(src, "    out0[{}] = upd[i];", f.box_offset());
     let _ = writeln!(src, "  }}\n}}");
     Some((src, n as usize))
 }

@@ -8,7 +8,9 @@
 //! native kernels, else the reference interpreter) on operands copied back, and its results go to the
 //! device only when a device op reads them. A value may live on the device, on the host, or both (a copy
 //! is made once and kept while the value lives). Control flow (while/if/case/call) runs on the host,
-//! reading predicates back. Results are defined by the interpreter's semantics, with float transcendental
+//! reading predicates back, except counted loops (`oxhlo_plan::loops`: scans, fori_loops), whose bodies
+//! run their trip count without a read. A dynamic_update_slice of a value nothing else holds (a scan's
+//! stacked output) writes into that value's buffer. Results are defined by the interpreter's semantics, with float transcendental
 //! functions from CUDA's libm, reduction and scatter-add orders of their own, and (when allowed) TF32
 //! products for DEFAULT-precision f32 dots and convolutions. A program of many steps whose run was all
 //! device work is captured as a CUDA graph and replayed (`run_device`, `graph`). `run_device_async`
@@ -54,6 +56,11 @@ pub struct Stats {
     pub graph_replays: AtomicUsize,
     /// Steps run by the finishing pass of the reduction before them ([`crate::finish_epilogue`]).
     pub finish_epilogues: AtomicUsize,
+    /// Control-flow predicates read back to the host (a while's condition, an if's or a case's
+    /// selector); counted loops read none.
+    pub predicate_reads: AtomicUsize,
+    /// dynamic_update_slices written into their operand's buffer ([`crate::dynamic::render_in_place`]).
+    pub in_place_updates: AtomicUsize,
     /// The last step that ran on the host (op name and result type), for the graph log.
     pub last_host_step: Mutex<String>,
 }
@@ -126,8 +133,11 @@ pub struct CudaProgram {
     pub stats: Stats,
     /// Set by the first run (whose time `OXHLO_CUDA_COMPILE_LOG` reports).
     first_run_done: std::sync::atomic::AtomicBool,
-    /// Whether runs may be captured as a CUDA graph (no control flow anywhere in the module), and
-    /// what is known about capturing them.
+    /// The trip count of each counted loop (`oxhlo_plan::loops`), by the address of its while op: its
+    /// body runs that many times without its condition being evaluated (no predicate read back).
+    trips: HashMap<usize, u64>,
+    /// Whether runs may be captured as a CUDA graph (no control flow but counted loops anywhere in the
+    /// module), and what is known about capturing them.
     graphable: bool,
     graph: std::sync::Mutex<crate::graph::GraphState>,
     /// `Gpu::upgrades` when the graph was captured: a graph holding quickly compiled kernels is captured
@@ -149,9 +159,45 @@ const FINISH_MULTI_TAG: u32 = 60;
 /// Memo tag of the counter of a finishing pass that runs an epilogue (kept with the reduction's op).
 const EPILOGUE_TAG: u32 = 61;
 
-/// Whether a block (or a block nested in it) holds control flow, whose predicates are read on the host.
-fn has_control_flow(block: &Block) -> bool {
-    block.ops.iter().any(|op| matches!(op.kind, OpKind::While | OpKind::If | OpKind::Case) || op.regions.iter().any(|r| r.blocks.iter().any(has_control_flow)))
+/// Whether a block (or a block nested in it) holds control flow whose predicates are read on the host:
+/// an if, a case, or a while not in `trips` (counted loops read none).
+fn has_control_flow(block: &Block, trips: &HashMap<usize, u64>) -> bool {
+    block.ops.iter().any(|op| {
+        matches!(op.kind, OpKind::If | OpKind::Case)
+            || (op.kind == OpKind::While && !trips.contains_key(&(op as *const Op as usize)))
+            || op.regions.iter().any(|r| r.blocks.iter().any(|b| has_control_flow(b, trips)))
+    })
+}
+
+/// The steps a run of `block` takes, a counted loop's body steps once an iteration (what a graph
+/// captured from the run would hold).
+fn run_steps(plans: &HashMap<usize, Vec<PlannedStep>>, trips: &HashMap<usize, u64>, block: &Block) -> usize {
+    let Some(plan) = plans.get(&block_key(block)) else { return 0 };
+    let mut steps = plan.len();
+    for op in &block.ops {
+        if let (Some(&n), [_, body]) = (trips.get(&(op as *const Op as usize)), op.regions.as_slice()) {
+            let body_steps = body.entry().map_or(0, |b| run_steps(plans, trips, b));
+            steps = steps.saturating_add((n as usize).saturating_mul(body_steps));
+        }
+    }
+    steps
+}
+
+/// The trip counts of `module`'s counted loops by while-op address; none with `OXHLO_CUDA_COUNTED_LOOPS=0`.
+fn counted_loops(module: &Module) -> HashMap<usize, u64> {
+    let mut trips = HashMap::new();
+    if crate::env_off("OXHLO_CUDA_COUNTED_LOOPS") {
+        return trips;
+    }
+    for func in &module.funcs {
+        let consts = oxhlo_plan::loops::int_constants(func);
+        oxhlo_ir::body::walk_ops(&func.body, &mut |op| {
+            if let Some(n) = oxhlo_plan::loops::trip_count(func, &consts, op) {
+                trips.insert(op as *const Op as usize, n);
+            }
+        });
+    }
+    trips
 }
 
 /// An input or result of [`CudaProgram::run_device`]: a host value or a tensor in device memory.
@@ -307,6 +353,11 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
     for (v, &i) in &last {
         planned[i].free_after.push(*v);
     }
+    // Arguments the block never reads (a loop condition's view of the state it does not test) go at
+    // once: a clone kept would make every buffer of the state look shared.
+    if let Some(first) = planned.first_mut() {
+        first.free_after.extend(block.args.iter().filter(|a| !last.contains_key(a)));
+    }
     (planned, copies)
 }
 
@@ -368,8 +419,9 @@ impl CudaProgram {
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         // A graph saves the host work of each step but copies the inputs in and the results out:
         // worth it for programs of many steps only.
-        let steps = module.entry().and_then(|f| f.body.entry()).and_then(|b| plans.get(&block_key(b))).map_or(0, Vec::len);
-        let graphable = steps >= GRAPH_MIN_STEPS && !module.funcs.iter().any(|f| f.body.blocks.iter().any(has_control_flow));
+        let trips = counted_loops(&module);
+        let steps = module.entry().and_then(|f| f.body.entry()).map_or(0, |b| run_steps(&plans, &trips, b));
+        let graphable = steps >= GRAPH_MIN_STEPS && !module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| has_control_flow(b, &trips)));
         if steps >= GRAPH_MIN_STEPS && !graphable {
             crate::graph::log(&format!("never captured ({steps} steps): control flow"));
         }
@@ -419,6 +471,7 @@ impl CudaProgram {
             profile: Default::default(),
             stats: Stats::default(),
             first_run_done: Default::default(),
+            trips,
             graphable,
             graph: Default::default(),
             graph_upgrades: Default::default(),
@@ -905,7 +958,9 @@ impl<'p> Run<'p> {
                 Step::Op(i) => {
                     let op = &block.ops[*i];
                     if matches!(op.kind, OpKind::Return | OpKind::FuncReturn) {
-                        let outs = op.operands.iter().map(|&v| frame.get(v, false)).collect::<Result<Vec<_>, _>>();
+                        // The block's own values it returns for the last time move out (a loop's next
+                        // state then holds the only reference: updates in place stay possible).
+                        let outs = op.operands.iter().zip(&ps.take).map(|(&v, &t)| frame.get(v, t)).collect::<Result<Vec<_>, _>>();
                         return outs.map_err(|m| op_error(op, m));
                     }
                     let fused = match &ps.gemm_epilogue {
@@ -1172,6 +1227,12 @@ impl<'p> Run<'p> {
                     _ => return Err(err("while needs a cond and a body region".into())),
                 };
                 let mut state = slots(self, frame)?;
+                if let Some(&n) = self.prog.trips.get(&(op as *const Op as usize)) {
+                    for _ in 0..n {
+                        state = self.run_region(frame, body, state)?;
+                    }
+                    return Ok(state);
+                }
                 loop {
                     let c = self.run_region(frame, cond, state.clone())?;
                     let go = self.scalar(c.into_iter().next()).map_err(err)? != 0;
@@ -1256,6 +1317,11 @@ impl<'p> Run<'p> {
                 }
             }
             OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ReducePrecision => {
+                if op.kind == OpKind::DynamicUpdateSlice && ps.take.first() == Some(&true) {
+                    if let Some(r) = self.try_update_in_place(frame, op).map_err(err)? {
+                        return Ok(vec![r]);
+                    }
+                }
                 let runs = crate::item_ops::runs_on_device(&self.prog.memo, frame.func, op);
                 if let Some(r) = self.try_device_results(frame, op, runs, crate::item_ops::try_run).map_err(err)? {
                     return Ok(r);
@@ -1337,6 +1403,33 @@ impl<'p> Run<'p> {
             }
             None => Ok(None),
         }
+    }
+
+    /// A dynamic_update_slice whose operand dies here and is held by nothing else (its buffer's only
+    /// reference is this frame's): the update written into that buffer ([`crate::dynamic::render_in_place`]),
+    /// which becomes the result. None (the operand left in place) otherwise.
+    fn try_update_in_place(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Slot>, String> {
+        let v = op.operands[0];
+        let unique = matches!(frame.env.get(v.0 as usize), Some(Some(Slot { dev: Some(d), .. })) if Arc::strong_count(&d.buf) == 1);
+        if !unique {
+            return Ok(None);
+        }
+        let Some(src) = self.prog.memo.get_with_items(op, crate::dynamic::IN_PLACE_TAG, || crate::dynamic::render_in_place(frame.func, op)) else { return Ok(None) };
+        let Some(rest) = self.devs(frame, &op.operands[1..])? else { return Ok(None) };
+        let Some(d) = frame.get(v, true)?.dev else { return Err("internal error: the operand left the device".into()) };
+        let ty = d.ty.clone();
+        let (kind, len) = (d.kind, d.len);
+        let buf = Arc::try_unwrap(d.buf).map_err(|_| "internal error: the operand's buffer was shared".to_string())?;
+        let mut outs = [buf];
+        let n = src.items.unwrap_or(0);
+        if n > 0 {
+            let ins: Vec<_> = rest.iter().map(|t| &**t.buf).collect();
+            self.prog.gpu.launch_scalar(&src, n, &ins, &mut outs)?;
+        }
+        self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+        self.prog.stats.in_place_updates.fetch_add(1, Ordering::Relaxed);
+        let [buf] = outs;
+        Ok(Some(Slot { dev: Some(Gpu::wrap(ty, kind, len, buf)), host: None }))
     }
 
     /// A dot and the GELU or residual add after it as one cuBLASLt call (`gemm_epilogue`): the value
@@ -1470,6 +1563,7 @@ impl<'p> Run<'p> {
 
     /// A one-element bool or integer value read back to the host (bool as 0/1).
     fn scalar(&self, s: Option<Slot>) -> Result<i64, String> {
+        self.prog.stats.predicate_reads.fetch_add(1, Ordering::Relaxed);
         let v = self.host_of(s.ok_or("expected a scalar operand")?)?;
         let t = match v {
             Val::Native(n) => n.to_interp(),

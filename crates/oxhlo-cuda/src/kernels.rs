@@ -152,6 +152,7 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
     }
     if let Some((src, _)) = crate::item_ops::render(func, op) {
         out.push(src);
+        out.extend(crate::dynamic::render_in_place(func, op).map(|(s, _)| s));
         return;
     }
     let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| func.try_ty(*v)) else { return };

@@ -205,6 +205,123 @@ fn runs_left_in_flight_chain_on_the_stream() {
     }
 }
 
+/// A lax.scan of 64 steps as JAX lowers it (each step reads row i of xs by dynamic_slice, updates a
+/// carry, writes row i of ys by dynamic_update_slice), then a reverse scan over ys (row 63 - i) and a
+/// while_loop whose trip count depends on the data.
+const SCAN_SRC: &str = "func.func @main(%xs: tensor<64x32xf32>) -> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>) {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %c0 = stablehlo.constant dense<0.000000e+00> : tensor<1x32xf32>
+  %ys0 = stablehlo.constant dense<0.000000e+00> : tensor<64x32xf32>
+  %r:3 = stablehlo.while(%k = %z, %carry = %c0, %ys = %ys0) : tensor<i32>, tensor<1x32xf32>, tensor<64x32xf32>
+   cond {
+    %n = stablehlo.constant dense<64> : tensor<i32>
+    %lt = stablehlo.compare LT, %k, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %zz = stablehlo.constant dense<0> : tensor<i32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %h = stablehlo.constant dense<5.000000e-01> : tensor<1x32xf32>
+    %row = stablehlo.dynamic_slice %xs, %k, %zz, sizes = [1, 32] : (tensor<64x32xf32>, tensor<i32>, tensor<i32>) -> tensor<1x32xf32>
+    %m = stablehlo.multiply %carry, %h : tensor<1x32xf32>
+    %c = stablehlo.add %m, %row : tensor<1x32xf32>
+    %ys2 = stablehlo.dynamic_update_slice %ys, %c, %k, %zz : (tensor<64x32xf32>, tensor<1x32xf32>, tensor<i32>, tensor<i32>) -> tensor<64x32xf32>
+    %k2 = stablehlo.add %k, %one : tensor<i32>
+    stablehlo.return %k2, %c, %ys2 : tensor<i32>, tensor<1x32xf32>, tensor<64x32xf32>
+  }
+  %q:3 = stablehlo.while(%k = %z, %carry = %c0, %zs = %ys0) : tensor<i32>, tensor<1x32xf32>, tensor<64x32xf32>
+   cond {
+    %n = stablehlo.constant dense<64> : tensor<i32>
+    %lt = stablehlo.compare GT, %n, %k, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %zz = stablehlo.constant dense<0> : tensor<i32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %last = stablehlo.constant dense<63> : tensor<i32>
+    %i = stablehlo.subtract %last, %k : tensor<i32>
+    %row = stablehlo.dynamic_slice %r#2, %i, %zz, sizes = [1, 32] : (tensor<64x32xf32>, tensor<i32>, tensor<i32>) -> tensor<1x32xf32>
+    %c = stablehlo.add %carry, %row : tensor<1x32xf32>
+    %zs2 = stablehlo.dynamic_update_slice %zs, %c, %i, %zz : (tensor<64x32xf32>, tensor<1x32xf32>, tensor<i32>, tensor<i32>) -> tensor<64x32xf32>
+    %k2 = stablehlo.add %k, %one : tensor<i32>
+    stablehlo.return %k2, %c, %zs2 : tensor<i32>, tensor<1x32xf32>, tensor<64x32xf32>
+  }
+  %w = stablehlo.while(%v = %r#1) : tensor<1x32xf32>
+   cond {
+    %zf = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %s = stablehlo.reduce(%v init: %zf) applies stablehlo.add across dimensions = [0, 1] : (tensor<1x32xf32>, tensor<f32>) -> tensor<f32>
+    %lim = stablehlo.constant dense<1.000000e+03> : tensor<f32>
+    %lt = stablehlo.compare LT, %s, %lim, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %two = stablehlo.constant dense<2.000000e+00> : tensor<1x32xf32>
+    %one = stablehlo.constant dense<1.000000e+00> : tensor<1x32xf32>
+    %p = stablehlo.abs %v : tensor<1x32xf32>
+    %a = stablehlo.multiply %p, %two : tensor<1x32xf32>
+    %b = stablehlo.add %a, %one : tensor<1x32xf32>
+    stablehlo.return %b : tensor<1x32xf32>
+  }
+  return %r#1, %r#2, %q#2, %w : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>
+}";
+
+/// Counted loops (`oxhlo_plan::loops`) run their bodies without reading their conditions back, and a
+/// scan's stacked output is updated in place after its first step (the first reads the program's
+/// constant, which stays shared); the results are the interpreter's bit for bit (scaling by 0.5 and
+/// adds of f32 round the same on both), run after run, step by step and (when graphs are on: only the
+/// data-dependent loop's predicate is read back, so nothing is captured here) never stale. A program of
+/// the two counted scans alone is captured as a graph and its replays give the same bits.
+#[test]
+fn counted_loops_skip_their_conditions_and_update_scans_in_place() {
+    let mut module = oxhlo_text::parse_module(SCAN_SRC, "scan.mlir").expect("parses");
+    oxhlo_ir::verify_module(&module).expect("verifies");
+    oxhlo_cuda::optimize(&mut module, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
+    let Some(gpu) = gpu_or_skip() else { return };
+    use std::sync::atomic::Ordering::Relaxed;
+    let opts = CudaOptions { allow_tf32: false, ..Default::default() };
+    let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    for run in 0..4 {
+        let xs = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 40 + run)));
+        let reads0 = prog.stats.predicate_reads.load(Relaxed);
+        let in_place0 = prog.stats.in_place_updates.load(Relaxed);
+        let outs = prog.run_device(vec![DVal::Device(gpu.upload(&xs).expect("upload"))]).expect("run_device");
+        let want = oxhlo_interp::eval::run_main(&module, vec![Val::Native(xs).to_rt()]).expect("interpreter");
+        for (k, (o, w)) in outs.iter().zip(&want).enumerate() {
+            assert_eq!(common::bits(&host(o, &gpu).to_rt()), common::bits(w), "run {run} result {k}");
+        }
+        // Only the data-dependent loop reads predicates: one per evaluation of its condition.
+        let reads = prog.stats.predicate_reads.load(Relaxed) - reads0;
+        assert!((1..64).contains(&reads), "run {run}: {reads} predicates read back");
+        let in_place = prog.stats.in_place_updates.load(Relaxed) - in_place0;
+        assert!(in_place >= 2 * 63, "run {run}: {in_place} updates in place (63 a scan expected)");
+    }
+    // The two scans alone: no host reads, so captured after two step-by-step runs.
+    let scans_only = SCAN_SRC.replace("return %r#1, %r#2, %q#2, %w : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>", "return %r#1, %r#2, %q#2 : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>").replace(
+        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>)",
+        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)",
+    );
+    let mut module = oxhlo_text::parse_module(&scans_only, "scans.mlir").expect("parses");
+    oxhlo_cuda::optimize(&mut module, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
+    let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    let mut kept = Vec::new();
+    for run in 0..6 {
+        let xs = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 50 + run)));
+        let outs = prog.run_device(vec![DVal::Device(gpu.upload(&xs).expect("upload"))]).expect("run_device");
+        let want = oxhlo_interp::eval::run_main(&module, vec![Val::Native(xs).to_rt()]).expect("interpreter");
+        for (k, (o, w)) in outs.iter().zip(&want).enumerate() {
+            assert_eq!(common::bits(&host(o, &gpu).to_rt()), common::bits(w), "scans only, run {run} result {k}");
+        }
+        kept.push((outs, want));
+    }
+    assert_eq!(prog.stats.predicate_reads.load(Relaxed), 0, "counted loops read no predicate");
+    if oxhlo_cuda::graph::enabled() {
+        assert_eq!(prog.stats.graph_captures.load(Relaxed), 1, "counted loops leave the program capturable");
+        assert!(prog.stats.graph_replays.load(Relaxed) >= 2, "and replayed");
+    }
+    for (run, (outs, want)) in kept.iter().enumerate() {
+        for (k, (o, w)) in outs.iter().zip(want).enumerate() {
+            assert_eq!(common::bits(&host(o, &gpu).to_rt()), common::bits(w), "scans only, run {run} result {k} after later runs");
+        }
+    }
+}
+
 /// `graph::copy_many` (how graph replays move their inputs and results): hundreds of buffers of sizes
 /// that are and are not multiples of its 16-byte units, each arriving whole and unchanged.
 #[test]

@@ -5,7 +5,8 @@
 //! barrier of the block, `__shfl_down_sync` an exchange through slots between two barriers of the
 //! warp) over every row (the kernels' loops stride by `gridDim.x`, so one block is a valid launch). Each op of every program of `tests/sorts`, `tests/sorts_jax` and
 //! `tests/variadic_reduces`, optimized as the plugin optimizes, takes the operand values the
-//! interpreter computes and must give the interpreter's results bit for bit. This checks the bitonic
+//! interpreter computes and must give the interpreter's results bit for bit (a dynamic_update_slice
+//! also in its in-place form, over a copy of its operand). This checks the bitonic
 //! network, the tie-breaking, the comparators, top_k's order and the reducers' folds without a GPU
 //! (`device_values` runs the same programs on one). Skips with a message where no `c++` compiler is found.
 
@@ -232,6 +233,18 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
             let got = Val::Native(NTensor::new(f.ty(r).as_tensor().unwrap().clone(), b));
             assert_eq!(common::bits(&got.to_rt()), common::bits(&w.to_rt()), "{label} op {s} result {k}");
+        }
+        if op.kind == OpKind::DynamicUpdateSlice {
+            // The in-place form: the operand's elements in the result buffer already, the update's
+            // written over them (a thread an update element).
+            let (src, n) = oxhlo_cuda::dynamic::render_in_place(f, op).unwrap_or_else(|| panic!("{label}: update {s} has no in-place form"));
+            let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}_in_place"));
+            let out: Buf = (*ins[0].native().unwrap().buf).clone();
+            let words: Vec<usize> = [n].into_iter().chain(ins[1..].iter().map(|v| ptr(&v.native().unwrap().buf))).chain([ptr(&out)]).collect();
+            // SAFETY: the kernel takes (update elements, update, index scalars..., operand-sized output).
+            unsafe { run(entry, threads, &words) };
+            let got = Val::Native(NTensor::new(f.ty(op.results[0]).as_tensor().unwrap().clone(), out));
+            assert_eq!(common::bits(&got.to_rt()), common::bits(&want[0].to_rt()), "{label} op {s} in place");
         }
     }
     targets.len()

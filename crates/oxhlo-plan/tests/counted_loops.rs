@@ -55,10 +55,21 @@ fn jax_scans_and_fori_loops_have_their_source_counts() {
     }
 }
 
-/// A loop over a counter of `ty` from `start`, stepped by `step_op` with constant `step` (the counter
-/// first or second), while `compare dir` of the counter and `limit` (the counter first or second)
-/// holds; it returns the iterations made, counted in i64.
-fn loop_program(ty: &str, start: i64, step_op: &str, step: i64, counter_first: bool, dir: &str, limit: i64, counter_lhs: bool) -> String {
+/// A loop over a counter of type `ty` from `start`, stepped by `step_op` (add or subtract) of constant
+/// `step`, while `dir` of the counter and `limit` holds.
+struct Loop {
+    ty: &'static str,
+    start: i64,
+    step_op: &'static str,
+    step: i64,
+    dir: &'static str,
+    limit: i64,
+}
+
+/// `l` as a program returning the iterations made (counted in i64): the counter written first or
+/// second in the step, and first or second in the compare (`dir` then the swapped direction).
+fn loop_program(l: &Loop, counter_first: bool, dir: &str, counter_lhs: bool) -> String {
+    let Loop { ty, start, step_op, step, limit, .. } = l;
     let cmp_type = if ty.starts_with("ui") { "UNSIGNED" } else { "SIGNED" };
     let (a, b) = if counter_lhs { ("%c", "%lim") } else { ("%lim", "%c") };
     let (x, y) = if counter_first { ("%c", "%s") } else { ("%s", "%c") };
@@ -109,7 +120,7 @@ fn generated_loops_count_what_the_interpreter_runs() {
                 for step in [1, 3, 5, 127] {
                     for step_op in ["add", "subtract"] {
                         for dir in dirs {
-                            cases.push((ty, start, step_op, step, dir, limit));
+                            cases.push(Loop { ty, start, step_op, step, dir, limit });
                         }
                     }
                 }
@@ -128,12 +139,13 @@ fn generated_loops_count_what_the_interpreter_runs() {
                     _ => (limit - start) % step == 0 && ((limit - start) > 0) != down,
                 };
                 if ends {
-                    cases.push(("i32", start, step_op, step, dir, limit));
+                    cases.push(Loop { ty: "i32", start, step_op, step, dir, limit });
                 }
             }
         }
     }
-    for (i, &(ty, start, step_op, step, dir, limit)) in cases.iter().enumerate() {
+    for (i, l) in cases.iter().enumerate() {
+        let Loop { ty, start, step_op, step, dir, limit } = *l;
         let counter_first = i % 2 == 0 || step_op == "subtract";
         let counter_lhs = i % 3 != 1;
         let dir_written = if counter_lhs {
@@ -148,7 +160,7 @@ fn generated_loops_count_what_the_interpreter_runs() {
                 d => d,
             }
         };
-        let src = loop_program(ty, start, step_op, step, counter_first, dir_written, limit, counter_lhs);
+        let src = loop_program(l, counter_first, dir_written, counter_lhs);
         let m = oxhlo_text::parse_module(&src, "generated").unwrap_or_else(|e| panic!("{e:?}\n{src}"));
         let ran = iterations_run(&m);
         match counts(&m).as_slice() {
