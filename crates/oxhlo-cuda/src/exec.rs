@@ -153,6 +153,9 @@ pub struct CudaProgram {
 
 /// Programs with fewer top-level steps than this run step by step, never as a graph.
 const GRAPH_MIN_STEPS: usize = 16;
+/// Nor do programs whose runs take more steps than this (long counted loops: a graph of every
+/// iteration's launches would take longer to capture and instantiate than the launches save).
+const GRAPH_MAX_STEPS: usize = 20_000;
 
 /// The memo role of a fused kernel's finishing pass of several sums ([`reduce::render_finish_multi`]).
 const FINISH_MULTI_TAG: u32 = 60;
@@ -421,9 +424,11 @@ impl CudaProgram {
         // worth it for programs of many steps only.
         let trips = counted_loops(&module);
         let steps = module.entry().and_then(|f| f.body.entry()).map_or(0, |b| run_steps(&plans, &trips, b));
-        let graphable = steps >= GRAPH_MIN_STEPS && !module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| has_control_flow(b, &trips)));
-        if steps >= GRAPH_MIN_STEPS && !graphable {
+        let graphable = (GRAPH_MIN_STEPS..=GRAPH_MAX_STEPS).contains(&steps) && !module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| has_control_flow(b, &trips)));
+        if (GRAPH_MIN_STEPS..=GRAPH_MAX_STEPS).contains(&steps) && !graphable {
             crate::graph::log(&format!("never captured ({steps} steps): control flow"));
+        } else if steps > GRAPH_MAX_STEPS {
+            crate::graph::log(&format!("never captured: {steps} steps a run"));
         }
         // Every kernel the program can launch (as `kernels::module_kernels` lists them), compiled now on
         // all cores (the first run then launches without compiling).
