@@ -150,6 +150,10 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
         return;
     }
+    if let Some(p) = crate::linalg::plan(func, op) {
+        out.push(p.src);
+        return;
+    }
     if let Some((src, _)) = crate::item_ops::render(func, op) {
         out.push(src);
         out.extend(crate::dynamic::render_in_place(func, op).map(|(s, _)| s));

@@ -18,6 +18,7 @@ pub mod gemm_epilogue;
 pub mod gemm_lt;
 pub mod graph;
 pub mod item_ops;
+pub mod linalg;
 pub mod kernels;
 pub mod movement;
 pub mod nvrtc;

@@ -66,6 +66,7 @@ static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __dsub_rn(double a, double b) { return a - b; }
 struct uint2 { unsigned int x, y; };
 struct uint4 { unsigned int x, y, z, w; };
 // The prelude's f16 conversions are PTX instructions: the host's _Float16 (round to nearest even) instead.
@@ -168,7 +169,10 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
 /// windowed op, a dynamic slice or update, reduce_precision, or next_after (as a one-op elementwise
 /// kernel).
 fn emulated(op: &oxhlo_ir::Op) -> bool {
-    matches!(op.kind, OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+    matches!(
+        op.kind,
+        OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision | OpKind::Cholesky | OpKind::TriangularSolve
+    ) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
 /// Runs every emulated op of optimized module `m`'s entry as the backend would on the host ([`run`]),
@@ -186,8 +190,16 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         let want = values_at(m, i, args, true);
         // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
         // result otherwise, 64 here), a sort's 256.
-        let threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
-        let (src, rows, large) = if op.kind == OpKind::ChloNextAfter {
+        let mut threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
+        // Linear algebra's launches take a scratch of a complex double a result element after the inputs.
+        let mut scratch = None;
+        let (src, rows, large) = if let Some(p) = oxhlo_cuda::linalg::plan(f, op) {
+            threads = p.threads;
+            scratch = Some(vec![0f64; 2 * f.ty(op.results[0]).as_tensor().unwrap().num_elements().unwrap()]);
+            (p.src, p.items as i64, None)
+        } else if matches!(op.kind, OpKind::Cholesky | OpKind::TriangularSolve) {
+            panic!("{label}: {} {s} stays on the host", op.name());
+        } else if op.kind == OpKind::ChloNextAfter {
             // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
             let (src, inputs) = oxhlo_cuda::render::render_single(f, block, i).unwrap_or_else(|| panic!("{label}: {} {s} does not render", op.name()));
             ins = inputs.iter().map(|v| ins[op.operands.iter().position(|o| o == v).unwrap()].clone()).collect();
@@ -225,9 +237,10 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
                 unsafe { run(entry, 256, &words) };
             }
         } else {
-            let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
-            // SAFETY: the kernel takes (rows or result elements, inputs..., outputs...) with these
-            // element types and sizes.
+            let scratch = scratch.iter().map(|w| w.as_ptr() as usize);
+            let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(scratch).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the kernel takes (rows or result elements, inputs..., [scratch,] outputs...) with
+            // these element types and sizes.
             unsafe { run(entry, threads, &words) };
         }
         for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
@@ -259,7 +272,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
@@ -274,8 +287,10 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         // NaNs only where the comparators order them (the multikey and bf16 sorts compare with FLOAT).
         let nans = !["multikey", "bf16", "top_k_long", "no_nans"].iter().any(|w| path.to_string_lossy().contains(w));
         let func = m.entry().unwrap().clone();
-        let args: Vec<Val> =
-            func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), common::sort_input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64, nans)))).collect();
+        // Linear algebra's matrices finite (the programs make them well conditioned).
+        let linalg = path.to_string_lossy().contains("linalg");
+        let input = |t: &oxhlo_ir::TensorType, seed: u64| if linalg { common::uniform_input(t, seed) } else { common::sort_input(t, seed, nans) };
+        let args: Vec<Val> = func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
         let ops = check_entry_ops(cxx, &dir, &format!("k{n}"), &path.display().to_string(), &m, &args);
         assert!(ops > 0, "{path:?}: nothing to emulate in the entry after the optimizer");

@@ -96,3 +96,24 @@ pub fn bits(v: &RtValue) -> String {
         other => format!("{other:?}"),
     }
 }
+
+/// Finite values uniform in [-1, 1) for f32 and f64 tensors (`sort_input` without its NaNs,
+/// infinities and extremes: linear algebra's inputs); other element types as `sort_input` makes them.
+#[allow(dead_code)]
+pub fn uniform_input(t: &TensorType, seed: u64) -> Buf {
+    let n = t.num_elements().expect("static");
+    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    let r: Vec<f64> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        })
+        .collect();
+    match &t.elem {
+        ElementType::Float(FloatType::F32) => Buf::F32(r.iter().map(|&v| v as f32).collect()),
+        ElementType::Float(FloatType::F64) => Buf::F64(r),
+        _ => sort_input(t, seed, false),
+    }
+}
