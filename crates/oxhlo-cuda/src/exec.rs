@@ -59,7 +59,7 @@ pub struct Stats {
     /// Control-flow predicates read back to the host (a while's condition, an if's or a case's
     /// selector); counted loops read none.
     pub predicate_reads: AtomicUsize,
-    /// dynamic_update_slices written into their operand's buffer ([`crate::dynamic::render_in_place`]).
+    /// dynamic_update_slices and scatters written into their operand's buffer (no copy of it first).
     pub in_place_updates: AtomicUsize,
     /// The last step that ran on the host (op name and result type), for the graph log.
     pub last_host_step: Mutex<String>,
@@ -1302,7 +1302,7 @@ impl<'p> Run<'p> {
                 }
             }
             OpKind::Slice | OpKind::Reverse | OpKind::Concatenate | OpKind::Pad | OpKind::Iota | OpKind::Gather | OpKind::Scatter => {
-                if let Some(r) = self.try_device_movement(frame, op).map_err(err)? {
+                if let Some(r) = self.try_device_movement(frame, op, ps.take.first() == Some(&true)).map_err(err)? {
                     return Ok(vec![r]);
                 }
             }
@@ -1350,7 +1350,8 @@ impl<'p> Run<'p> {
 
     /// Slice, reverse, concatenate, pad, iota, gather and scatter-add as index kernels when every operand
     /// can live on the device.
-    fn try_device_movement(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Slot>, String> {
+    /// A scatter whose operand dies here (`operand_dies`) and is held by nothing else updates it in place.
+    fn try_device_movement(&mut self, frame: &mut Frame<'p>, op: &'p Op, operand_dies: bool) -> Result<Option<Slot>, String> {
         let Some(Type::Tensor(rt)) = op.results.first().and_then(|v| frame.func.try_ty(*v)) else { return Ok(None) };
         // Decide from types alone before any operand is uploaded.
         let Some(kind) = oxhlo_cpu::Kind::of(&rt.elem) else { return Ok(None) };
@@ -1374,7 +1375,15 @@ impl<'p> Run<'p> {
         }
         let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
         let r = if gs {
-            crate::gather_scatter::try_gather_scatter(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins, rt)
+            let Some(src) = crate::gather_scatter::kernel(&self.prog.memo, frame.func, op, &ins, rt) else { return Ok(None) };
+            if op.kind == OpKind::Scatter && operand_dies {
+                // The frame's reference goes: `ins` then holds the operand's only one when nothing else does.
+                frame.get(op.operands[0], true)?;
+            }
+            if op.kind == OpKind::Scatter && Arc::strong_count(&ins[0].buf) == 1 {
+                self.prog.stats.in_place_updates.fetch_add(1, Ordering::Relaxed);
+            }
+            Some(crate::gather_scatter::run(&self.prog.gpu, &src, op, ins, rt))
         } else {
             crate::movement::try_movement(&self.prog.gpu, &self.prog.memo, op, &ins, rt)
         };

@@ -1,17 +1,22 @@
-//! gather and scatter-add on the GPU with the spec's full dimension numbers (offset/collapsed/batching
+//! gather and scatter on the GPU with the spec's full dimension numbers (offset/collapsed/batching
 //! dims, start_index_map, any index_vector_dim, any integer index type), as index kernels whose
 //! shapes and dimension maps are rendered as constants:
 //! - gather: one thread per result element finds its batch position and window offset, reads the start
 //!   index vector, clamps it so the slice fits (as the spec says) and copies the operand element;
-//! - scatter whose update computation is an addition (either argument order), one operand: the input is
-//!   copied to the result, then one thread per update element adds it to its target with an atomic
-//!   add (f32, f64, 32- and 64-bit integers); update elements whose target is out of bounds are
-//!   skipped, as the interpreter does. Additions of colliding updates happen in an unspecified order,
-//!   which the spec allows when `unique_indices` is false (float sums may differ in rounding).
+//! - scatter of one operand: the input is copied to the result (or, when nothing else holds it, is the
+//!   result), then one thread per update element finds its target and applies the update computation
+//!   there: an addition (either argument order) as an atomic add (f32, f64, 32- and 64-bit
+//!   integers); a computation returning the update (`x.at[i].set(v)`) as a store of its bits (any
+//!   element type); any other computation that renders (max, min, multiply, adds of other types, ...)
+//!   in a compare-and-swap loop on the element's bits (2-, 4- and 8-byte types), `update(current,
+//!   update)` as the spec applies it. Update elements whose target is out of bounds are skipped, as the
+//!   interpreter does. Colliding updates apply in an unspecified order, which the spec allows (float
+//!   sums and products may differ in rounding; a `set` keeps one of them).
 //!
 //! Anything else returns `None` and runs on the host.
 
-use crate::device::{DTensor, Gpu, Memo};
+use crate::device::{DTensor, Gpu, Kernel, Memo};
+use std::sync::Arc;
 use crate::render::{bits_type, coord_names, coords, row_major_strides, storage_type, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::{GatherDims, ScatterDims};
@@ -116,17 +121,66 @@ pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kin
     ))
 }
 
-/// The scatter-add kernel `(long long n /*update elements*/, const T* upd, const I* ind, T* out0)`
-/// (out0 already holds the input).
-pub fn render_scatter_add(s: &ScatterDims, input: &[i64], indices: &[i64], index_kind: Kind, updates: &[i64], kind: Kind) -> Option<String> {
-    let (ty, atomic) = match kind {
-        Kind::F32 => ("float", "atomicAdd(&out0[{t}], upd[i]);"),
-        Kind::F64 => ("double", "atomicAdd(&out0[{t}], upd[i]);"),
-        Kind::I32 => ("int", "atomicAdd(&out0[{t}], upd[i]);"),
-        Kind::U32 => ("unsigned int", "atomicAdd(&out0[{t}], upd[i]);"),
-        Kind::I64 => ("long long", "atomicAdd((unsigned long long*)&out0[{t}], (unsigned long long)upd[i]);"),
-        Kind::U64 => ("unsigned long long", "atomicAdd(&out0[{t}], upd[i]);"),
-        _ => return None,
+/// How a scatter applies an update element to its target `out0[t]`.
+pub enum Update {
+    /// An atomic add (the computation is an addition of a kind with a native atomic add).
+    AtomicAdd,
+    /// A store of the update's bits (the computation returns the update).
+    Store,
+    /// The computation as device function `oxr(current, update, &result)` in a compare-and-swap loop.
+    Cas(String),
+}
+
+impl Update {
+    /// How scatter `op` (its region, elements of `kind`) updates, None when it stays on the host.
+    pub fn of(func: &Func, op: &Op, kind: Kind) -> Option<Update> {
+        let region = op.regions.first()?;
+        let block = region.entry()?;
+        if reducer_kind(func, region) == Some(ReduceKind::Add) && matches!(kind, Kind::F32 | Kind::F64 | Kind::I32 | Kind::U32 | Kind::I64 | Kind::U64) {
+            return Some(Update::AtomicAdd);
+        }
+        if let ([ret], [_, upd]) = (block.ops.as_slice(), block.args.as_slice()) {
+            if ret.kind == OpKind::Return && ret.operands.as_slice() == [*upd] {
+                return Some(Update::Store);
+            }
+        }
+        if !matches!(kind.size(), 2 | 4 | 8) || matches!(kind, Kind::C64 | Kind::C128) {
+            return None;
+        }
+        crate::region::reducer(func, block, &[kind], "oxr").map(Update::Cas)
+    }
+
+    /// The C types of `upd` and `out0`, and the statement applying `upd[i]` at `out0[t]`.
+    fn code(&self, kind: Kind) -> Option<(&'static str, String)> {
+        Some(match self {
+            Update::AtomicAdd => match kind {
+                Kind::I64 => ("long long", "atomicAdd((unsigned long long*)&out0[t], (unsigned long long)upd[i]);".to_string()),
+                _ => (storage_type(kind)?, "atomicAdd(&out0[t], upd[i]);".to_string()),
+            },
+            Update::Store => (bits_type(kind.size())?, "out0[t] = upd[i];".to_string()),
+            Update::Cas(_) => {
+                let (st, bt, rt) = (storage_type(kind)?, bits_type(kind.size())?, crate::render::reg_type(kind));
+                let cur = crate::render::load(kind, "(&cur)", "0");
+                let up = crate::render::load(kind, "upd", "i");
+                let next = crate::render::store(kind, "r");
+                (
+                    st,
+                    format!(
+                        "{{ {bt}* p = ({bt}*)&out0[t]; {bt} old = *(volatile {bt}*)p, seen;\n      do {{ seen = old; {st} cur; memcpy(&cur, &seen, sizeof(cur)); {rt} r; oxr({cur}, {up}, &r); const {st} nx = {next}; {bt} nb; memcpy(&nb, &nx, sizeof(nb)); old = atomicCAS(p, seen, nb); }} while (old != seen); }}"
+                    ),
+                )
+            }
+        })
+    }
+}
+
+/// The scatter kernel `(long long n /*update elements*/, const T* upd, const I* ind, T* out0)` (out0
+/// already holds the input), applying each update as `update` says.
+pub fn render_scatter(s: &ScatterDims, input: &[i64], indices: &[i64], index_kind: Kind, updates: &[i64], kind: Kind, update: &Update) -> Option<String> {
+    let (ty, apply) = update.code(kind)?;
+    let device_fn = match update {
+        Update::Cas(f) => f.as_str(),
+        _ => "",
     };
     let ity = storage_type(index_kind).filter(|_| crate::render::is_int(index_kind))?;
     let (irank, urank) = (input.len(), updates.len());
@@ -166,9 +220,9 @@ pub fn render_scatter_add(s: &ScatterDims, input: &[i64], indices: &[i64], index
         let w = window.iter().position(|&x| x == d).map(|p| format!(" + u{}", uwin[p])).unwrap_or_default();
         let _ = writeln!(body, "    {{ const long long x = {}{w}; if (x < 0 || x >= {}LL) continue; t += x * {}LL; }}", start[d], input[d], ist[d]);
     }
-    let _ = writeln!(body, "    {}", atomic.replace("{t}", "t"));
+    let _ = writeln!(body, "    {apply}");
     Some(format!(
-        "{PRELUDE}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ upd, const {ity}* __restrict__ ind, {ty}* out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+        "{PRELUDE}{device_fn}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ upd, const {ity}* __restrict__ ind, {ty}* out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
     ))
 }
 
@@ -182,34 +236,45 @@ pub fn render_op(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> O
         }
         (OpKind::Scatter, [(input, k), (indices, ik), (updates, uk)]) => {
             let Some(Attr::ScatterDims(s)) = op.attr("scatter_dimension_numbers") else { return None };
-            if uk != k || *input != out || reducer_kind(func, op.regions.first()?)? != ReduceKind::Add {
+            if uk != k || *input != out {
                 return None;
             }
-            render_scatter_add(s, input, indices, *ik, updates, *k)
+            render_scatter(s, input, indices, *ik, updates, *k, &Update::of(func, op, *k)?)
         }
         _ => None,
     }
 }
 
-/// Runs a gather or scatter-add on device operands when handled.
-pub fn try_gather_scatter(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Result<DTensor, String>> {
+/// The kernel of gather or scatter `op` on device operands `ins` with result type `rty`, None when it
+/// runs on the host.
+pub fn kernel(memo: &Memo, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Arc<Kernel>> {
     let kind = Kind::of(&rty.elem)?;
-    if !rty.is_static() || ins.first()?.kind != kind {
+    if !rty.is_static() || ins.first()?.kind != kind || (op.kind == OpKind::Scatter && ins.len() != 3) {
         return None;
     }
     let shapes: Vec<(&[i64], Kind)> = ins.iter().map(|d| (d.ty.shape.as_slice(), d.kind)).collect();
-    let src = memo.get(op, 30, || render_op(func, op, &shapes, &rty.shape))?;
-    let n = rty.num_elements()?;
-    Some((|| {
-        if op.kind == OpKind::Gather {
-            let mut out = [gpu.alloc_raw(kind, n)?];
-            gpu.launch_scalar(&src, n, &[&*ins[0].buf, &*ins[1].buf], &mut out)?;
-            let [buf] = out;
-            return Ok(Gpu::wrap(rty.clone(), kind, n, buf));
-        }
-        let mut out = [gpu.copy_of(&ins[0])?];
-        gpu.launch_scalar(&src, ins[2].len, &[&*ins[2].buf, &*ins[1].buf], &mut out)?;
+    memo.get(op, 30, || render_op(func, op, &shapes, &rty.shape))
+}
+
+/// Runs gather or scatter `op`'s kernel `src` ([`kernel`]) on `ins`. A scatter updates its operand's
+/// buffer in place when `ins` holds the only reference to it (a copy otherwise).
+pub fn run(gpu: &Gpu, src: &Kernel, op: &Op, ins: Vec<DTensor>, rty: &TensorType) -> Result<DTensor, String> {
+    let kind = ins[0].kind;
+    let n = rty.num_elements().ok_or("a result of dynamic shape")?;
+    if op.kind == OpKind::Gather {
+        let mut out = [gpu.alloc_raw(kind, n)?];
+        gpu.launch_scalar(src, n, &[&*ins[0].buf, &*ins[1].buf], &mut out)?;
         let [buf] = out;
-        Ok(Gpu::wrap(rty.clone(), kind, n, buf))
-    })())
+        return Ok(Gpu::wrap(rty.clone(), kind, n, buf));
+    }
+    let mut ins = ins.into_iter();
+    let (Some(operand), Some(indices), Some(updates)) = (ins.next(), ins.next(), ins.next()) else { return Err("a scatter takes three operands here".into()) };
+    let buf = match Arc::try_unwrap(operand.buf) {
+        Ok(own) => own,
+        Err(shared) => gpu.copy_of(&DTensor { buf: shared, ..operand })?,
+    };
+    let mut out = [buf];
+    gpu.launch_scalar(src, updates.len, &[&*updates.buf, &*indices.buf], &mut out)?;
+    let [buf] = out;
+    Ok(Gpu::wrap(rty.clone(), kind, n, buf))
 }

@@ -466,13 +466,15 @@ fn integer_division_and_float_to_int_match_the_interpreter() {
 /// comparators' constants outside their regions; top_k; `tests/variadic_reduces`: argmax and argmin as
 /// the plugin receives them; `tests/windows`: JAX's pooling, its gradient and cumsum, reduce_window with
 /// dilations, padding and two inputs, dynamic slices and updates, a scan-like loop; `tests/float_steps`:
-/// next_after of f32, f64, bf16 and f16), optimized as the plugin does, run on the device and give the interpreter's results bit for bit (its sorts
-/// are stable, and so are the device's).
+/// next_after of f32, f64, bf16 and f16; `tests/scatters`: JAX's `.at[]` set, max, min, mul and add,
+/// colliding updates whose results do not depend on their order, dropped out-of-bounds updates,
+/// non-commutative and 16-bit update computations), optimized as the plugin does, run on the device and
+/// give the interpreter's results bit for bit (its sorts are stable, and so are the device's).
 #[test]
 fn sorts_match_the_interpreter_bit_for_bit() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps"]
+    let mut files: Vec<_> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/scatters"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).expect("a sorts directory"))
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -64,9 +64,14 @@ using std::signbit;
 // host's ISO C++ arithmetic does not contract.
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
+// Atomics on the host's memory (scatters): C++20's atomic_ref over the same element.
+#include <atomic>
+template <typename T> static inline T atomicCAS(T* p, T expected, T desired) { std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired); return expected; }
+template <typename T, typename U> static inline T atomicAdd(T* p, U v) { return std::atomic_ref<T>(*p).fetch_add((T)v); }
 struct uint2 { unsigned int x, y; };
 struct uint4 { unsigned int x, y, z, w; };
 // The prelude's f16 conversions are PTX instructions: the host's _Float16 (round to nearest even) instead.
@@ -171,19 +176,29 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
 fn emulated(op: &oxhlo_ir::Op) -> bool {
     matches!(
         op.kind,
-        OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision | OpKind::Cholesky | OpKind::TriangularSolve
+        OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision | OpKind::Cholesky | OpKind::TriangularSolve | OpKind::Scatter
     ) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+}
+
+/// The backend's kernel of scatter `op` (None when it stays on the host).
+fn scatter_kernel(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> Option<String> {
+    let shapes: Vec<(&[i64], Kind)> = op.operands.iter().map(|&v| Some((f.ty(v).as_tensor()?.shape.as_slice(), Kind::of(&f.ty(v).as_tensor()?.elem)?))).collect::<Option<_>>()?;
+    oxhlo_cuda::gather_scatter::render_op(f, op, &shapes, &f.ty(op.results[0]).as_tensor()?.shape)
 }
 
 /// Runs every emulated op of optimized module `m`'s entry as the backend would on the host ([`run`]),
 /// on the operand values the interpreter computes from `args`, and asserts its results are the
 /// interpreter's bit for bit. Kernels build in `dir` named after `tag`; `label` names the program in
-/// messages. Ops on empty tensors (which stay on the host) are left out. Returns the ops checked.
-fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::Module, args: &[Val]) -> usize {
+/// messages. Ops on empty tensors (which stay on the host) are left out, and with `host_scatters` the
+/// scatters that stay on the host. Returns the ops checked.
+fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::Module, args: &[Val], host_scatters: bool) -> usize {
     let f = m.entry().unwrap();
     let block = f.body.entry().unwrap();
     let empty = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.num_elements() == Some(0));
-    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
+    // With `host_scatters`, scatters that stay on the host (of bytes, complex numbers, several operands)
+    // are left out.
+    let left_out = |op: &oxhlo_ir::Op| host_scatters && op.kind == OpKind::Scatter && scatter_kernel(f, op).is_none();
+    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i]) && !left_out(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
     for (s, &i) in targets.iter().enumerate() {
         let op = &block.ops[i];
         let mut ins = values_at(m, i, args, false);
@@ -199,6 +214,12 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             (p.src, p.items as i64, None)
         } else if matches!(op.kind, OpKind::Cholesky | OpKind::TriangularSolve) {
             panic!("{label}: {} {s} stays on the host", op.name());
+        } else if op.kind == OpKind::Scatter {
+            // A thread an update element over the result holding the input: (updates, indices, result).
+            let src = scatter_kernel(f, op).unwrap_or_else(|| panic!("{label}: scatter {s} stays on the host"));
+            let updates = ins[2].native().unwrap().len();
+            ins = vec![ins[2].clone(), ins[1].clone(), ins[0].clone()];
+            (src, updates as i64, None)
         } else if op.kind == OpKind::ChloNextAfter {
             // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
             let (src, inputs) = oxhlo_cuda::render::render_single(f, block, i).unwrap_or_else(|| panic!("{label}: {} {s} does not render", op.name()));
@@ -216,7 +237,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             (p.src, p.rows, p.large.then_some(p.n))
         };
         let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}"));
-        let outs: Vec<Buf> = op
+        let mut outs: Vec<Buf> = op
             .results
             .iter()
             .map(|&r| {
@@ -224,6 +245,10 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
                 Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
             })
             .collect();
+        if op.kind == OpKind::Scatter {
+            // The result starts as the input (the backend's copy, or the input's own buffer).
+            outs = vec![(*ins.pop().unwrap().native().unwrap().buf).clone()];
+        }
         if let Some(n) = large {
             // In global memory: the positions buffer between the inputs and the outputs, a call a
             // launch, in the backend's order.
@@ -272,7 +297,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
@@ -292,7 +317,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         let input = |t: &oxhlo_ir::TensorType, seed: u64| if linalg { common::uniform_input(t, seed) } else { common::sort_input(t, seed, nans) };
         let args: Vec<Val> = func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
-        let ops = check_entry_ops(cxx, &dir, &format!("k{n}"), &path.display().to_string(), &m, &args);
+        let ops = check_entry_ops(cxx, &dir, &format!("k{n}"), &path.display().to_string(), &m, &args, false);
         assert!(ops > 0, "{path:?}: nothing to emulate in the entry after the optimizer");
         println!("{}: {ops} ops agree bit for bit", path.display());
         checked += ops;
@@ -315,10 +340,10 @@ fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter()
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-conf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
-    for file in ["reduce_window.mlir", "data_movement.mlir", "sort.mlir"] {
+    for file in ["reduce_window.mlir", "data_movement.mlir", "sort.mlir", "scatter.mlir"] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         for (c, case) in text.split("// -----").enumerate() {
-            if !["reduce_window", "select_and_scatter", "dynamic_slice", "dynamic_update_slice", "stablehlo.sort"].iter().any(|w| case.contains(w)) {
+            if !["reduce_window", "select_and_scatter", "dynamic_slice", "dynamic_update_slice", "stablehlo.sort", "stablehlo.scatter"].iter().any(|w| case.contains(w)) {
                 continue;
             }
             let label = format!("{file} case {c}");
@@ -326,7 +351,7 @@ fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter()
             let inputs = oxhlo_opt::lift_constants_to_args(&mut m);
             oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");
             let args: Vec<Val> = inputs.into_iter().map(Val::from_rt).collect();
-            let ops = check_entry_ops(cxx, &dir, &format!("c{}_{c}", file.len()), &label, &m, &args);
+            let ops = check_entry_ops(cxx, &dir, &format!("c{}_{c}", file.len()), &label, &m, &args, true);
             println!("{label}: {ops} ops agree bit for bit");
             checked += ops;
         }

@@ -66,6 +66,8 @@ pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
         ElementType::Float(FloatType::BF16) => Buf::BF16(r.iter().enumerate().map(|(i, &v)| half::bf16::from_f32(if i % 7 == 0 { -0.0 } else { (v * 20.0).round() / 4.0 })).collect()),
         ElementType::Int { bits: 32, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U32(r.iter().map(|&v| (v.abs() * 3e9) as u32 % 1000).collect()),
         ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
+        ElementType::Int { bits: 16, signedness: oxhlo_ir::Signedness::Signless | oxhlo_ir::Signedness::Signed } => Buf::I16(r.iter().map(|&v| (v * 30000.0) as i16).collect()),
+        ElementType::Int { bits: 64, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U64(r.iter().map(|&v| (v.abs() as f64 * 1.8e19) as u64).collect()),
         ElementType::Int { bits: 64, .. } => Buf::I64(r.iter().map(|&v| (v * 1e6).round() as i64 * 3_000_000_007).collect()),
         other => panic!("no inputs for {other:?}"),
     }
