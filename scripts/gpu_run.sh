@@ -10,7 +10,8 @@
 # of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps;
 # `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm;
 # `gpu_run.sh sorts` jnp.sort / argsort / top_k / argmax on XLA and on oxhlo's device kernels;
-# `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way.
+# `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way; `gpu_run.sh updates` scans
+# and fori_loops updating their carried arrays, scatters, cholesky and triangular solves.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
 # its references are exact f32 results of JAX on the CPU.
 # Everything is built on the CPU machine (there is no Rust toolchain there) by scripts/gpu_carry.sh into
@@ -208,6 +209,14 @@ if [ "$MODE" = windows ]; then
   JAX_PLATFORMS=cuda,cpu timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/windows.txt"
   OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error|host' | tee -a "$OUT/windows.txt"
   OXHLO_CUDA_WINDOWS=0 OXHLO_CUDA_DYNAMIC_SLICES=0 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 150 "$PY" "$C/window_probe.py" 2>&1 | grep -E ' ms a call|Error' | sed 's/^/on the host: /' | tee -a "$OUT/windows.txt"
+fi
+if [ "$MODE" = updates ]; then
+  # Loops updating carried arrays, scatters and linear algebra on XLA:CUDA and on oxhlo
+  # (scripts/update_probe.py; each checked against JAX on the CPU), then oxhlo with counted loops off
+  # (each step's predicate read back) and linear algebra on the host.
+  JAX_PLATFORMS=cuda,cpu timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/updates.txt"
+  OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error|host|captured' | tee -a "$OUT/updates.txt"
+  OXHLO_CUDA_COUNTED_LOOPS=0 OXHLO_CUDA_LINALG=0 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error' | sed 's/^/uncounted, linalg on the host: /' | tee -a "$OUT/updates.txt"
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"

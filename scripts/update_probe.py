@@ -1,0 +1,64 @@
+"""Loops, in-place updates, scatters and linear algebra through the current JAX platform: first call,
+time a call, and agreement with the same function on JAX's CPU backend.
+
+Usage: python3 scripts/update_probe.py. Run with JAX_PLATFORMS=cuda,cpu for XLA, JAX_PLATFORMS=oxhlo,cpu
+OXHLO_BACKEND=cuda for oxhlo's device kernels (scripts/gpu_run.sh updates runs both, then oxhlo with
+counted loops, linear algebra and in-place updates switched off).
+"""
+import time
+import numpy as np
+import jax, jax.numpy as jnp
+from jax import lax
+import jax.scipy.linalg as jsl
+
+def scan_stack(xs):
+    # A scan writing a [256, 256] row a step into its stacked output (in place on oxhlo after step 1).
+    return lax.scan(lambda c, x: (c * 0.5 + x, c), jnp.zeros(xs.shape[1:], xs.dtype), xs)[1]
+
+def fori_set(x):
+    # x.at[i].set inside a fori_loop: a dynamic_update_slice of the carried array each step.
+    return lax.fori_loop(0, x.shape[0], lambda i, a: a.at[i].set(a[i] * 2.0 + a[(i + 1) % a.shape[0]]), x)
+
+def scatter_max(x):
+    idx = (jnp.arange(x.shape[0] * 4) * 7919) % x.shape[0]
+    return x.at[idx].max(jnp.tile(x, (4, 1)) + 1.0)
+
+def scatter_set(x):
+    idx = (jnp.arange(x.shape[0]) * 7919) % x.shape[0]
+    return jnp.zeros_like(x).at[idx].set(x)
+
+def spd(a):
+    n = a.shape[-1]
+    return a @ jnp.swapaxes(a, -1, -2) / n + jnp.eye(n, dtype=a.dtype)
+
+def cholesky(a):
+    return jnp.linalg.cholesky(spd(a))
+
+def cho_solve(a):
+    c = jsl.cho_factor(spd(a), lower=True)
+    return jsl.cho_solve(c, a[..., :8])
+
+def solve_triangular(a):
+    t = jnp.tril(a) + a.shape[-1] * jnp.eye(a.shape[-1], dtype=a.dtype)
+    return jsl.solve_triangular(t, a, lower=True)
+
+key = jax.random.PRNGKey(0)
+seq = jax.random.normal(key, (256, 256, 256))
+rows = jax.random.normal(key, (4096, 128))
+mats = jax.random.normal(key, (64, 128, 128))
+big = jax.random.normal(key, (1024, 1024))
+cases = [("scan_stack", scan_stack, seq), ("fori_set", fori_set, rows[:512]), ("scatter_max", scatter_max, rows),
+         ("scatter_set", scatter_set, rows), ("cholesky", cholesky, mats), ("cho_solve", cho_solve, mats),
+         ("solve_triangular", solve_triangular, mats), ("cholesky_1024", cholesky, big)]
+cpu = jax.devices("cpu")[0]
+for name, fn, x in cases:
+    f = jax.jit(fn)
+    t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
+    for _ in range(3): f(x).block_until_ready()
+    t2 = time.perf_counter()
+    for _ in range(10): r = f(x)
+    r.block_until_ready(); t3 = time.perf_counter()
+    ref = jax.jit(fn)(jax.device_put(x, cpu))
+    ok = bool(np.allclose(np.asarray(r), np.asarray(ref), rtol=1e-3, atol=1e-3))
+    print(f"{jax.devices()[0].platform} {name} {tuple(x.shape)}: first {1e3 * (t1 - t0):.0f} ms, "
+          f"{1e3 * (t3 - t2) / 10:.3f} ms a call, close to JAX on the CPU: {ok}", flush=True)
