@@ -5,9 +5,8 @@ Usage: python3 scripts/update_probe.py. Run with JAX_PLATFORMS=cuda,cpu for XLA,
 OXHLO_BACKEND=cuda for oxhlo's device kernels (scripts/gpu_run.sh updates runs both, then oxhlo with
 counted loops, linear algebra and in-place updates switched off).
 """
-import time
-import numpy as np
 import jax, jax.numpy as jnp
+from probe_timing import run_cases
 from jax import lax
 import jax.scipy.linalg as jsl
 
@@ -50,15 +49,4 @@ big = jax.random.normal(key, (1024, 1024))
 cases = [("scan_stack", scan_stack, seq), ("fori_set", fori_set, rows[:512]), ("scatter_max", scatter_max, rows),
          ("scatter_set", scatter_set, rows), ("cholesky", cholesky, mats), ("cho_solve", cho_solve, mats),
          ("solve_triangular", solve_triangular, mats), ("cholesky_1024", cholesky, big)]
-cpu = jax.devices("cpu")[0]
-for name, fn, x in cases:
-    f = jax.jit(fn)
-    t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
-    for _ in range(3): f(x).block_until_ready()
-    t2 = time.perf_counter()
-    for _ in range(10): r = f(x)
-    r.block_until_ready(); t3 = time.perf_counter()
-    ref = jax.jit(fn)(jax.device_put(x, cpu))
-    ok = bool(np.allclose(np.asarray(r), np.asarray(ref), rtol=1e-3, atol=1e-3))
-    print(f"{jax.devices()[0].platform} {name} {tuple(x.shape)}: first {1e3 * (t1 - t0):.0f} ms, "
-          f"{1e3 * (t3 - t2) / 10:.3f} ms a call, close to JAX on the CPU: {ok}", flush=True)
+run_cases(cases, rtol=1e-3, atol=1e-3)

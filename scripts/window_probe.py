@@ -4,9 +4,8 @@ call, time a call, and agreement with the same function on JAX's CPU backend.
 Usage: python3 scripts/window_probe.py. Run with JAX_PLATFORMS=cuda,cpu for XLA, JAX_PLATFORMS=oxhlo,cpu
 OXHLO_BACKEND=cuda for oxhlo's device kernels (scripts/gpu_run.sh windows runs both).
 """
-import time
-import numpy as np
 import jax, jax.numpy as jnp
+from probe_timing import run_cases
 from jax import lax
 
 def maxpool(x):
@@ -27,15 +26,4 @@ rows = jax.random.normal(key, (1024, 1024))
 seq = jax.random.normal(key, (256, 64, 64))
 cases = [("maxpool", maxpool, img), ("avgpool", avgpool, img), ("maxpool_grad", maxpool_grad, img),
          ("cumsum", lambda x: jnp.cumsum(x, axis=-1), rows), ("scan256", scan_rows, seq)]
-cpu = jax.devices("cpu")[0]
-for name, fn, x in cases:
-    f = jax.jit(fn)
-    t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
-    for _ in range(3): f(x).block_until_ready()
-    t2 = time.perf_counter()
-    for _ in range(10): r = f(x)
-    r.block_until_ready(); t3 = time.perf_counter()
-    ref = jax.jit(fn)(jax.device_put(x, cpu))
-    ok = bool(np.allclose(np.asarray(r), np.asarray(ref), rtol=1e-4, atol=1e-3))
-    print(f"{jax.devices()[0].platform} {name} {tuple(x.shape)}: first {1e3 * (t1 - t0):.0f} ms, "
-          f"{1e3 * (t3 - t2) / 10:.3f} ms a call, close to JAX on the CPU: {ok}", flush=True)
+run_cases(cases, rtol=1e-4, atol=1e-3)

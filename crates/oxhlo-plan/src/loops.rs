@@ -155,17 +155,22 @@ fn body_step(body: &Block, consts: &HashMap<Value, i128>, i: usize, next: Value)
     }
 }
 
-/// The first k >= 0 at which `start + k * step` fails `dir limit`, when every counter value up to that
-/// one lies in `(lo, hi)` (no wrap-around on the way); None otherwise.
-fn count(start: i128, step: i128, limit: i128, dir: Dir, (lo, hi): (i128, i128)) -> Option<u64> {
-    let holds = |x: i128| match dir {
+/// Whether `x dir limit` holds (the loop's condition on counter value `x`).
+fn holds(x: i128, dir: Dir, limit: i128) -> bool {
+    match dir {
         Dir::Lt => x < limit,
         Dir::Le => x <= limit,
         Dir::Gt => x > limit,
         Dir::Ge => x >= limit,
         Dir::Eq => x == limit,
         Dir::Ne => x != limit,
-    };
+    }
+}
+
+/// The first k >= 0 at which `start + k * step` fails `dir limit`, when every counter value up to that
+/// one lies in `(lo, hi)` (no wrap-around on the way); None otherwise.
+fn count(start: i128, step: i128, limit: i128, dir: Dir, (lo, hi): (i128, i128)) -> Option<u64> {
+    let holds = |x: i128| holds(x, dir, limit);
     if !holds(start) {
         return Some(0);
     }
@@ -193,19 +198,11 @@ mod tests {
 
     const I32: (i128, i128) = (-(1 << 31), (1 << 31) - 1);
 
-    /// The trip count by stepping, as the loop runs (the independent reference for `count`).
+    /// The trip count by stepping, as the loop runs (the independent reference for `count`'s arithmetic).
     fn stepped(start: i128, step: i128, limit: i128, dir: Dir, (lo, hi): (i128, i128)) -> Option<u64> {
-        let holds = |x: i128| match dir {
-            Dir::Lt => x < limit,
-            Dir::Le => x <= limit,
-            Dir::Gt => x > limit,
-            Dir::Ge => x >= limit,
-            Dir::Eq => x == limit,
-            Dir::Ne => x != limit,
-        };
         let mut x = start;
         for k in 0..10_000u64 {
-            if !holds(x) {
+            if !holds(x, dir, limit) {
                 return Some(k);
             }
             x += step;

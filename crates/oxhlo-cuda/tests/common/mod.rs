@@ -22,16 +22,7 @@ pub fn as_f64(v: &RtValue) -> Vec<f64> {
 /// order them) NaNs of both signs; f32, bf16, i32 and u32.
 #[allow(dead_code)]
 pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
-    let n = t.num_elements().expect("static");
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    let r: Vec<f32> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect();
+    let r: Vec<f32> = xorshift(seed, t.num_elements().expect("static")).into_iter().map(|s| ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).collect();
     match &t.elem {
         ElementType::Float(FloatType::F32) => Buf::F32(
             r.iter()
@@ -103,19 +94,23 @@ pub fn bits(v: &RtValue) -> String {
 /// infinities and extremes: linear algebra's inputs); other element types as `sort_input` makes them.
 #[allow(dead_code)]
 pub fn uniform_input(t: &TensorType, seed: u64) -> Buf {
-    let n = t.num_elements().expect("static");
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    let r: Vec<f64> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect();
+    let r: Vec<f64> = xorshift(seed, t.num_elements().expect("static")).into_iter().map(|s| ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0).collect();
     match &t.elem {
         ElementType::Float(FloatType::F32) => Buf::F32(r.iter().map(|&v| v as f32).collect()),
         ElementType::Float(FloatType::F64) => Buf::F64(r),
         _ => sort_input(t, seed, false),
     }
+}
+
+/// `n` states of a xorshift64 generator seeded from `seed`.
+fn xorshift(seed: u64, n: usize) -> Vec<u64> {
+    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        })
+        .collect()
 }
