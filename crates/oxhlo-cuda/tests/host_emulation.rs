@@ -1,13 +1,17 @@
-//! The sort, top_k and several-input reduction (argmax) kernels the CUDA backend renders, run on the
-//! host: each kernel's CUDA C (its prelude swapped for host definitions of the few helpers these
-//! kernels call) is compiled by the C++ compiler as a shared library and run as one block of as many
-//! threads as the backend launches (OS threads: `__shared__` arrays are static, `__syncthreads` a
-//! barrier of the block, `__shfl_down_sync` an exchange through slots between two barriers of the
-//! warp) over every row (the kernels' loops stride by `gridDim.x`, so one block is a valid launch). Each op of every program of `tests/sorts`, `tests/sorts_jax` and
-//! `tests/variadic_reduces`, optimized as the plugin optimizes, takes the operand values the
-//! interpreter computes and must give the interpreter's results bit for bit (a dynamic_update_slice
-//! also in its in-place form, over a copy of its operand). This checks the bitonic
-//! network, the tie-breaking, the comparators, top_k's order and the reducers' folds without a GPU
+//! The kernels the CUDA backend renders for sorts, top_k, several-input reductions (argmax), windowed
+//! ops, dynamic slices and updates, next_after / reduce_precision, scatters, cholesky and
+//! triangular_solve, run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
+//! the few helpers these kernels call) is compiled by the C++ compiler as a shared library and run as
+//! one block of as many threads as the backend launches (OS threads: `__shared__` arrays are static,
+//! `__syncthreads` a barrier of the block, `__shfl_down_sync` an exchange through slots between two
+//! barriers of the warp, atomics on C++20 `atomic_ref`) over every row (the kernels' loops stride by
+//! `gridDim.x`, so one block is a valid launch). Each such op of every program of `tests/sorts`,
+//! `tests/sorts_jax`, `tests/variadic_reduces`, `tests/windows`, `tests/float_steps`, `tests/linalg`
+//! and `tests/scatters`, and of the conformance suite's window, slice, sort and scatter cases,
+//! optimized as the plugin optimizes, takes the operand values the interpreter computes and must give
+//! the interpreter's results bit for bit (a dynamic_update_slice also in its in-place form, over a copy
+//! of its operand). This checks the bitonic network, the tie-breaking, the comparators, top_k's order,
+//! the reducers' folds, the update computations and the factorizations' arithmetic without a GPU
 //! (`device_values` runs the same programs on one). Skips with a message where no `c++` compiler is found.
 
 use oxhlo_cpu::{Buf, Kind, NTensor, OptLevel, OptOptions, Val};
