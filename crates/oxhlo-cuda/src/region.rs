@@ -68,7 +68,7 @@ pub fn region_body(func: &Func, block: &Block, arg_kinds: &[Kind]) -> Option<(Ve
         seeded.insert(a, (name, k));
     }
     let ops = region_constants(func, block, &mut seeded)?;
-    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false)?;
+    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false, false)?;
     Some((params, body))
 }
 

@@ -218,10 +218,63 @@ pub fn storage_type(k: Kind) -> Option<&'static str> {
     })
 }
 
+/// The C type of a buffer element of kind `k` in an elementwise kernel: [`storage_type`], and CUDA's
+/// `float2` / `double2` for complex numbers (which only the elementwise renderer takes).
+pub fn value_type(k: Kind) -> Option<&'static str> {
+    match k {
+        Kind::C64 => Some("float2"),
+        Kind::C128 => Some("double2"),
+        _ => storage_type(k),
+    }
+}
+
+pub(crate) fn is_complex(k: Kind) -> bool {
+    matches!(k, Kind::C64 | Kind::C128)
+}
+
+/// The float kind of a complex kind's parts.
+fn part_kind(k: Kind) -> Option<Kind> {
+    match k {
+        Kind::C64 => Some(Kind::F32),
+        Kind::C128 => Some(Kind::F64),
+        _ => None,
+    }
+}
+
+/// Complex numbers in elementwise kernels (added after the prelude to the kernels that use them): the
+/// register type `oxz` (two doubles: complex64 values are computed in double and their parts rounded to
+/// float after each op, as the interpreter computes), loads and stores of `float2` / `double2`, and the
+/// interpreter's arithmetic (its products and Smith's division, uncontracted: `__dmul_rn` and friends).
+pub const COMPLEX_PRELUDE: &str = r#"
+struct oxz { double re, im; };
+__device__ __forceinline__ oxz oxz_make(double re, double im) { oxz z; z.re = re; z.im = im; return z; }
+__device__ __forceinline__ oxz oxz_ld(float2 v) { return oxz_make((double)v.x, (double)v.y); }
+__device__ __forceinline__ oxz oxz_ld(double2 v) { return oxz_make(v.x, v.y); }
+__device__ __forceinline__ float2 oxz_f2(oxz z) { return make_float2((float)z.re, (float)z.im); }
+__device__ __forceinline__ double2 oxz_d2(oxz z) { return make_double2(z.re, z.im); }
+__device__ __forceinline__ oxz oxz_rf(oxz z) { return oxz_make((double)(float)z.re, (double)(float)z.im); }
+__device__ __forceinline__ oxz oxz_add(oxz a, oxz b) { return oxz_make(__dadd_rn(a.re, b.re), __dadd_rn(a.im, b.im)); }
+__device__ __forceinline__ oxz oxz_sub(oxz a, oxz b) { return oxz_make(__dsub_rn(a.re, b.re), __dsub_rn(a.im, b.im)); }
+__device__ __forceinline__ oxz oxz_mul(oxz a, oxz b) {
+  return oxz_make(__dsub_rn(__dmul_rn(a.re, b.re), __dmul_rn(a.im, b.im)), __dadd_rn(__dmul_rn(a.re, b.im), __dmul_rn(a.im, b.re)));
+}
+__device__ __forceinline__ oxz oxz_div(oxz x, oxz y) {
+  const double a = x.re, b = x.im, c = y.re, d = y.im;
+  if (c == 0.0 && d == 0.0) return oxz_make(a / fabs(c), b / fabs(c));
+  if (fabs(c) >= fabs(d)) {
+    const double r = d / c, den = __dadd_rn(c, __dmul_rn(d, r));
+    return oxz_make(__dadd_rn(a, __dmul_rn(b, r)) / den, __dsub_rn(b, __dmul_rn(a, r)) / den);
+  }
+  const double r = c / d, den = __dadd_rn(__dmul_rn(c, r), d);
+  return oxz_make(__dadd_rn(__dmul_rn(a, r), b) / den, __dsub_rn(__dmul_rn(b, r), a) / den);
+}
+"#;
+
 /// The register type values of a kind are computed in.
 pub(crate) fn reg_type(k: Kind) -> &'static str {
     match k {
         Kind::Bool => "bool",
+        Kind::C64 | Kind::C128 => "oxz",
         Kind::F32 => "float",
         k if is_float(k) => "double",
         k if is_unsigned(k) => "unsigned long long",
@@ -235,6 +288,7 @@ pub(crate) fn load(k: Kind, p: &str, idx: &str) -> String {
         Kind::Bool => format!("({p}[{idx}] != 0)"),
         Kind::F16 => format!("(double)oxh_f16_to_f({p}[{idx}])"),
         Kind::BF16 => format!("(double)oxh_bf16_to_f({p}[{idx}])"),
+        Kind::C64 | Kind::C128 => format!("oxz_ld({p}[{idx}])"),
         _ => format!("({})({p}[{idx}])", reg_type(k)),
     }
 }
@@ -245,6 +299,8 @@ pub(crate) fn store(k: Kind, x: &str) -> String {
         Kind::Bool => format!("(unsigned char)({x} ? 1 : 0)"),
         Kind::F16 => format!("oxh_f_to_f16((float)({x}))"),
         Kind::BF16 => format!("oxh_f_to_bf16((float)({x}))"),
+        Kind::C64 => format!("oxz_f2({x})"),
+        Kind::C128 => format!("oxz_d2({x})"),
         _ => format!("({})({x})", storage_type(k).unwrap_or("int")),
     }
 }
@@ -252,7 +308,8 @@ pub(crate) fn store(k: Kind, x: &str) -> String {
 /// An expression rounding a register-typed result to the precision and range of kind `k`.
 fn round(k: Kind, x: &str) -> String {
     match k {
-        Kind::Bool | Kind::F64 | Kind::I64 | Kind::U64 => format!("({x})"),
+        Kind::Bool | Kind::F64 | Kind::I64 | Kind::U64 | Kind::C128 => format!("({x})"),
+        Kind::C64 => format!("oxz_rf({x})"),
         Kind::F32 => format!("((float)({x}))"),
         Kind::F16 => format!("(double)oxh_f16_to_f(oxh_f_to_f16((float)({x})))"),
         Kind::BF16 => format!("(double)oxh_bf16_to_f(oxh_f_to_bf16((float)({x})))"),
@@ -470,6 +527,46 @@ fn bool_op(kind: OpKind, a: &str, b: Option<&str>) -> Option<String> {
     })
 }
 
+/// The expression of elementwise `op` when a complex number is among its operands or results (`args`:
+/// operand registers and kinds, `rk`: the result's kind), as the interpreter computes it; None for the
+/// ops that stay on the host (transcendental functions, ordering compares, conversions to real).
+fn complex_expr(op: &Op, args: &[(String, Kind)], rk: Kind) -> Option<String> {
+    let (a, ak) = args.first()?.clone();
+    let b = args.get(1).filter(|(_, bk)| *bk == ak).map(|(b, _)| b.as_str());
+    Some(match (op.kind, b) {
+        (OpKind::Real | OpKind::Imag, None) if part_kind(ak) == Some(rk) => round(rk, &format!("{a}.{}", if op.kind == OpKind::Real { "re" } else { "im" })),
+        (OpKind::Abs, None) if part_kind(ak) == Some(rk) => round(rk, &format!("hypot({a}.re, {a}.im)")),
+        (OpKind::Complex, Some(b)) if part_kind(rk) == Some(ak) => format!("oxz_make((double)({a}), (double)({b}))"),
+        (OpKind::Negate, None) if ak == rk => format!("oxz_make(-{a}.re, -{a}.im)"),
+        (OpKind::Add | OpKind::Subtract | OpKind::Multiply | OpKind::Divide, Some(b)) if ak == rk => {
+            let f = match op.kind {
+                OpKind::Add => "oxz_add",
+                OpKind::Subtract => "oxz_sub",
+                OpKind::Multiply => "oxz_mul",
+                _ => "oxz_div",
+            };
+            round(rk, &format!("{f}({a}, {b})"))
+        }
+        (OpKind::Compare, Some(b)) if rk == Kind::Bool && is_complex(ak) => {
+            let dir = match op.attr("comparison_direction")? {
+                Attr::ComparisonDirection(d) => *d,
+                Attr::Str(s) => Dir::from_keyword(s)?,
+                _ => return None,
+            };
+            match dir {
+                Dir::Eq => format!("({a}.re == {b}.re && {a}.im == {b}.im)"),
+                Dir::Ne => format!("({a}.re != {b}.re || {a}.im != {b}.im)"),
+                _ => return None,
+            }
+        }
+        // Reals and integers to complex (the interpreter's value as a double, then the part's rounding),
+        // complex to complex.
+        (OpKind::Convert, None) if is_complex(rk) && is_complex(ak) => round(rk, &a),
+        (OpKind::Convert, None) if is_complex(rk) && (is_float(ak) || is_int(ak)) => round(rk, &format!("oxz_make((double)({a}), 0.0)")),
+        _ => return None,
+    })
+}
+
 fn compare(op: &Op, k: Kind, a: &str, b: &str) -> Option<String> {
     let dir = match op.attr("comparison_direction")? {
         Attr::ComparisonDirection(d) => *d,
@@ -671,7 +768,7 @@ fn broadcast_index(op: &Op, src: &[i64], out: &[i64]) -> Option<String> {
 /// Power-of-two index sizes are launch scalars (`long long oxs<j>` after `n`, values on the source's
 /// last line: [`IndexScalars`], [`SCALARS_MARK`]).
 pub fn render(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<String> {
-    let (b, scalars) = IndexScalars::collect(|| render_body(func, block, ops, inputs, outputs, shape));
+    let (b, scalars) = IndexScalars::collect(|| render_body_with(func, block, ops, inputs, outputs, shape, &HashMap::new(), false, true));
     let mut b = b?;
     for j in (0..scalars.len()).rev() {
         b.params.insert(1, format!("long long oxs{j}"));
@@ -695,12 +792,14 @@ pub struct Body {
 
 /// The body of the kernel computing `ops` over `shape` (see [`render`]).
 pub fn render_body(func: &Func, block: &Block, ops: &[usize], inputs: &[Value], outputs: &[Value], shape: &[i64]) -> Option<Body> {
-    render_body_with(func, block, ops, inputs, outputs, shape, &HashMap::new(), false)
+    render_body_with(func, block, ops, inputs, outputs, shape, &HashMap::new(), false, false)
 }
 
 /// [`render_body`] with values already in registers (`seeded`: a row kernel's per-row values, read by
 /// the body's ops by name; broadcasts of them pass them through), and for `row_body` (a row kernel's
 /// per-row ops, whose values all list the rows in one order) broadcasts of any register pass it through.
+/// `complex`: complex numbers may be read, computed and written (plain elementwise kernels only; the
+/// reduction, row and region renderers take no complex values).
 #[allow(clippy::too_many_arguments)]
 pub fn render_body_with(
     func: &Func,
@@ -711,18 +810,20 @@ pub fn render_body_with(
     shape: &[i64],
     seeded: &HashMap<Value, (String, Kind)>,
     row_body: bool,
+    complex: bool,
 ) -> Option<Body> {
+    let elem_type = |k: Kind| if complex { value_type(k) } else { storage_type(k) };
     let numel: i64 = shape.iter().product();
     let mut params = vec!["long long n".to_string()];
     let mut in_idx: HashMap<Value, (usize, Kind, Vec<i64>)> = HashMap::new();
     for (j, &v) in inputs.iter().enumerate() {
         let (k, s) = kind_of(func, v)?;
-        params.push(format!("const {}* __restrict__ in{j}", storage_type(k)?));
+        params.push(format!("const {}* __restrict__ in{j}", elem_type(k)?));
         in_idx.insert(v, (j, k, s));
     }
     for (j, &v) in outputs.iter().enumerate() {
         let (k, _) = kind_of(func, v)?;
-        params.push(format!("{}* __restrict__ out{j}", storage_type(k)?));
+        params.push(format!("{}* __restrict__ out{j}", elem_type(k)?));
     }
     let mut body = String::new();
     let mut regs: HashMap<Value, (String, Kind)> = seeded.clone();
@@ -732,12 +833,16 @@ pub fn render_body_with(
     let mut gathers = false;
     for &oi in ops {
         let op = block.ops.get(oi)?;
-        let class = ew_class(op.kind)?;
+        let class = match op.kind {
+            OpKind::Real | OpKind::Imag if complex => EwClass::Unary,
+            OpKind::Complex if complex => EwClass::Binary,
+            k => ew_class(k)?,
+        };
         if op.results.len() != 1 || !op.regions.is_empty() {
             return None;
         }
         let (rk, rshape) = kind_of(func, op.results[0])?;
-        if rshape.iter().product::<i64>() != numel || storage_type(rk).is_none() {
+        if rshape.iter().product::<i64>() != numel || elem_type(rk).is_none() {
             return None;
         }
         // Operand expressions: kernel values by register, inputs loaded at the right index.
@@ -770,7 +875,9 @@ pub fn render_body_with(
         }
         let a = args.first()?.0.clone();
         let ak = args.first()?.1;
+        let with_complex = is_complex(rk) || args.iter().any(|(_, k)| is_complex(*k));
         let expr = match class {
+            EwClass::Unary | EwClass::Binary | EwClass::Compare | EwClass::Convert | EwClass::Clamp if with_complex => complex_expr(op, &args, rk)?,
             EwClass::Broadcast => {
                 // An operand inside the kernel must already have the result's shape (identity map), but
                 // for a row kernel's per-row values.
@@ -894,14 +1001,21 @@ impl Body {
         }
         let mut loads = String::new();
         for &(j, k) in &self.elementwise_inputs {
-            let _ = writeln!(loads, "    __align__(16) {} a{j}[4]; oxh_ld4(a{j}, in{j} + i0);", storage_type(k).unwrap_or("int"));
+            // Elements of 16 bytes (complex128) move one by one; the others four to one or two vectors.
+            let (ty, wide) = (value_type(k).unwrap_or("int"), k.size() == 16);
+            let ld = if wide { format!("for (int e = 0; e < 4; ++e) a{j}[e] = in{j}[i0 + e];") } else { format!("oxh_ld4(a{j}, in{j} + i0);") };
+            let _ = writeln!(loads, "    __align__(16) {ty} a{j}[4]; {ld}");
         }
         for (j, &k) in self.out_kinds.iter().enumerate().take(n_outputs) {
-            let _ = writeln!(loads, "    __align__(16) {} o{j}[4];", storage_type(k).unwrap_or("int"));
+            let _ = writeln!(loads, "    __align__(16) {} o{j}[4];", value_type(k).unwrap_or("int"));
         }
         let mut stores = String::new();
         for j in 0..n_outputs {
-            let _ = writeln!(stores, "    oxh_st4(out{j} + i0, o{j});");
+            if self.out_kinds.get(j).is_some_and(|k| k.size() == 16) {
+                let _ = writeln!(stores, "    for (int e = 0; e < 4; ++e) out{j}[i0 + e] = o{j}[e];");
+            } else {
+                let _ = writeln!(stores, "    oxh_st4(out{j} + i0, o{j});");
+            }
         }
         Lanes { loads, lane, stores }
     }
@@ -911,8 +1025,12 @@ impl Body {
 /// left out when the kernel's `numel` elements are a multiple of 4 (it would never run: the scalar copy
 /// of the body was a fifth of the source NVRTC compiles).
 fn assemble(b: Body, n_outputs: usize, numel: i64) -> String {
+    let complex = b.body.contains("oxz");
     let Lanes { loads, lane, stores } = b.lanes(n_outputs);
     let mut src = String::from(PRELUDE);
+    if complex {
+        src.push_str(COMPLEX_PRELUDE);
+    }
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", b.params.join(", "));
     let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
     // Four elements per thread, all loads issued before the arithmetic; the scalar loop below finishes
@@ -941,7 +1059,9 @@ pub fn render_fused(func: &Func, block: &Block, k: &FusedKernel) -> Option<Strin
 /// Renders a single elementwise op (`block.ops[i]`) as a kernel; inputs are its distinct operands.
 pub fn render_single(func: &Func, block: &Block, i: usize) -> Option<(String, Vec<Value>)> {
     let op = block.ops.get(i)?;
-    ew_class(op.kind)?;
+    if !matches!(op.kind, OpKind::Real | OpKind::Imag | OpKind::Complex) {
+        ew_class(op.kind)?;
+    }
     let mut inputs: Vec<Value> = Vec::new();
     for &a in &op.operands {
         if !inputs.contains(&a) {

@@ -103,7 +103,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         if ops.is_empty() {
             return Some(());
         }
-        let b = render_body_with(func, block, ops, &k.inputs, &[], &[rows], seeded, true)?;
+        let b = render_body_with(func, block, ops, &k.inputs, &[], &[rows], seeded, true, false)?;
         let _ = writeln!(src, "    {{\n      const long long i = row;");
         for line in b.body.lines() {
             let _ = writeln!(src, "  {line}");
@@ -157,7 +157,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let c = if cache.is_some() { cone_until(block, k, &targets[q], &stops) } else { full_cone(block, k, &targets[q]) };
         let mut known = seeded.clone();
         known.extend(held.iter().map(|(v, r)| (*v, r.clone())));
-        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &known, false)?;
+        let b = render_body_with(func, block, &c, &k.inputs, &[], &k.shape, &known, false, false)?;
         let (mut decls, mut keeps) = (String::new(), String::new());
         for &v in cache.as_ref().map(|c| &c[q][..]).unwrap_or(&[]) {
             let (name, kind) = match k.inputs.iter().position(|&x| x == v) {

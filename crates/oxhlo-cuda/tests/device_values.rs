@@ -520,6 +520,17 @@ fn linear_algebra_runs_on_the_device_and_matches_the_interpreter() {
     files_match_the_interpreter(&dir, &opts, 1e-5, true, &|t, seed| common::uniform_input(t, seed));
 }
 
+/// `tests/complex` (JAX's complex64 and complex128 arithmetic: complex, real, imag, conj, abs, the four
+/// operations, equality, conversions, select) runs wholly on the device and gives the interpreter's
+/// results (within 1e-12: CUDA's `hypot` need not round as the host's does; the rest is the same
+/// arithmetic, which `host_emulation` checks bit for bit).
+#[test]
+fn complex_arithmetic_runs_on_the_device_and_matches_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/complex");
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-12, true, &|t, seed| common::uniform_input(t, seed));
+}
+
 /// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative;
 /// NaN where the interpreter has NaN); `all_on_device`: no op may fall back to the host.

@@ -77,6 +77,10 @@ static inline double __dsub_rn(double a, double b) { return a - b; }
 template <typename T> static inline T atomicCAS(T* p, T expected, T desired) { std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired); return expected; }
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { return std::atomic_ref<T>(*p).fetch_add((T)v); }
 struct uint2 { unsigned int x, y; };
+struct float2 { float x, y; };
+struct double2 { double x, y; };
+static inline float2 make_float2(float x, float y) { return {x, y}; }
+static inline double2 make_double2(double x, double y) { return {x, y}; }
 struct uint4 { unsigned int x, y, z, w; };
 // The prelude's f16 conversions are PTX instructions: the host's _Float16 (round to nearest even) instead.
 static inline float oxh_f16_to_f(unsigned short h) { _Float16 f; std::memcpy(&f, &h, 2); return (float)f; }
@@ -184,6 +188,12 @@ fn emulated(op: &oxhlo_ir::Op) -> bool {
     ) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
+/// Whether `op` is an elementwise op (one-op kernel) reading or writing complex numbers.
+fn complex_elementwise(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> bool {
+    let complex = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.elem.is_complex());
+    op.regions.is_empty() && !matches!(op.kind, OpKind::Constant | OpKind::Return | OpKind::FuncReturn) && op.operands.iter().chain(&op.results).any(complex)
+}
+
 /// The backend's kernel of scatter `op` (None when it stays on the host).
 fn scatter_kernel(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> Option<String> {
     let shapes: Vec<(&[i64], Kind)> = op.operands.iter().map(|&v| Some((f.ty(v).as_tensor()?.shape.as_slice(), Kind::of(&f.ty(v).as_tensor()?.elem)?))).collect::<Option<_>>()?;
@@ -202,7 +212,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
     // With `host_scatters`, scatters that stay on the host (of bytes, complex numbers, several operands)
     // are left out.
     let left_out = |op: &oxhlo_ir::Op| host_scatters && op.kind == OpKind::Scatter && scatter_kernel(f, op).is_none();
-    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| emulated(&block.ops[i]) && !left_out(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
+    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| (emulated(&block.ops[i]) || complex_elementwise(f, &block.ops[i])) && !left_out(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
     for (s, &i) in targets.iter().enumerate() {
         let op = &block.ops[i];
         let mut ins = values_at(m, i, args, false);
@@ -224,7 +234,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             let updates = ins[2].native().unwrap().len();
             ins = vec![ins[2].clone(), ins[1].clone(), ins[0].clone()];
             (src, updates as i64, None)
-        } else if op.kind == OpKind::ChloNextAfter {
+        } else if op.kind == OpKind::ChloNextAfter || complex_elementwise(f, op) {
             // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
             let (src, inputs) = oxhlo_cuda::render::render_single(f, block, i).unwrap_or_else(|| panic!("{label}: {} {s} does not render", op.name()));
             ins = inputs.iter().map(|v| ins[op.operands.iter().position(|o| o == v).unwrap()].clone()).collect();
@@ -267,9 +277,11 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             }
         } else {
             let scratch = scratch.iter().map(|w| w.as_ptr() as usize);
-            let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(scratch).chain(outs.iter().map(ptr)).collect();
-            // SAFETY: the kernel takes (rows or result elements, inputs..., [scratch,] outputs...) with
-            // these element types and sizes.
+            // An elementwise kernel's launch scalars (power-of-two broadcast sizes) follow `n`.
+            let launch_scalars = oxhlo_cuda::render::split_scalars(&src).1.into_iter().map(|v| v as usize);
+            let words: Vec<usize> = [rows as usize].into_iter().chain(launch_scalars).chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(scratch).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the kernel takes (rows or result elements, [launch scalars,] inputs..., [scratch,]
+            // outputs...) with these element types and sizes.
             unsafe { run(entry, threads, &words) };
         }
         for (k, ((&r, b), w)) in op.results.iter().zip(outs).zip(&want).enumerate() {
@@ -301,7 +313,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters", "tests/complex"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
@@ -317,7 +329,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         let nans = !["multikey", "bf16", "top_k_long", "no_nans"].iter().any(|w| path.to_string_lossy().contains(w));
         let func = m.entry().unwrap().clone();
         // Linear algebra's matrices finite (the programs make them well conditioned).
-        let linalg = path.to_string_lossy().contains("linalg");
+        let linalg = path.to_string_lossy().contains("linalg") || path.to_string_lossy().contains("complex");
         let input = |t: &oxhlo_ir::TensorType, seed: u64| if linalg { common::uniform_input(t, seed) } else { common::sort_input(t, seed, nans) };
         let args: Vec<Val> = func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");

@@ -160,7 +160,7 @@ fn every_rendered_kernel_compiles() {
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
     // Test directories whose every program renders a kernel of its kind: (directory, what the kind's
     // kernels contain (any of), the kind).
-    let kinds: [(&str, &[&str], &str); 8] = [
+    let kinds: [(&str, &[&str], &str); 9] = [
         // Reductions' finishing passes running the small kernels after them (batch norms).
         ("tests/epilogues", &["oxh_epi("], "a finishing pass with an epilogue"),
         // Integer division and remainder, float -> integer conversions: on the device now.
@@ -177,6 +177,8 @@ fn every_rendered_kernel_compiles() {
         ("tests/linalg", &["oxc_div("], "a cholesky or triangular_solve kernel"),
         // Scatters of every update computation (atomic adds, stores, compare-and-swap loops).
         ("tests/scatters", &["atomicAdd(", "out0[t] = upd[i]", "atomicCAS("], "a scatter kernel"),
+        // Complex arithmetic (complex64 and complex128 elementwise kernels).
+        ("tests/complex", &["oxz_"], "a complex elementwise kernel"),
     ];
     for (dir, marks, what) in kinds {
         for (path, ks) in dir_kernels(dir) {

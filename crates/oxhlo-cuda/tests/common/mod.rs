@@ -4,7 +4,8 @@ use oxhlo_cpu::Buf;
 use oxhlo_interp::{Data, RtValue};
 use oxhlo_ir::{ElementType, FloatType, TensorType};
 
-/// A tensor value's elements as f64 (floats as they are, integers converted).
+/// A tensor value's elements as f64 (floats as they are, integers and bools converted, complex numbers
+/// as their two parts).
 #[allow(dead_code)]
 pub fn as_f64(v: &RtValue) -> Vec<f64> {
     match v {
@@ -12,6 +13,8 @@ pub fn as_f64(v: &RtValue) -> Vec<f64> {
             Data::Float(x) => x.clone(),
             Data::Int(x) => x.iter().map(|&i| i as f64).collect(),
             Data::UInt(x) => x.iter().map(|&i| i as f64).collect(),
+            Data::Bool(x) => x.iter().map(|&b| b as u8 as f64).collect(),
+            Data::Complex(x) => x.iter().flat_map(|&(re, im)| [re, im]).collect(),
             other => panic!("unexpected data {other:?}"),
         },
         other => panic!("unexpected value {other:?}"),
