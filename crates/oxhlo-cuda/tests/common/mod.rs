@@ -15,7 +15,6 @@ pub fn as_f64(v: &RtValue) -> Vec<f64> {
             Data::UInt(x) => x.iter().map(|&i| i as f64).collect(),
             Data::Bool(x) => x.iter().map(|&b| b as u8 as f64).collect(),
             Data::Complex(x) => x.iter().flat_map(|&(re, im)| [re, im]).collect(),
-            other => panic!("unexpected data {other:?}"),
         },
         other => panic!("unexpected value {other:?}"),
     }
