@@ -354,6 +354,12 @@ impl DBuf {
     pub fn new(s: CudaSlice<u8>) -> DBuf {
         DBuf(Some(s))
     }
+
+    /// A placeholder holding no buffer (to swap a buffer out of a list for a launch); it must not be
+    /// read or launched with.
+    pub(crate) fn empty() -> DBuf {
+        DBuf(None)
+    }
 }
 
 impl std::ops::Deref for DBuf {

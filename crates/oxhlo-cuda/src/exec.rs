@@ -1327,6 +1327,12 @@ impl<'p> Run<'p> {
                     return Ok(r);
                 }
             }
+            OpKind::Fft => {
+                let runs = crate::fft::runs_on_device(&self.prog.memo, frame.func, op);
+                if let Some(r) = self.try_device_results(frame, op, runs, crate::fft::try_run).map_err(err)? {
+                    return Ok(r);
+                }
+            }
             OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ReducePrecision => {
                 if op.kind == OpKind::DynamicUpdateSlice && ps.take.first() == Some(&true) {
                     if let Some(r) = self.try_update_in_place(frame, op).map_err(err)? {

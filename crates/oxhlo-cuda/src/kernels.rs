@@ -154,6 +154,10 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.push(p.src);
         return;
     }
+    if let Some(p) = crate::fft::plan(func, op) {
+        out.extend(p.launches.into_iter().map(|l| l.src));
+        return;
+    }
     if let Some((src, _)) = crate::item_ops::render(func, op) {
         out.push(src);
         out.extend(crate::dynamic::render_in_place(func, op).map(|(s, _)| s));

@@ -17,6 +17,7 @@ pub mod gather_scatter;
 pub mod gemm_epilogue;
 pub mod gemm_lt;
 pub mod graph;
+pub mod fft;
 pub mod item_ops;
 pub mod linalg;
 pub mod kernels;

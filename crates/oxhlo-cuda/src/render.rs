@@ -253,6 +253,7 @@ __device__ __forceinline__ oxz oxz_ld(double2 v) { return oxz_make(v.x, v.y); }
 __device__ __forceinline__ float2 oxz_f2(oxz z) { return make_float2((float)z.re, (float)z.im); }
 __device__ __forceinline__ double2 oxz_d2(oxz z) { return make_double2(z.re, z.im); }
 __device__ __forceinline__ oxz oxz_rf(oxz z) { return oxz_make((double)(float)z.re, (double)(float)z.im); }
+__device__ __forceinline__ oxz oxz_conj(oxz z) { z.im = -z.im; return z; }
 __device__ __forceinline__ oxz oxz_add(oxz a, oxz b) { return oxz_make(__dadd_rn(a.re, b.re), __dadd_rn(a.im, b.im)); }
 __device__ __forceinline__ oxz oxz_sub(oxz a, oxz b) { return oxz_make(__dsub_rn(a.re, b.re), __dsub_rn(a.im, b.im)); }
 __device__ __forceinline__ oxz oxz_mul(oxz a, oxz b) {

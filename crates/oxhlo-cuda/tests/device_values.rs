@@ -531,6 +531,17 @@ fn complex_arithmetic_runs_on_the_device_and_matches_the_interpreter() {
     files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-12, true, &|t, seed| common::uniform_input(t, seed));
 }
 
+/// `tests/fft` (JAX's fft, ifft, rfft, irfft of powers of two, short other lengths and long ones, 2-D,
+/// 3-D, f32 and f64) runs wholly on the device and gives the interpreter's results within 1e-5 (the
+/// same transforms in double, CUDA's `cos` / `sin` for the twiddles; `host_emulation` checks the
+/// kernels bit for bit with the host's).
+#[test]
+fn fft_runs_on_the_device_and_matches_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fft");
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-5, true, &|t, seed| common::uniform_input(t, seed));
+}
+
 /// Runs every `.mlir` program of `dir` on the GPU (compiled with `opts`) and by the interpreter on the
 /// same inputs (`input(type, seed)` for each argument) and compares the results within `tol` (relative;
 /// NaN where the interpreter has NaN); `all_on_device`: no op may fall back to the host.

@@ -81,6 +81,7 @@ struct float2 { float x, y; };
 struct double2 { double x, y; };
 static inline float2 make_float2(float x, float y) { return {x, y}; }
 static inline double2 make_double2(double x, double y) { return {x, y}; }
+static inline unsigned long long __brevll(unsigned long long x) { unsigned long long r = 0; for (int b = 0; b < 64; ++b) r |= ((x >> b) & 1ULL) << (63 - b); return r; }
 struct uint4 { unsigned int x, y, z, w; };
 // The prelude's f16 conversions are PTX instructions: the host's _Float16 (round to nearest even) instead.
 static inline float oxh_f16_to_f(unsigned short h) { _Float16 f; std::memcpy(&f, &h, 2); return (float)f; }
@@ -184,8 +185,37 @@ fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec
 fn emulated(op: &oxhlo_ir::Op) -> bool {
     matches!(
         op.kind,
-        OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision | OpKind::Cholesky | OpKind::TriangularSolve | OpKind::Scatter
+        OpKind::Sort | OpKind::ChloTopK | OpKind::ReduceWindow | OpKind::SelectAndScatter | OpKind::DynamicSlice | OpKind::DynamicUpdateSlice | OpKind::ChloNextAfter | OpKind::ReducePrecision | OpKind::Cholesky | OpKind::TriangularSolve | OpKind::Scatter | OpKind::Fft
     ) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
+}
+
+/// Runs fft `op`'s launches (`fft::plan`) in order over host buffers (the operand `x`, two work
+/// buffers, the scratch, the result) and asserts the result is `want` bit for bit.
+#[allow(clippy::too_many_arguments)]
+fn check_fft(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, op: &oxhlo_ir::Op, x: &Val, want: &Val) {
+    use oxhlo_cuda::fft::Buffer;
+    let p = oxhlo_cuda::fft::plan(f, op).unwrap_or_else(|| panic!("{label}: fft stays on the host"));
+    let (mut work, mut work2, mut scratch) = (vec![0f64; 2 * p.work], vec![0f64; 2 * p.work], vec![0f64; 2 * p.scratch.max(1)]);
+    let rt = f.ty(op.results[0]).as_tensor().unwrap().clone();
+    let out = Buf::zeros(Kind::of(&rt.elem).unwrap(), rt.num_elements().unwrap());
+    for (j, l) in p.launches.iter().enumerate() {
+        let entry = host_kernel(cxx, &l.src, dir, &format!("{tag}_{j}"));
+        let words: Vec<usize> = [l.items]
+            .into_iter()
+            .chain(l.buffers.iter().map(|b| match b {
+                Buffer::Operand => ptr(&x.native().unwrap().buf),
+                Buffer::Work => work.as_mut_ptr() as usize,
+                Buffer::Work2 => work2.as_mut_ptr() as usize,
+                Buffer::Scratch => scratch.as_mut_ptr() as usize,
+                Buffer::Result => ptr(&out),
+            }))
+            .collect();
+        // SAFETY: each launch takes (items, its buffers in this order), every buffer as large as the plan
+        // sizes it.
+        unsafe { run(entry, l.threads.unwrap_or(64), &words) };
+    }
+    let got = Val::Native(NTensor::new(rt, out));
+    assert_eq!(common::bits(&got.to_rt()), common::bits(&want.to_rt()), "{label}");
 }
 
 /// Whether `op` is an elementwise op (one-op kernel) reading or writing complex numbers.
@@ -217,6 +247,10 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         let op = &block.ops[i];
         let mut ins = values_at(m, i, args, false);
         let want = values_at(m, i, args, true);
+        if op.kind == OpKind::Fft {
+            check_fft(cxx, dir, &format!("{tag}_{s}"), &format!("{label} op {s}"), f, op, &ins[0], &want[0]);
+            continue;
+        }
         // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
         // result otherwise, 64 here), a sort's 256.
         let mut threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
@@ -313,7 +347,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters", "tests/complex"]
+    let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters", "tests/complex", "tests/fft"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
@@ -329,7 +363,7 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
         let nans = !["multikey", "bf16", "top_k_long", "no_nans"].iter().any(|w| path.to_string_lossy().contains(w));
         let func = m.entry().unwrap().clone();
         // Linear algebra's matrices finite (the programs make them well conditioned).
-        let linalg = path.to_string_lossy().contains("linalg") || path.to_string_lossy().contains("complex");
+        let linalg = ["linalg", "complex", "fft"].iter().any(|w| path.to_string_lossy().contains(w));
         let input = |t: &oxhlo_ir::TensorType, seed: u64| if linalg { common::uniform_input(t, seed) } else { common::sort_input(t, seed, nans) };
         let args: Vec<Val> = func.body.entry().unwrap().args.iter().enumerate().map(|(j, &a)| Val::Native(NTensor::new(func.ty(a).as_tensor().unwrap().clone(), input(func.ty(a).as_tensor().unwrap(), (n * 10 + j) as u64)))).collect();
         oxhlo_cuda::optimize(&mut m, &OptOptions::at(OptLevel::O2)).expect("optimizes");

@@ -160,7 +160,7 @@ fn every_rendered_kernel_compiles() {
     assert!(row_kernels >= 5, "every row program renders a row kernel ({row_kernels})");
     // Test directories whose every program renders a kernel of its kind: (directory, what the kind's
     // kernels contain (any of), the kind).
-    let kinds: [(&str, &[&str], &str); 9] = [
+    let kinds: [(&str, &[&str], &str); 10] = [
         // Reductions' finishing passes running the small kernels after them (batch norms).
         ("tests/epilogues", &["oxh_epi("], "a finishing pass with an epilogue"),
         // Integer division and remainder, float -> integer conversions: on the device now.
@@ -179,6 +179,8 @@ fn every_rendered_kernel_compiles() {
         ("tests/scatters", &["atomicAdd(", "out0[t] = upd[i]", "atomicCAS("], "a scatter kernel"),
         // Complex arithmetic (complex64 and complex128 elementwise kernels).
         ("tests/complex", &["oxz_"], "a complex elementwise kernel"),
+        // FFTs of every type and transform (radix-2, direct, Bluestein; 1-D to 3-D).
+        ("tests/fft", &["oxf_twiddle("], "an fft pass"),
     ];
     for (dir, marks, what) in kinds {
         for (path, ks) in dir_kernels(dir) {
