@@ -244,7 +244,8 @@ fn part_kind(k: Kind) -> Option<Kind> {
 /// Complex numbers in elementwise kernels (added after the prelude to the kernels that use them): the
 /// register type `oxz` (two doubles: complex64 values are computed in double and their parts rounded to
 /// float after each op, as the interpreter computes), loads and stores of `float2` / `double2`, and the
-/// interpreter's arithmetic (its products and Smith's division, uncontracted: `__dmul_rn` and friends).
+/// interpreter's arithmetic (its products and Smith's division, uncontracted: `__dmul_rn` and friends;
+/// exp, log, sqrt, sin, cos and tanh by its formulas, on CUDA's double-precision functions).
 pub const COMPLEX_PRELUDE: &str = r#"
 struct oxz { double re, im; };
 __device__ __forceinline__ oxz oxz_make(double re, double im) { oxz z; z.re = re; z.im = im; return z; }
@@ -268,6 +269,32 @@ __device__ __forceinline__ oxz oxz_div(oxz x, oxz y) {
   }
   const double r = c / d, den = __dadd_rn(__dmul_rn(c, r), d);
   return oxz_make(__dadd_rn(__dmul_rn(a, r), b) / den, __dsub_rn(__dmul_rn(b, r), a) / den);
+}
+__device__ __forceinline__ oxz oxz_exp(oxz z) {
+  if (z.im == 0.0) return oxz_make(exp(z.re), z.im);
+  const double e = exp(z.re);
+  return oxz_make(e * cos(z.im), e * sin(z.im));
+}
+__device__ __forceinline__ oxz oxz_log(oxz z) { return oxz_make(log(hypot(z.re, z.im)), atan2(z.im, z.re)); }
+__device__ __forceinline__ oxz oxz_sqrt(oxz z) {
+  const double a = z.re, b = z.im;
+  if (a == 0.0 && b == 0.0) return oxz_make(0.0, b);
+  if (b == OXH_INF || b == -OXH_INF) return oxz_make(OXH_INF, b);
+  if (a != a) return oxz_make(a, __longlong_as_double(0x7ff8000000000000LL));
+  if (a == OXH_INF) return oxz_make(a, b != b ? b : copysign(0.0, b));
+  if (a == -OXH_INF) return oxz_make(b != b ? b : 0.0, copysign(OXH_INF, b));
+  const double s = (fabs(a) > 1e300 || fabs(b) > 1e300) ? 0.25 : 1.0;
+  const double sa = a * s, sb = b * s;
+  const double t = sqrt((fabs(sa) + hypot(sa, sb)) / 2.0) / sqrt(s);
+  return a >= 0.0 ? oxz_make(t, b / (2.0 * t)) : oxz_make(fabs(b) / (2.0 * t), copysign(t, b));
+}
+__device__ __forceinline__ oxz oxz_sin(oxz z) { return oxz_make(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }
+__device__ __forceinline__ oxz oxz_cos(oxz z) { return oxz_make(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im))); }
+__device__ __forceinline__ oxz oxz_tanh(oxz z) {
+  const double a = z.re, b = z.im;
+  if (fabs(a) > 20.0) { const double e = exp(-2.0 * fabs(a)); return oxz_make(copysign(1.0, a), 4.0 * sin(b) * cos(b) * e); }
+  const double den = cosh(2.0 * a) + cos(2.0 * b);
+  return oxz_make(sinh(2.0 * a) / den, sin(2.0 * b) / den);
 }
 "#;
 
@@ -530,7 +557,7 @@ fn bool_op(kind: OpKind, a: &str, b: Option<&str>) -> Option<String> {
 
 /// The expression of elementwise `op` when a complex number is among its operands or results (`args`:
 /// operand registers and kinds, `rk`: the result's kind), as the interpreter computes it; None for the
-/// ops that stay on the host (transcendental functions, ordering compares, conversions to real).
+/// ops that stay on the host (other transcendental functions, ordering compares, conversions to real).
 fn complex_expr(op: &Op, args: &[(String, Kind)], rk: Kind) -> Option<String> {
     let (a, ak) = args.first()?.clone();
     let b = args.get(1).filter(|(_, bk)| *bk == ak).map(|(b, _)| b.as_str());
@@ -539,6 +566,17 @@ fn complex_expr(op: &Op, args: &[(String, Kind)], rk: Kind) -> Option<String> {
         (OpKind::Abs, None) if part_kind(ak) == Some(rk) => round(rk, &format!("hypot({a}.re, {a}.im)")),
         (OpKind::Complex, Some(b)) if part_kind(rk) == Some(ak) => format!("oxz_make((double)({a}), (double)({b}))"),
         (OpKind::Negate, None) if ak == rk => format!("oxz_make(-{a}.re, -{a}.im)"),
+        (OpKind::Exponential | OpKind::Log | OpKind::Sqrt | OpKind::Sine | OpKind::Cosine | OpKind::Tanh, None) if ak == rk => {
+            let f = match op.kind {
+                OpKind::Exponential => "oxz_exp",
+                OpKind::Log => "oxz_log",
+                OpKind::Sqrt => "oxz_sqrt",
+                OpKind::Sine => "oxz_sin",
+                OpKind::Cosine => "oxz_cos",
+                _ => "oxz_tanh",
+            };
+            round(rk, &format!("{f}({a})"))
+        }
         (OpKind::Add | OpKind::Subtract | OpKind::Multiply | OpKind::Divide, Some(b)) if ak == rk => {
             let f = match op.kind {
                 OpKind::Add => "oxz_add",

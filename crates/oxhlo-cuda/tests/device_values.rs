@@ -521,14 +521,15 @@ fn linear_algebra_runs_on_the_device_and_matches_the_interpreter() {
 }
 
 /// `tests/complex` (JAX's complex64 and complex128 arithmetic: complex, real, imag, conj, abs, the four
-/// operations, equality, conversions, select) runs wholly on the device and gives the interpreter's
-/// results (within 1e-12: CUDA's `hypot` need not round as the host's does; the rest is the same
-/// arithmetic, which `host_emulation` checks bit for bit).
+/// operations, equality, conversions, select, exp, log, sqrt, sin, cos, tanh) runs wholly on the device
+/// and gives the interpreter's results within 1e-6 (CUDA's double-precision `hypot`, `exp`, `cos`, ...
+/// need not round as the host's do, which can move a complex64 part by one float ulp; the arithmetic
+/// is the same, which `host_emulation` checks bit for bit with the host's functions).
 #[test]
 fn complex_arithmetic_runs_on_the_device_and_matches_the_interpreter() {
     let Some(_gpu) = gpu_or_skip() else { return };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/complex");
-    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-12, true, &|t, seed| common::uniform_input(t, seed));
+    files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-6, true, &|t, seed| common::uniform_input(t, seed));
 }
 
 /// `tests/fft` (JAX's fft, ifft, rfft, irfft of powers of two, short other lengths and long ones, 2-D,

@@ -20,7 +20,15 @@ def arithmetic_c128(x, y, u, v):
     z, w = lax.complex(x, y), lax.complex(u, v)
     return z * w + z, z / w, jnp.abs(z - w), z.astype(jnp.complex64).astype(jnp.complex128) == z
 
+def functions(x, y):
+    # Parts spread over [-3, 3] and some large real parts (tanh's far branch), zeros kept.
+    z = lax.complex(x * 3.0, y * 3.0)
+    w = lax.complex(x * 40.0, y)
+    return jnp.exp(z), jnp.log(z), jnp.sqrt(z), jnp.sin(z), jnp.cos(z), jnp.tanh(z), jnp.tanh(w), jnp.sqrt(-z)
+
 cases = [
+    ('functions_c64', functions, [((48,), jnp.float32)] * 2),
+    ('functions_c128', functions, [((40,), jnp.float64)] * 2),
     ('arithmetic_c64', arithmetic, [((64,), jnp.float32)] * 4),
     ('compare_convert_c64', compare_and_convert, [((5, 7), jnp.float32), ((5, 7), jnp.float32), ((5, 7), jnp.int32)]),
     ('arithmetic_c128', arithmetic_c128, [((3, 9), jnp.float64)] * 4),
