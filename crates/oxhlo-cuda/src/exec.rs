@@ -1306,7 +1306,7 @@ impl<'p> Run<'p> {
                     return Ok(vec![r]);
                 }
             }
-            OpKind::Reduce if op.operands.len() > 2 => {
+            OpKind::Reduce if crate::variadic_reduce::takes(frame.func, op) => {
                 if let Some(r) = self.try_device_variadic_reduce(frame, op).map_err(err)? {
                     return Ok(r);
                 }

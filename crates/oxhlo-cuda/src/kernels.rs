@@ -146,7 +146,7 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         out.extend(crate::sort::render_sort(func, op));
         return;
     }
-    if op.kind == OpKind::Reduce && op.operands.len() > 2 {
+    if crate::variadic_reduce::takes(func, op) {
         out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
         return;
     }

@@ -68,7 +68,9 @@ pub fn region_body(func: &Func, block: &Block, arg_kinds: &[Kind]) -> Option<(Ve
         seeded.insert(a, (name, k));
     }
     let ops = region_constants(func, block, &mut seeded)?;
-    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false, false)?;
+    // Complex values only where the caller asked for complex kinds (a reduce of complex numbers).
+    let complex = arg_kinds.iter().any(|&k| crate::render::is_complex(k));
+    let body = render_body_with(func, block, &ops, &[], &[], &[], &seeded, false, complex)?;
     Some((params, body))
 }
 

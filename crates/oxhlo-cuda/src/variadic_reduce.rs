@@ -6,21 +6,35 @@
 //! groups take a thread a result folding in the interpreter's order (the reduced dimensions in the
 //! order `dimensions` lists them, the last fastest): any reducer that renders gives its bits.
 //!
-//! Reductions of one input take the parallel passes of `reduce.rs`; a reducer that does not render,
-//! or dynamic shapes, stay on the host. `OXHLO_CUDA_VARIADIC_REDUCE=0` keeps these on the host too.
+//! Reductions of one input take the parallel passes of `reduce.rs`, but for complex numbers (`jnp.sum`
+//! of complex64 / complex128, which those passes do not take): these take this kernel's thread a
+//! result, in the interpreter's order (complex values do not travel by warp shuffles). A reducer that
+//! does not render, or dynamic shapes, stay on the host. `OXHLO_CUDA_VARIADIC_REDUCE=0` keeps these on
+//! the host too.
 
 use crate::device::{DTensor, Gpu, Memo};
-use crate::render::{kind_of, load, reg_type, row_major_strides, storage_type, ENTRY, PRELUDE};
+use crate::render::{is_complex, kind_of, load, reg_type, row_major_strides, value_type, COMPLEX_PRELUDE, ENTRY, PRELUDE};
 use oxhlo_cpu::Kind;
 use oxhlo_ir::{Attr, Func, Op, OpKind};
 use std::fmt::Write;
 
-/// The kernel of reduce `op` of two or more inputs and its result count (None when it stays on the
-/// host). Signature `(long long n, inputs..., inits..., outputs...)`, `n` the result elements.
+/// Whether reduce `op` takes this module's kernels: two or more inputs, or complex numbers.
+pub fn takes(func: &Func, op: &Op) -> bool {
+    op.kind == OpKind::Reduce && (op.operands.len() > 2 || complex_operands(func, op))
+}
+
+fn complex_operands(func: &Func, op: &Op) -> bool {
+    op.operands.iter().any(|&v| kind_of(func, v).is_some_and(|(k, _)| is_complex(k)))
+}
+
+/// The kernel of reduce `op` of two or more inputs (or of complex numbers) and its result count (None
+/// when it stays on the host). Signature `(long long n, inputs..., inits..., outputs...)`, `n` the
+/// result elements.
 pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
-    if op.kind != OpKind::Reduce || crate::env_off("OXHLO_CUDA_VARIADIC_REDUCE") || op.operands.len() < 4 || !op.operands.len().is_multiple_of(2) {
+    if !takes(func, op) || crate::env_off("OXHLO_CUDA_VARIADIC_REDUCE") || op.operands.len() < 2 || !op.operands.len().is_multiple_of(2) {
         return None;
     }
+    let complex = complex_operands(func, op);
     let m = op.operands.len() / 2;
     if op.results.len() != m {
         return None;
@@ -45,13 +59,13 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
     let mut params = vec!["long long n".to_string()];
     for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{j}", storage_type(*k)?));
+        params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
     }
     for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{}", storage_type(*k)?, m + j));
+        params.push(format!("const {}* __restrict__ in{}", value_type(*k)?, m + j));
     }
     for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("{}* __restrict__ out{j}", storage_type(*k)?));
+        params.push(format!("{}* __restrict__ out{j}", value_type(*k)?));
     }
     // The offset of a coordinate list `idx` decomposed over `ds` (the last fastest).
     let offset = |var: &str, ds: &[usize]| -> String {
@@ -64,10 +78,13 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         terms.join(" + ")
     };
     let mut src = String::from(PRELUDE);
+    if complex {
+        src.push_str(COMPLEX_PRELUDE);
+    }
     src.push_str(&reducer);
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
-    if let Some(threads) = tree_threads(&dims, rank, red, n_out) {
+    if let Some(threads) = tree_threads(&dims, rank, red, n_out).filter(|_| !complex) {
         // A trailing group is contiguous: its elements at o * red + r.
         let (base, at) = if trailing(&dims, rank) { (format!("o * {red}LL"), "r".to_string()) } else { (offset("o", &kept), offset("r", &dims)) };
         tree_kernel(&mut src, &params, &kinds, red, threads, &base, &at);
@@ -172,6 +189,9 @@ fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, th
 /// The threads a block of reduce `op`'s kernel takes: Some for the tree kernel (a block a result),
 /// None for a thread a result.
 pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
+    if complex_operands(func, op) {
+        return None;
+    }
     let shape = kind_of(func, *op.operands.first()?)?.1;
     let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
     let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;

@@ -189,6 +189,12 @@ fn emulated(op: &oxhlo_ir::Op) -> bool {
     ) || (op.kind == OpKind::Reduce && op.operands.len() > 2)
 }
 
+/// Whether `op` is a reduction the CUDA backend takes to `variadic_reduce` (several inputs, or complex
+/// numbers).
+fn variadic(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> bool {
+    oxhlo_cuda::variadic_reduce::takes(f, op)
+}
+
 /// Runs fft `op`'s launches (`fft::plan`) in order over host buffers (the operand `x`, two work
 /// buffers, the scratch, the result) and asserts the result is `want` bit for bit.
 #[allow(clippy::too_many_arguments)]
@@ -221,7 +227,8 @@ fn check_fft(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, 
 /// Whether `op` is an elementwise op (one-op kernel) reading or writing complex numbers.
 fn complex_elementwise(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> bool {
     let complex = |v: &oxhlo_ir::Value| f.ty(*v).as_tensor().is_some_and(|t| t.elem.is_complex());
-    op.regions.is_empty() && !matches!(op.kind, OpKind::Constant | OpKind::Return | OpKind::FuncReturn) && op.operands.iter().chain(&op.results).any(complex)
+    let elementwise = oxhlo_plan::fusion::ew_class(op.kind).is_some() || matches!(op.kind, OpKind::Real | OpKind::Imag | OpKind::Complex);
+    op.regions.is_empty() && elementwise && op.operands.iter().chain(&op.results).any(complex)
 }
 
 /// The backend's kernel of scatter `op` (None when it stays on the host).
@@ -242,7 +249,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
     // With `host_scatters`, scatters that stay on the host (of bytes, complex numbers, several operands)
     // are left out.
     let left_out = |op: &oxhlo_ir::Op| host_scatters && op.kind == OpKind::Scatter && scatter_kernel(f, op).is_none();
-    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| (emulated(&block.ops[i]) || complex_elementwise(f, &block.ops[i])) && !left_out(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
+    let targets: Vec<usize> = (0..block.ops.len()).filter(|&i| (emulated(&block.ops[i]) || complex_elementwise(f, &block.ops[i]) || variadic(f, &block.ops[i])) && !left_out(&block.ops[i]) && !block.ops[i].operands.iter().chain(&block.ops[i].results).any(empty)).collect();
     for (s, &i) in targets.iter().enumerate() {
         let op = &block.ops[i];
         let mut ins = values_at(m, i, args, false);

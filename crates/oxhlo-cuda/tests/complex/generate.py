@@ -26,7 +26,13 @@ def functions(x, y):
     w = lax.complex(x * 40.0, y)
     return jnp.exp(z), jnp.log(z), jnp.sqrt(z), jnp.sin(z), jnp.cos(z), jnp.tanh(z), jnp.tanh(w), jnp.sqrt(-z)
 
+def reductions(x, y):
+    z = lax.complex(x, y)
+    return jnp.sum(z, axis=1), jnp.sum(z), jnp.prod(z[:, :5], axis=1), jnp.mean(z, axis=0)
+
 cases = [
+    ('reductions_c64', reductions, [((6, 40), jnp.float32)] * 2),
+    ('reductions_c128', reductions, [((3, 70), jnp.float64)] * 2),
     ('functions_c64', functions, [((48,), jnp.float32)] * 2),
     ('functions_c128', functions, [((40,), jnp.float64)] * 2),
     ('arithmetic_c64', arithmetic, [((64,), jnp.float32)] * 4),
