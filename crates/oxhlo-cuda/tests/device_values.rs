@@ -36,15 +36,7 @@ fn f32_ty(shape: &[i64]) -> TensorType {
 }
 
 fn rand(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect()
+    common::xorshift(seed, n).into_iter().map(|s| ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).collect()
 }
 
 fn host(v: &DVal, gpu: &oxhlo_cuda::device::Gpu) -> Val {

@@ -105,7 +105,8 @@ pub fn uniform_input(t: &TensorType, seed: u64) -> Buf {
 }
 
 /// `n` states of a xorshift64 generator seeded from `seed`.
-fn xorshift(seed: u64, n: usize) -> Vec<u64> {
+#[allow(dead_code)]
+pub fn xorshift(seed: u64, n: usize) -> Vec<u64> {
     let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
     (0..n)
         .map(|_| {

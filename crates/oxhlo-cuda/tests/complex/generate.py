@@ -1,12 +1,14 @@
 # Writes JAX's lowerings of complex arithmetic for the CUDA backend's complex tests: `python3
 # generate.py` in this directory (complex64 from f32 arguments; complex128 with x64 on).
-import os, re
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from jax_lowering import write_lowerings
 import jax
 jax.config.update('jax_enable_x64', True)
 import jax.numpy as jnp
 from jax import lax
 
-out = os.path.dirname(os.path.abspath(__file__)) + '/'
+out = os.path.dirname(os.path.abspath(__file__))
 
 def arithmetic(x, y, u, v):
     z, w = lax.complex(x, y), lax.complex(u, v)
@@ -39,9 +41,4 @@ cases = [
     ('compare_convert_c64', compare_and_convert, [((5, 7), jnp.float32), ((5, 7), jnp.float32), ((5, 7), jnp.int32)]),
     ('arithmetic_c128', arithmetic_c128, [((3, 9), jnp.float64)] * 4),
 ]
-for name, f, shapes in cases:
-    args = [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes]
-    text = jax.jit(f).lower(*args).as_text()
-    text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#loc'))
-    text = re.sub(r' loc\(#loc\d*\)', '', text)
-    open(out + name + '.mlir', 'w').write(f'// JAX {jax.__version__}: {name}\n' + text + '\n')
+write_lowerings(out, [(name, f, [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes], name) for name, f, shapes in cases])

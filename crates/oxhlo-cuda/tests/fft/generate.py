@@ -1,13 +1,15 @@
 # Writes JAX's lowerings of FFTs for the CUDA backend's fft tests: `python3 generate.py` in this
 # directory. Lengths cover the interpreter's three transforms: powers of two (radix-2), other lengths up
 # to 64 (direct DFT) and longer ones (Bluestein); complex64 from f32 arguments, complex128 with x64 on.
-import os, re
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from jax_lowering import write_lowerings
 import jax
 jax.config.update('jax_enable_x64', True)
 import jax.numpy as jnp
 from jax import lax
 
-out = os.path.dirname(os.path.abspath(__file__)) + '/'
+out = os.path.dirname(os.path.abspath(__file__))
 
 def fft_1d(x, y):
     z = lax.complex(x, y)
@@ -34,9 +36,4 @@ cases = [
     ('fft_2d_c64', fft_2d, [((2, 8, 6), jnp.float32)] * 2),
     ('fft_3d_c128', fft_3d, [((4, 3, 5), jnp.float64)] * 2),
 ]
-for name, f, shapes in cases:
-    args = [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes]
-    text = jax.jit(f).lower(*args).as_text()
-    text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#loc'))
-    text = re.sub(r' loc\(#loc\d*\)', '', text)
-    open(out + name + '.mlir', 'w').write(f'// JAX {jax.__version__}: {name}\n' + text + '\n')
+write_lowerings(out, [(name, f, [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes], name) for name, f, shapes in cases])

@@ -1,14 +1,16 @@
 # Writes JAX's lowerings of cholesky and triangular solves (f32, and f64 with x64 on) for the CUDA
 # backend's linalg tests: `python3 generate.py` in this directory. Matrices are made well conditioned
 # inside each program (x x^T + n I, triangles with n added to the diagonal) from random arguments.
-import os, re
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from jax_lowering import write_lowerings
 import jax
 jax.config.update('jax_enable_x64', True)
 import jax.numpy as jnp
 from jax import lax
 import jax.scipy.linalg as jsl
 
-out = os.path.dirname(os.path.abspath(__file__)) + '/'
+out = os.path.dirname(os.path.abspath(__file__))
 
 def spd(x):
     n = x.shape[-1]
@@ -52,9 +54,4 @@ cases = [
     ('solve_triangular_f64', solve_triangular_all, [(5, 5), (5, 2)], jnp.float64),
     ('right_side_f32', right_side, [(6, 6), (4, 6)], jnp.float32),
 ]
-for name, f, shapes, dt in cases:
-    args = [jax.ShapeDtypeStruct(s, dt) for s in shapes]
-    text = jax.jit(f).lower(*args).as_text()
-    text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#loc'))
-    text = re.sub(r' loc\(#loc\d*\)', '', text)
-    open(out + name + '.mlir', 'w').write(f'// JAX {jax.__version__}: {name}\n' + text + '\n')
+write_lowerings(out, [(name, f, [jax.ShapeDtypeStruct(s, dt) for s in shapes], name) for name, f, shapes, dt in cases])

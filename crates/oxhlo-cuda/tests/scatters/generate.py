@@ -2,11 +2,13 @@
 # `python3 generate.py` in this directory. Float values are made small integers inside each program
 # (clip(round(4 x))) so that sums and products of colliding updates are exact in any order; `set`
 # scatters use distinct indices (the spec leaves the order of colliding updates to the implementation).
-import os, re
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from jax_lowering import write_lowerings
 import jax
 import jax.numpy as jnp
 
-out = os.path.dirname(os.path.abspath(__file__)) + '/'
+out = os.path.dirname(os.path.abspath(__file__))
 
 def small(x):
     return jnp.clip(jnp.round(x * 4), -8, 8)
@@ -41,9 +43,4 @@ cases = [
     ('float_add_mul_no_nans', float_add_mul, [((8, 4), jnp.float32), ((5, 4), jnp.float32)]),
     ('out_of_bounds', out_of_bounds, [((10, 2), jnp.float32), ((4, 2), jnp.float32)]),
 ]
-for name, f, shapes in cases:
-    args = [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes]
-    text = jax.jit(f).lower(*args).as_text()
-    text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#loc'))
-    text = re.sub(r' loc\(#loc\d*\)', '', text)
-    open(out + name + '.mlir', 'w').write(f'// JAX {jax.__version__}: {name}\n' + text + '\n')
+write_lowerings(out, [(name, f, [jax.ShapeDtypeStruct(s, dt) for s, dt in shapes], name) for name, f, shapes in cases])

@@ -1,8 +1,10 @@
 # Writes JAX's lowerings of scans and loops for oxhlo-plan's counted-loop tests.
 import jax, jax.numpy as jnp
 from jax import lax
-import os, re
-out = os.path.dirname(os.path.abspath(__file__)) + '/'
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from jax_lowering import write_lowerings
+out = os.path.dirname(os.path.abspath(__file__))
 def scan8(x):
     return lax.scan(lambda c, xi: (c * 0.5 + xi, c * 2), x[0], x)
 def fori10(x):
@@ -28,9 +30,4 @@ cases = [(scan8, (x,), 'lax.scan over the 8 rows of x: 8'),
          (scan8_reverse, (x,), 'lax.scan(reverse=True) over 8 rows: 8'),
          (fori_3_to_40_by_scan, (x,), 'lax.fori_loop(3, 40, ...): 37'),
          (nested_scans, (x,), 'outer lax.scan over 8 rows: 8; inner lax.scan over 5: 5')]
-for f, args, what in cases:
-    text = jax.jit(f).lower(*args).as_text()
-    text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#loc'))
-
-    text = re.sub(r' loc\(#loc\d*\)', '', text)
-    open(out + f.__name__ + '.mlir', 'w').write(f'// JAX {jax.__version__}: {what}\n' + text + '\n')
+write_lowerings(out, [(f.__name__, f, args, what) for f, args, what in cases])
