@@ -462,6 +462,11 @@ impl Gpu {
         DTensor { ty, kind, len, buf: Arc::new(buf) }
     }
 
+    /// Fills `buf` with zero bytes (in stream order).
+    pub fn zero(&self, buf: &mut DBuf) -> Result<(), String> {
+        self.stream.memset_zeros(&mut **buf).map_err(|e| format!("device memset: {e}"))
+    }
+
     /// A device copy of a tensor's buffer (the input of an op that updates a copy in place, as scatter).
     pub fn copy_of(&self, d: &DTensor) -> Result<DBuf, String> {
         let out = self.alloc_bytes(d.buf.len())?;

@@ -1381,7 +1381,7 @@ impl<'p> Run<'p> {
         }
         let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
         let r = if gs {
-            let Some(src) = crate::gather_scatter::kernel(&self.prog.memo, frame.func, op, &ins, rt) else { return Ok(None) };
+            let Some((src, last)) = crate::gather_scatter::kernel(&self.prog.memo, frame.func, op, &ins, rt) else { return Ok(None) };
             if op.kind == OpKind::Scatter && operand_dies {
                 // The frame's reference goes: `ins` then holds the operand's only one when nothing else does.
                 frame.get(op.operands[0], true)?;
@@ -1389,7 +1389,7 @@ impl<'p> Run<'p> {
             if op.kind == OpKind::Scatter && Arc::strong_count(&ins[0].buf) == 1 {
                 self.prog.stats.in_place_updates.fetch_add(1, Ordering::Relaxed);
             }
-            Some(crate::gather_scatter::run(&self.prog.gpu, &src, op, ins, rt))
+            Some(crate::gather_scatter::run(&self.prog.gpu, (&src, last.as_deref()), op, ins, rt))
         } else {
             crate::movement::try_movement(&self.prog.gpu, &self.prog.memo, op, &ins, rt)
         };

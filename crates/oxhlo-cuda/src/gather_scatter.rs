@@ -7,11 +7,12 @@
 //!   result), then one thread per update element finds its target and applies the update computation
 //!   there: an addition (either argument order) as an atomic add (f32, f64, 32- and 64-bit
 //!   integers); a computation returning the update (`x.at[i].set(v)`) as a store of its bits (any
-//!   element type); any other computation that renders (max, min, multiply, adds of other types, ...)
+//!   element type; where updates may collide, the last in order wins, as in the interpreter, by a
+//!   first launch marking each target's last update); any other computation that renders (max, min, multiply, adds of other types, ...)
 //!   in a compare-and-swap loop on the element's bits (2-, 4- and 8-byte types), `update(current,
 //!   update)` as the spec applies it. Update elements whose target is out of bounds are skipped, as the
-//!   interpreter does. Colliding updates apply in an unspecified order, which the spec allows (float
-//!   sums and products may differ in rounding; a `set` keeps one of them).
+//!   interpreter does. Other colliding updates apply in an unspecified order, which the spec allows
+//!   (float sums and products may differ in rounding).
 //!
 //! Anything else returns `None` and runs on the host.
 
@@ -125,8 +126,15 @@ pub fn render_gather(g: &GatherDims, operand: &[i64], indices: &[i64], index_kin
 pub enum Update {
     /// An atomic add (the computation is an addition of a kind with a native atomic add).
     AtomicAdd,
-    /// A store of the update's bits (the computation returns the update).
+    /// A store of the update's bits (the computation returns the update), when `unique_indices` says no
+    /// two updates share a target.
     Store,
+    /// The same computation where updates may collide: the interpreter's result, the last update in
+    /// order winning, in two launches over a zeroed buffer `win` of a 64-bit integer a result element:
+    /// [`Update::Mark`] raises each target's entry to its updates' greatest index plus one, then
+    /// [`Update::WriteLast`] stores the update whose index that is.
+    Mark,
+    WriteLast,
     /// The computation as device function `oxr(current, update, &result)` in a compare-and-swap loop.
     Cas(String),
 }
@@ -141,7 +149,8 @@ impl Update {
         }
         if let ([ret], [_, upd]) = (block.ops.as_slice(), block.args.as_slice()) {
             if ret.kind == OpKind::Return && ret.operands.as_slice() == [*upd] {
-                return Some(Update::Store);
+                let unique = matches!(op.attr("unique_indices"), Some(Attr::Bool(true)) | Some(Attr::Unit));
+                return Some(if unique { Update::Store } else { Update::Mark });
             }
         }
         if !matches!(kind.size(), 2 | 4 | 8) || matches!(kind, Kind::C64 | Kind::C128) {
@@ -158,6 +167,8 @@ impl Update {
                 _ => (storage_type(kind)?, "atomicAdd(&out0[t], upd[i]);".to_string()),
             },
             Update::Store => (bits_type(kind.size())?, "out0[t] = upd[i];".to_string()),
+            Update::Mark => (bits_type(kind.size())?, "atomicMax(&win[t], i + 1);".to_string()),
+            Update::WriteLast => (bits_type(kind.size())?, "if (win[t] == i + 1) out0[t] = upd[i];".to_string()),
             Update::Cas(_) => {
                 let (st, bt, rt) = (storage_type(kind)?, bits_type(kind.size())?, crate::render::reg_type(kind));
                 let cur = crate::render::load(kind, "(&cur)", "0");
@@ -221,12 +232,25 @@ pub fn render_scatter(s: &ScatterDims, input: &[i64], indices: &[i64], index_kin
         let _ = writeln!(body, "    {{ const long long x = {}{w}; if (x < 0 || x >= {}LL) continue; t += x * {}LL; }}", start[d], input[d], ist[d]);
     }
     let _ = writeln!(body, "    {apply}");
+    let win = if matches!(update, Update::Mark | Update::WriteLast) { ", long long* __restrict__ win" } else { "" };
     Some(format!(
-        "{PRELUDE}{device_fn}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ upd, const {ity}* __restrict__ ind, {ty}* out0) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
+        "{PRELUDE}{device_fn}extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ upd, const {ity}* __restrict__ ind, {ty}* out0{win}) {{\n  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{\n{body}  }}\n}}\n"
     ))
 }
 
-/// The kernel source for a gather or scatter `op` on operands of these shapes and kinds, when handled.
+/// The second launch of a scatter whose updates may collide on a `set` ([`Update::WriteLast`]; None
+/// for every other gather and scatter, which take one launch).
+pub fn render_last_writes(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> Option<String> {
+    let (OpKind::Scatter, [(input, k), (indices, ik), (updates, uk)]) = (op.kind, ins) else { return None };
+    let Some(Attr::ScatterDims(s)) = op.attr("scatter_dimension_numbers") else { return None };
+    if uk != k || *input != out || !matches!(Update::of(func, op, *k)?, Update::Mark) {
+        return None;
+    }
+    render_scatter(s, input, indices, *ik, updates, *k, &Update::WriteLast)
+}
+
+/// The kernel source for a gather or scatter `op` on operands of these shapes and kinds, when handled
+/// (for a colliding `set`, its first launch: [`render_last_writes`] is the second).
 pub fn render_op(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> Option<String> {
     match (op.kind, ins) {
         (OpKind::Gather, [(operand, k), (indices, ik)]) => {
@@ -245,20 +269,22 @@ pub fn render_op(func: &Func, op: &Op, ins: &[(&[i64], Kind)], out: &[i64]) -> O
     }
 }
 
-/// The kernel of gather or scatter `op` on device operands `ins` with result type `rty`, None when it
-/// runs on the host.
-pub fn kernel(memo: &Memo, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<Arc<Kernel>> {
+/// The kernels of gather or scatter `op` on device operands `ins` with result type `rty` (the second
+/// only for a colliding `set`), None when it runs on the host.
+pub fn kernel(memo: &Memo, func: &Func, op: &Op, ins: &[DTensor], rty: &TensorType) -> Option<(Arc<Kernel>, Option<Arc<Kernel>>)> {
     let kind = Kind::of(&rty.elem)?;
     if !rty.is_static() || ins.first()?.kind != kind || (op.kind == OpKind::Scatter && ins.len() != 3) {
         return None;
     }
     let shapes: Vec<(&[i64], Kind)> = ins.iter().map(|d| (d.ty.shape.as_slice(), d.kind)).collect();
-    memo.get(op, 30, || render_op(func, op, &shapes, &rty.shape))
+    let first = memo.get(op, 30, || render_op(func, op, &shapes, &rty.shape))?;
+    let second = memo.get(op, 31, || render_last_writes(func, op, &shapes, &rty.shape));
+    Some((first, second))
 }
 
-/// Runs gather or scatter `op`'s kernel `src` ([`kernel`]) on `ins`. A scatter updates its operand's
-/// buffer in place when `ins` holds the only reference to it (a copy otherwise).
-pub fn run(gpu: &Gpu, src: &Kernel, op: &Op, ins: Vec<DTensor>, rty: &TensorType) -> Result<DTensor, String> {
+/// Runs gather or scatter `op`'s kernels `(src, last)` ([`kernel`]) on `ins`. A scatter updates its
+/// operand's buffer in place when `ins` holds the only reference to it (a copy otherwise).
+pub fn run(gpu: &Gpu, (src, last): (&Kernel, Option<&Kernel>), op: &Op, ins: Vec<DTensor>, rty: &TensorType) -> Result<DTensor, String> {
     let kind = ins[0].kind;
     let n = rty.num_elements().ok_or("a result of dynamic shape")?;
     if op.kind == OpKind::Gather {
@@ -273,8 +299,18 @@ pub fn run(gpu: &Gpu, src: &Kernel, op: &Op, ins: Vec<DTensor>, rty: &TensorType
         Ok(own) => own,
         Err(shared) => gpu.copy_of(&DTensor { buf: shared, ..operand })?,
     };
-    let mut out = [buf];
+    let Some(last) = last else {
+        let mut out = [buf];
+        gpu.launch_scalar(src, updates.len, &[&*updates.buf, &*indices.buf], &mut out)?;
+        let [buf] = out;
+        return Ok(Gpu::wrap(rty.clone(), kind, n, buf));
+    };
+    // Colliding `set`s: the greatest index of each target's updates, then those updates' stores.
+    let mut win = gpu.alloc_raw(Kind::I64, n)?;
+    gpu.zero(&mut win)?;
+    let mut out = [buf, win];
     gpu.launch_scalar(src, updates.len, &[&*updates.buf, &*indices.buf], &mut out)?;
-    let [buf] = out;
+    gpu.launch_scalar(last, updates.len, &[&*updates.buf, &*indices.buf], &mut out)?;
+    let [buf, _win] = out;
     Ok(Gpu::wrap(rty.clone(), kind, n, buf))
 }

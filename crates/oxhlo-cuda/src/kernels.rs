@@ -170,6 +170,7 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
     out.extend(crate::movement::render_op(op, &shapes, &rt.shape, kind));
     let typed: Vec<(&[i64], Kind)> = ins.iter().map(|(k, s)| (s.as_slice(), *k)).collect();
     out.extend(crate::gather_scatter::render_op(func, op, &typed, &rt.shape));
+    out.extend(crate::gather_scatter::render_last_writes(func, op, &typed, &rt.shape));
     match (op.kind, ins.as_slice()) {
         (OpKind::Convolution, [(lk, ls), (_, rs)]) => {
             let on_cudnn = if crate::cudnn::available().is_ok() { crate::cudnn_plan::helper_kernels(op, ls, rs, &rt.shape, lk.size()) } else { None };

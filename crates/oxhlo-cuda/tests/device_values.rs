@@ -265,6 +265,15 @@ fn counted_loops_skip_their_conditions_and_update_scans_in_place() {
     let mut module = oxhlo_text::parse_module(SCAN_SRC, "scan.mlir").expect("parses");
     oxhlo_ir::verify_module(&module).expect("verifies");
     oxhlo_cuda::optimize(&mut module, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
+    // The two scans alone (the data-dependent loop cut out).
+    let cut = (SCAN_SRC.find("  %w = stablehlo.while").expect("the third loop"), SCAN_SRC.find("  return %r#1").expect("the return"));
+    let scans_only = format!("{}{}", &SCAN_SRC[..cut.0], &SCAN_SRC[cut.1..]).replace("return %r#1, %r#2, %q#2, %w : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>", "return %r#1, %r#2, %q#2 : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>").replace(
+        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>)",
+        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)",
+    );
+    let mut scans_only = oxhlo_text::parse_module(&scans_only, "scans.mlir").expect("parses");
+    oxhlo_ir::verify_module(&scans_only).expect("verifies");
+    oxhlo_cuda::optimize(&mut scans_only, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
     let Some(gpu) = gpu_or_skip() else { return };
     use std::sync::atomic::Ordering::Relaxed;
     let opts = CudaOptions { allow_tf32: false, ..Default::default() };
@@ -285,12 +294,7 @@ fn counted_loops_skip_their_conditions_and_update_scans_in_place() {
         assert!(in_place >= 2 * 63, "run {run}: {in_place} updates in place (63 a scan expected)");
     }
     // The two scans alone: no host reads, so captured after two step-by-step runs.
-    let scans_only = SCAN_SRC.replace("return %r#1, %r#2, %q#2, %w : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>", "return %r#1, %r#2, %q#2 : tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>").replace(
-        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<1x32xf32>)",
-        "-> (tensor<1x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)",
-    );
-    let mut module = oxhlo_text::parse_module(&scans_only, "scans.mlir").expect("parses");
-    oxhlo_cuda::optimize(&mut module, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).expect("optimizes");
+    let module = scans_only;
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
     let mut kept = Vec::new();
     for run in 0..6 {
@@ -491,7 +495,9 @@ fn sorts_match_the_interpreter_bit_for_bit() {
         let want = oxhlo_interp::eval::run_main(&module, inputs.iter().map(Val::to_rt).collect()).expect("interpreter");
         assert_eq!(got.len(), want.len());
         // The windowed ops compute (sums of infinities of both signs): their NaNs may differ in sign.
-        let bits = if path.to_string_lossy().contains("windows") { common::bits_any_nan } else { common::bits };
+        // (reduce_precision's test scales its input on the device first: a GPU's arithmetic returns its
+        // one NaN, which the spec allows.)
+        let bits = if path.to_string_lossy().contains("windows") || path.to_string_lossy().contains("reduce_precision") { common::bits_any_nan } else { common::bits };
         for (k, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(bits(&g.to_rt()), bits(w), "{path:?} output {k}");
         }

@@ -76,6 +76,11 @@ static inline double __dsub_rn(double a, double b) { return a - b; }
 #include <atomic>
 template <typename T> static inline T atomicCAS(T* p, T expected, T desired) { std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired); return expected; }
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { return std::atomic_ref<T>(*p).fetch_add((T)v); }
+template <typename T, typename U> static inline T atomicMax(T* p, U v) {
+  std::atomic_ref<T> a(*p); T old = a.load();
+  while (old < (T)v && !a.compare_exchange_weak(old, (T)v)) {}
+  return old;
+}
 struct uint2 { unsigned int x, y; };
 struct float2 { float x, y; };
 struct double2 { double x, y; };
@@ -195,6 +200,30 @@ fn variadic(f: &oxhlo_ir::Func, op: &oxhlo_ir::Op) -> bool {
     oxhlo_cuda::variadic_reduce::takes(f, op)
 }
 
+/// Runs scatter `op`'s kernel (a thread an update element over the result, which starts as the input:
+/// the backend's copy, or the input's own buffer), then for a `set` whose updates may collide its
+/// second launch over the zeroed marks, and asserts the result is `want` bit for bit.
+#[allow(clippy::too_many_arguments)]
+fn check_scatter(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, op: &oxhlo_ir::Op, ins: &[Val], want: &Val) {
+    let src = scatter_kernel(f, op).unwrap_or_else(|| panic!("{label}: scatter stays on the host"));
+    let shapes: Vec<(&[i64], Kind)> = op.operands.iter().map(|&v| (f.ty(v).as_tensor().unwrap().shape.as_slice(), Kind::of(&f.ty(v).as_tensor().unwrap().elem).unwrap())).collect();
+    let rt = f.ty(op.results[0]).as_tensor().unwrap().clone();
+    let last = oxhlo_cuda::gather_scatter::render_last_writes(f, op, &shapes, &rt.shape);
+    let out: Buf = (*ins[0].native().unwrap().buf).clone();
+    let mut win = vec![0i64; rt.num_elements().unwrap()];
+    let mut words: Vec<usize> = vec![ins[2].native().unwrap().len(), ptr(&ins[2].native().unwrap().buf), ptr(&ins[1].native().unwrap().buf), ptr(&out)];
+    if last.is_some() {
+        words.push(win.as_mut_ptr() as usize);
+    }
+    for (j, k) in std::iter::once(&src).chain(last.as_ref()).enumerate() {
+        let entry = host_kernel(cxx, k, dir, &format!("{tag}_{j}"));
+        // SAFETY: the kernels take (update elements, updates, indices, result[, marks]) of these sizes.
+        unsafe { run(entry, 64, &words) };
+    }
+    let got = Val::Native(NTensor::new(rt, out));
+    assert_eq!(common::bits(&got.to_rt()), common::bits(&want.to_rt()), "{label}");
+}
+
 /// Runs fft `op`'s launches (`fft::plan`) in order over host buffers (the operand `x`, two work
 /// buffers, the scratch, the result) and asserts the result is `want` bit for bit.
 #[allow(clippy::too_many_arguments)]
@@ -258,6 +287,10 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             check_fft(cxx, dir, &format!("{tag}_{s}"), &format!("{label} op {s}"), f, op, &ins[0], &want[0]);
             continue;
         }
+        if op.kind == OpKind::Scatter {
+            check_scatter(cxx, dir, &format!("{tag}_{s}"), &format!("{label} op {s}"), f, op, &ins, &want[0]);
+            continue;
+        }
         // The block the backend launches: a reduce's tree kernel its block of threads (a thread a
         // result otherwise, 64 here), a sort's 256.
         let mut threads = if op.kind == OpKind::Reduce { oxhlo_cuda::variadic_reduce::block_threads(f, op).unwrap_or(64) } else { oxhlo_cuda::rows::ROW_THREADS as u32 };
@@ -269,12 +302,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             (p.src, p.items as i64, None)
         } else if matches!(op.kind, OpKind::Cholesky | OpKind::TriangularSolve) {
             panic!("{label}: {} {s} stays on the host", op.name());
-        } else if op.kind == OpKind::Scatter {
-            // A thread an update element over the result holding the input: (updates, indices, result).
-            let src = scatter_kernel(f, op).unwrap_or_else(|| panic!("{label}: scatter {s} stays on the host"));
-            let updates = ins[2].native().unwrap().len();
-            ins = vec![ins[2].clone(), ins[1].clone(), ins[0].clone()];
-            (src, updates as i64, None)
+
         } else if op.kind == OpKind::ChloNextAfter || complex_elementwise(f, op) {
             // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
             let (src, inputs) = oxhlo_cuda::render::render_single(f, block, i).unwrap_or_else(|| panic!("{label}: {} {s} does not render", op.name()));
@@ -292,7 +320,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             (p.src, p.rows, p.large.then_some(p.n))
         };
         let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}"));
-        let mut outs: Vec<Buf> = op
+        let outs: Vec<Buf> = op
             .results
             .iter()
             .map(|&r| {
@@ -300,10 +328,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
                 Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
             })
             .collect();
-        if op.kind == OpKind::Scatter {
-            // The result starts as the input (the backend's copy, or the input's own buffer).
-            outs = vec![(*ins.pop().unwrap().native().unwrap().buf).clone()];
-        }
+
         if let Some(n) = large {
             // In global memory: the positions buffer between the inputs and the outputs, a call a
             // launch, in the backend's order.
