@@ -714,6 +714,17 @@ impl Gpu {
         unsafe { self.launch_with(src, (n.min(1 << 20) as u32, threads), &[n as i64], inputs, outputs) }
     }
 
+    /// Launches a tiled kernel `(long long scalars..., inputs..., outputs...)` on `blocks` blocks of
+    /// `threads` (at most 2^20 blocks: the kernel strides over the rest): `linalg`'s panels and tiles.
+    pub fn launch_tiles(&self, src: &Kernel, blocks: usize, threads: u32, scalars: &[i64], inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+        if blocks == 0 {
+            return Ok(());
+        }
+        // SAFETY: the signature is (long long scalars..., inputs..., outputs...) as `linalg` renders it,
+        // its first scalar the block count it strides to; the buffers are sized by its plan.
+        unsafe { self.launch_with(src, (blocks.min(1 << 20) as u32, threads), scalars, inputs, outputs) }
+    }
+
     /// Launches one step of a sort in global memory (`sort::large_stages`): kernel `(long long rows,
     /// long long k, long long j, inputs..., positions, outputs...)` over `items` work items (grid-stride
     /// beyond 2^20 blocks of 256).

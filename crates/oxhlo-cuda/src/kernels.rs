@@ -151,7 +151,7 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
         return;
     }
     if let Some(p) = crate::linalg::plan(func, op) {
-        out.push(p.src);
+        out.extend(p.kernels);
         return;
     }
     if let Some(p) = crate::fft::plan(func, op) {

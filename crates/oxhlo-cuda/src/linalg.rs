@@ -6,12 +6,18 @@
 //! nothing is contracted into a fused multiply-add, one rounding to the result type at the end. So the
 //! results are the interpreter's bit for bit (NaN payloads aside).
 //!
-//! cholesky: a block a matrix, column by column (thread 0 the pivot, the block the rows below it, each
-//! a thread folding its row's earlier columns in order); the opposite triangle written as zeros, as the
-//! interpreter writes it. triangular_solve: a thread a solved line (a column of `b` for left-side solves,
-//! a row for right-side ones), forward or backward substitution over `op(a)` read in place. Both keep
-//! their complex-double working values in a scratch buffer of the launch. Other element types and
-//! dynamic shapes stay on the host.
+//! Both are blocked, right-looking, over panels of [`PANEL`] columns (rows of the solve), which keeps
+//! the interpreter's order: every element subtracts its products in the order their factors were
+//! solved, and each solved panel is applied to everything after it as soon as it is known. cholesky, a
+//! panel at a time: one launch factors the panel (every block factors the panel's diagonal tile in
+//! shared memory, a column a step: the pivot, the column scaled, the tile's rest updated; then solves
+//! its own tile of 32 rows below it the same way), a second subtracts the panel's products from the
+//! trailing lower triangle (a block a 32 x 32 tile, a thread folding the panel's columns in order).
+//! triangular_solve, a block of rows at a time: one launch solves them for every line (a block 32 rows
+//! x 8 lines), a second subtracts them from the rows after (the same tiles). Backward solves run the
+//! same kernels on the mirrored indices. The working values are complex doubles in a scratch buffer
+//! (one a result element); a first launch fills it from the operands, a last one rounds the result.
+//! Other element types and dynamic shapes stay on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{kind_of, ENTRY, PRELUDE};
@@ -20,7 +26,7 @@ use oxhlo_ir::attr::Transpose;
 use oxhlo_ir::{Attr, Func, Op, OpKind};
 use std::fmt::Write;
 
-/// The kernels' role in the program's [`Memo`].
+/// The kernels' roles in the program's [`Memo`]: fill, panel / solve, trailing / update, store.
 const MEMO_TAG: u32 = 65;
 
 /// Complex doubles and the interpreter's complex arithmetic, uncontracted.
@@ -72,14 +78,26 @@ fn square(s: &[i64]) -> Option<(i64, i64)> {
     Some((crate::render::checked_numel(&s[..r - 2])?, n))
 }
 
-/// How a kernel of `op` runs: its source and its work items (matrices for cholesky, solved lines for
-/// triangular_solve); every launch also takes a scratch of one complex double a result element
-/// (`work`, between the inputs and the result).
+/// Columns of a cholesky panel / rows of a triangular_solve block, and the tile edge of every launch.
+pub const PANEL: i64 = 32;
+
+/// Threads of every launch's block.
+pub const THREADS: u32 = 256;
+
+/// One launch: kernel `kernel` of the plan over `blocks` blocks of [`THREADS`] (grid-stride beyond the
+/// grid), with scalars `(blocks, k0)` (k0: the panel's first column or the block's first row).
+pub struct Launch {
+    pub kernel: usize,
+    pub blocks: usize,
+    pub k0: i64,
+}
+
+/// How `op` runs: its kernels (signature `(long long blocks, long long k0, operands..., double* work,
+/// result)`), the launches in order, and the complex doubles of the work buffer.
 pub struct Plan {
-    pub src: String,
-    pub items: usize,
-    /// Threads a block (cholesky takes a block a matrix; triangular_solve a thread a line).
-    pub threads: u32,
+    pub kernels: Vec<String>,
+    pub launches: Vec<Launch>,
+    pub work: usize,
 }
 
 /// The plan of cholesky or triangular_solve `op`, None when it stays on the host.
@@ -94,6 +112,47 @@ pub fn plan(func: &Func, op: &Op) -> Option<Plan> {
     }
 }
 
+/// A kernel's source: the prelude, the complex helpers, `defs`, then the entry with `params` (after
+/// `blocks, k0`) whose body runs once per block index `blk` (grid-stride).
+fn kernel(defs: &str, params: &str, body: &str) -> String {
+    let mut src = String::from(PRELUDE);
+    src.push_str(COMPLEX);
+    src.push_str(defs);
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}(long long blocks, long long k0, {params}) {{");
+    let _ = writeln!(src, "  const int tid = threadIdx.x;");
+    let _ = writeln!(src, "  for (long long blk = blockIdx.x; blk < blocks; blk += gridDim.x) {{");
+    src.push_str(body);
+    let _ = writeln!(src, "    __syncthreads();\n  }}\n}}");
+    src
+}
+
+/// Blocks of [`THREADS`] threads, a thread an item, for `items` items.
+fn per_thread(items: i64) -> usize {
+    (items as u64).div_ceil(THREADS as u64) as usize
+}
+
+/// The factorization's steps on a shared tile `D` of `bw` columns (rows `r` < `bw`, lower part): for
+/// each column j, the pivot from the diagonal's real part, the column below it divided, and the
+/// products of column j subtracted from the tile's later columns (the diagonal by `|l|^2`, the
+/// interpreter's formula).
+const FACTOR_TILE: &str = r#"
+    for (int j = 0; j < bw; j++) {
+      if (tid == 0) { const double d = D[j][j].r; D[j][j] = oxc_make(d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL), 0.0); }
+      __syncthreads();
+      for (int r = j + 1 + tid; r < bw; r += blockDim.x) D[r][j] = oxc_div(D[r][j], oxc_make(D[j][j].r, 0.0));
+      __syncthreads();
+      for (int e = tid; e < 1024; e += blockDim.x) {
+        const int r = e >> 5, c = e & 31;
+        if (c > j && c <= r && r < bw) {
+          const oxc x = D[r][j];
+          if (r == c) D[r][r].r = __dsub_rn(D[r][r].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
+          else D[r][c] = oxc_sub(D[r][c], oxc_mul(x, oxc_conj(D[c][j])));
+        }
+      }
+      __syncthreads();
+    }
+"#;
+
 fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     let (k, shape) = kind_of(func, *op.operands.first()?)?;
     let (rk, rshape) = kind_of(func, op.results[0])?;
@@ -104,42 +163,132 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     }
     let lower = flag(op, "lower");
     let nn = n.checked_mul(n)?;
-    // The Hermitian input as a lower-triangle element (i >= j), read from the triangle asked for.
-    let get = |i: &str, j: &str| if lower { format!("oxc_make((double)m[{i} * {n}LL + {j}], 0.0)") } else { format!("oxc_conj(oxc_make((double)m[{j} * {n}LL + {i}], 0.0))") };
-    let threads = cholesky_threads(func, op);
-    let mut src = String::from(PRELUDE);
-    src.push_str(COMPLEX);
-    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({threads}) {ENTRY}(long long n, const {ty}* __restrict__ in0, double* __restrict__ work, {ty}* __restrict__ out0) {{");
-    let _ = writeln!(src, "  __shared__ double pivot;");
-    let _ = writeln!(src, "  for (long long b = blockIdx.x; b < n; b += gridDim.x) {{");
-    let _ = writeln!(src, "    const {ty}* m = in0 + b * {nn}LL; double* w = work + b * {}LL; {ty}* o = out0 + b * {nn}LL;", 2 * nn);
-    let _ = writeln!(src, "    for (long long j = 0; j < {n}LL; j++) {{");
-    let _ = writeln!(src, "      if (threadIdx.x == 0) {{");
-    let _ = writeln!(src, "        double d = {}.r;", get("j", "j"));
-    let _ = writeln!(src, "        for (long long k = 0; k < j; k++) {{ oxc x = oxc_at(w, j * {n}LL + k); d = __dsub_rn(d, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i))); }}");
-    let _ = writeln!(src, "        double p = d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL);");
-    let _ = writeln!(src, "        oxc_put(w, j * {n}LL + j, oxc_make(p, 0.0));");
-    let _ = writeln!(src, "        pivot = p;");
-    let _ = writeln!(src, "      }}");
-    let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "      const double p = pivot;");
-    let _ = writeln!(src, "      for (long long i = j + 1 + threadIdx.x; i < {n}LL; i += blockDim.x) {{");
-    let _ = writeln!(src, "        oxc s = {};", get("i", "j"));
-    let _ = writeln!(src, "        for (long long k = 0; k < j; k++) s = oxc_sub(s, oxc_mul(oxc_at(w, i * {n}LL + k), oxc_conj(oxc_at(w, j * {n}LL + k))));");
-    let _ = writeln!(src, "        oxc_put(w, i * {n}LL + j, oxc_div(s, oxc_make(p, 0.0)));");
-    let _ = writeln!(src, "      }}");
-    let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "    }}");
-    // Lower: L's triangle; upper: L's conjugate transpose (the real part: L's element mirrored).
-    let (keep, at) = if lower { ("c <= r", "e") } else { ("c >= r", "c * {n}LL + r") };
-    let at = at.replace("{n}", &n.to_string());
-    let _ = writeln!(src, "    for (long long e = threadIdx.x; e < {nn}LL; e += blockDim.x) {{");
-    let _ = writeln!(src, "      const long long r = e / {n}LL, c = e % {n}LL;");
-    let _ = writeln!(src, "      o[e] = {keep} ? ({ty})w[2 * ({at})] : ({ty})0.0;");
-    let _ = writeln!(src, "    }}");
-    let _ = writeln!(src, "    __syncthreads();");
-    let _ = writeln!(src, "  }}\n}}");
-    Some(Plan { src, items: batch as usize, threads })
+    let total = batch.checked_mul(nn)?;
+    let params = format!("const {ty}* __restrict__ in0, double* __restrict__ work, {ty}* __restrict__ out0");
+    // Fill: the Hermitian input as lower-triangle elements (i >= j), read from the triangle asked for.
+    let get = if lower { format!("oxc_make((double)m[r * {n}LL + c], 0.0)") } else { format!("oxc_conj(oxc_make((double)m[c * {n}LL + r], 0.0))") };
+    let fill = kernel(
+        "",
+        &params,
+        &format!(
+            "    const long long e = blk * {THREADS}LL + tid;
+    if (e < {total}LL) {{
+      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL;
+      const {ty}* m = in0 + b * {nn}LL;
+      if (c <= r) oxc_put(work, e, {get});
+    }}
+"
+        ),
+    );
+    // Panel at k0: block (matrix, tile) factors the diagonal tile; tile 0 stores it, tile t > 0 solves
+    // rows k0 + 32 t .. + 32 of the panel's columns against it.
+    let tiles = format!("(({n}LL - k0 + 31) / 32)");
+    let panel = kernel(
+        "",
+        &params,
+        &format!(
+            "    __shared__ oxc D[32][33];
+    __shared__ oxc R[32][33];
+    const long long b = blk / {tiles}, t = blk % {tiles};
+    const int bw = (int)min(32LL, {n}LL - k0);
+    double* w = work + b * {w2}LL;
+    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < bw && c <= r) D[r][c] = oxc_at(w, (k0 + r) * {n}LL + k0 + c); }}
+    __syncthreads();
+{FACTOR_TILE}
+    if (t == 0) {{
+      // Not over the tile the other blocks read: below the diagonal mirrored into the unused upper
+      // triangle, the pivots into the diagonal array after the matrices.
+      for (int e = tid; e < 1024; e += blockDim.x) {{
+        const int r = e >> 5, c = e & 31;
+        if (r < bw && c < r) oxc_put(w, (k0 + c) * {n}LL + k0 + r, D[r][c]);
+        if (r < bw && c == r) oxc_put(work, {total}LL + b * {n}LL + k0 + r, D[r][r]);
+      }}
+    }} else {{
+      const long long r0 = k0 + 32 * t;
+      const int rows = (int)min(32LL, {n}LL - r0);
+      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) R[r][c] = oxc_at(w, (r0 + r) * {n}LL + k0 + c); }}
+      __syncthreads();
+      for (int j = 0; j < bw; j++) {{
+        for (int r = tid; r < rows; r += blockDim.x) R[r][j] = oxc_div(R[r][j], oxc_make(D[j][j].r, 0.0));
+        __syncthreads();
+        for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c > j && c < bw) R[r][c] = oxc_sub(R[r][c], oxc_mul(R[r][j], oxc_conj(D[c][j]))); }}
+        __syncthreads();
+      }}
+      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) oxc_put(w, (r0 + r) * {n}LL + k0 + c, R[r][c]); }}
+    }}
+",
+            w2 = 2 * nn
+        ),
+    );
+    // Trailing update after the panel at k0: block (matrix, lower tile pair (ti >= tj)) of the matrix
+    // from s0 = k0 + 32 subtracts the panel's products, a thread an element folding them in order.
+    let pairs = "(tt * (tt + 1) / 2)";
+    let trailing = kernel(
+        "",
+        &params,
+        &format!(
+            "    __shared__ oxc P[32][33];
+    __shared__ oxc Q[32][33];
+    const long long s0 = k0 + 32, tt = ({n}LL - s0 + 31) / 32;
+    const long long b = blk / {pairs}, q = blk % {pairs};
+    long long ti = (long long)((sqrt(8.0 * (double)q + 1.0) - 1.0) / 2.0);
+    while ((ti + 1) * (ti + 2) / 2 <= q) ti++;
+    while (ti * (ti + 1) / 2 > q) ti--;
+    const long long tj = q - ti * (ti + 1) / 2, r0 = s0 + 32 * ti, c0 = s0 + 32 * tj;
+    double* w = work + b * {w2}LL;
+    for (int e = tid; e < 1024; e += blockDim.x) {{
+      const int r = e >> 5, c = e & 31;
+      if (r0 + r < {n}LL) P[r][c] = oxc_at(w, (r0 + r) * {n}LL + k0 + c);
+      if (c0 + r < {n}LL) Q[r][c] = oxc_at(w, (c0 + r) * {n}LL + k0 + c);
+    }}
+    __syncthreads();
+    for (int e = tid; e < 1024; e += blockDim.x) {{
+      const int r = e >> 5, c = e & 31;
+      const long long i = r0 + r, j = c0 + c;
+      if (i < {n}LL && j <= i) {{
+        oxc a = oxc_at(w, i * {n}LL + j);
+        if (i == j) {{
+          for (int k = 0; k < 32; k++) {{ const oxc x = P[r][k]; a.r = __dsub_rn(a.r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i))); }}
+        }} else {{
+          for (int k = 0; k < 32; k++) a = oxc_sub(a, oxc_mul(P[r][k], oxc_conj(Q[c][k])));
+        }}
+        oxc_put(w, i * {n}LL + j, a);
+      }}
+    }}
+",
+            w2 = 2 * nn
+        ),
+    );
+    // Lower: L's triangle; upper: L's conjugate transpose (the real part: L's element mirrored); the
+    // other triangle zeros. L(i, j) is where the panels left it: a pivot in the diagonal array, an
+    // element of a diagonal tile mirrored, the rest in place.
+    let (keep, ij) = if lower { ("c <= r", "r, j = c") } else { ("c >= r", "c, j = r") };
+    let store = kernel(
+        "",
+        &params,
+        &format!(
+            "    const long long e = blk * {THREADS}LL + tid;
+    if (e < {total}LL) {{
+      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL, i = {ij};
+      const long long at = i == j ? {total}LL + b * {n}LL + i : b * {nn}LL + (i / 32 == j / 32 ? j * {n}LL + i : i * {n}LL + j);
+      out0[e] = {keep} ? ({ty})work[2 * at] : ({ty})0.0;
+    }}
+"
+        ),
+    );
+    let mut launches = vec![Launch { kernel: 0, blocks: per_thread(total), k0: 0 }];
+    for k0 in (0..n).step_by(PANEL as usize) {
+        let tiles = (n - k0 + 31) / 32;
+        launches.push(Launch { kernel: 1, blocks: (batch * tiles) as usize, k0 });
+        let tt = (n - k0 - PANEL + 31) / 32;
+        if tt > 0 {
+            launches.push(Launch { kernel: 2, blocks: (batch * (tt * (tt + 1) / 2)) as usize, k0 });
+        }
+    }
+    launches.push(Launch { kernel: 3, blocks: per_thread(total), k0: 0 });
+    // The matrices, then each matrix's diagonal.
+    let work = total.checked_add(batch * n)? as usize;
+    Some(Plan { kernels: vec![fill, panel, trailing, store], launches, work })
 }
 
 fn triangular_solve(func: &Func, op: &Op) -> Option<Plan> {
@@ -150,7 +299,7 @@ fn triangular_solve(func: &Func, op: &Op) -> Option<Plan> {
     let ty = c_type(ak)?;
     let (batch, m) = square(&ashape)?;
     let r = bshape.len();
-    if bk != ak || rk != ak || rshape != bshape || r != ashape.len() || bshape[..r - 2] != ashape[..r - 2] {
+    if bk != ak || rk != ak || rshape != bshape || r != ashape.len() || bshape[..r - 2] != ashape[..r - 2] || batch == 0 {
         return None;
     }
     let (rows, cols) = (bshape[r - 2], bshape[r - 1]);
@@ -169,9 +318,9 @@ fn triangular_solve(func: &Func, op: &Op) -> Option<Plan> {
     let eff_lower = lower != flip;
     // The solved lines: columns of b (left side) or rows (right side); element v of line c.
     let lines = if left { cols } else { rows };
-    let line_at = |v: &str| if left { format!("{v} * {cols}LL + c") } else { format!("c * {cols}LL + {v}") };
-    let at = line_at("p");
-    let items = batch.checked_mul(lines)?;
+    let per_matrix = rows.checked_mul(cols)?;
+    let total = batch.checked_mul(per_matrix)?;
+    let line_at = if left { format!("v * {cols}LL + c") } else { format!("c * {cols}LL + v") };
     // op(a)'s element (i, j), as the interpreter builds it: the unit diagonal, the triangle, zeros,
     // conjugated for ADJOINT, transposed when `flip`.
     let (vi, vj) = if flip { ("j", "i") } else { ("i", "j") };
@@ -179,59 +328,102 @@ fn triangular_solve(func: &Func, op: &Op) -> Option<Plan> {
     let unit_test = if unit { format!("{vi} == {vj} ? oxc_make(1.0, 0.0) : ") } else { String::new() };
     let conj = |e: String| if trans == Transpose::Adjoint { format!("oxc_conj({e})") } else { e };
     let t_elem = conj(format!("({unit_test}{in_tri} ? oxc_make((double)A[{vi} * {m}LL + {vj}], 0.0) : oxc_make(0.0, 0.0))"));
-    let mut src = String::from(PRELUDE);
-    src.push_str(COMPLEX);
-    let _ = writeln!(src, "__device__ __forceinline__ oxc oxh_t(const {ty}* A, long long i, long long j) {{ return {t_elem}; }}");
-    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}(long long n, const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, double* __restrict__ work, {ty}* __restrict__ out0) {{");
-    let _ = writeln!(src, "  for (long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += (long long)gridDim.x * blockDim.x) {{");
-    let _ = writeln!(src, "    const long long bi = g / {lines}LL, c = g % {lines}LL;");
-    let _ = writeln!(src, "    const {ty}* A = in0 + bi * {}LL; const {ty}* B = in1 + bi * {}LL;", m * m, rows * cols);
-    let _ = writeln!(src, "    double* x = work + 2 * bi * {}LL; {ty}* o = out0 + bi * {}LL;", rows * cols, rows * cols);
-    let _ = writeln!(src, "    for (long long p = 0; p < {m}LL; p++) oxc_put(x, {at}, oxc_make((double)B[{at}], 0.0));");
-    let (order, inner) = if eff_lower { (format!("for (long long i = 0; i < {m}LL; i++)"), "for (long long k = 0; k < i; k++)".to_string()) } else { (format!("for (long long i = {m}LL - 1; i >= 0; i--)"), format!("for (long long k = i + 1; k < {m}LL; k++)")) };
-    let _ = writeln!(src, "    {order} {{");
-    let _ = writeln!(src, "      oxc s = oxc_at(x, {});", line_at("i"));
-    let _ = writeln!(src, "      {inner} s = oxc_sub(s, oxc_mul(oxh_t(A, i, k), oxc_at(x, {})));", line_at("k"));
-    let _ = writeln!(src, "      oxc_put(x, {}, oxc_div(s, oxh_t(A, i, i)));", line_at("i"));
-    let _ = writeln!(src, "    }}");
-    let _ = writeln!(src, "    for (long long p = 0; p < {m}LL; p++) o[{at}] = ({ty})x[2 * ({at})];");
-    let _ = writeln!(src, "  }}\n}}");
-    Some(Plan { src, items: items as usize, threads: 256 })
+    // Solved in mirrored order when the effective triangle is upper: position p of the order is row
+    // `oxh_v(p)`.
+    let mirror = if eff_lower { "p".to_string() } else { format!("{m}LL - 1 - p") };
+    let defs = format!(
+        "__device__ __forceinline__ oxc oxh_t(const {ty}* A, long long i, long long j) {{ return {t_elem}; }}
+__device__ __forceinline__ long long oxh_v(long long p) {{ return {mirror}; }}
+__device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {line_at}; }}
+"
+    );
+    let params = format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, double* __restrict__ work, {ty}* __restrict__ out0");
+    let fill = kernel("", &params, &format!("    const long long e = blk * {THREADS}LL + tid;\n    if (e < {total}LL) oxc_put(work, e, oxc_make((double)in1[e], 0.0));\n"));
+    // A tile: 32 positions of the order (rows) x 8 lines; thread tid holds row tid / 8, line tid % 8.
+    let groups = (lines + 7) / 8;
+    let tile_of = format!(
+        "    const long long b = blk / ({groups}LL * tiles), g = blk % {groups}LL, c0 = g * 8;
+    const {ty}* A = in0 + b * {mm}LL; double* x = work + 2 * b * {per_matrix}LL;
+    const int tr = tid >> 3, tl = tid & 7;
+    const long long c = c0 + tl;
+    const int bw = (int)min(32LL, {m}LL - k0);
+",
+        mm = m * m
+    );
+    let solve = kernel(
+        &defs,
+        &params,
+        &format!(
+            "    __shared__ oxc T[32][33];
+    __shared__ oxc X[32][9];
+    const long long tiles = 1;
+{tile_of}    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r < bw && k <= r) T[r][k] = oxh_t(A, oxh_v(k0 + r), oxh_v(k0 + k)); }}
+    if (tr < bw && c < {lines}LL) X[tr][tl] = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
+    __syncthreads();
+    for (int j = 0; j < bw; j++) {{
+      if (tr == j) X[j][tl] = oxc_div(X[j][tl], T[j][j]);
+      __syncthreads();
+      if (tr > j && tr < bw) X[tr][tl] = oxc_sub(X[tr][tl], oxc_mul(T[tr][j], X[j][tl]));
+      __syncthreads();
+    }}
+    if (tr < bw && c < {lines}LL) oxc_put(x, oxh_x(oxh_v(k0 + tr), c), X[tr][tl]);
+"
+        ),
+    );
+    // The rows after the block at k0: block (matrix, row tile, line group) subtracts the block's
+    // solved values, a thread an element folding them in order.
+    let update = kernel(
+        &defs,
+        &params,
+        &format!(
+            "    __shared__ oxc T[32][33];
+    __shared__ oxc X[32][9];
+    const long long s0 = k0 + 32, tiles = ({m}LL - s0 + 31) / 32;
+{tile_of}    const long long r0 = s0 + 32 * ((blk / {groups}LL) % tiles);
+    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r0 + r < {m}LL) T[r][k] = oxh_t(A, oxh_v(r0 + r), oxh_v(k0 + k)); }}
+    if (c < {lines}LL) X[tr][tl] = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
+    __syncthreads();
+    if (r0 + tr < {m}LL && c < {lines}LL) {{
+      const long long at = oxh_x(oxh_v(r0 + tr), c);
+      oxc s = oxc_at(x, at);
+      for (int k = 0; k < 32; k++) s = oxc_sub(s, oxc_mul(T[tr][k], X[k][tl]));
+      oxc_put(x, at, s);
+    }}
+"
+        ),
+    );
+    let store = kernel("", &params, &format!("    const long long e = blk * {THREADS}LL + tid;\n    if (e < {total}LL) out0[e] = ({ty})work[2 * e];\n"));
+    let mut launches = vec![Launch { kernel: 0, blocks: per_thread(total), k0: 0 }];
+    for k0 in (0..m).step_by(PANEL as usize) {
+        launches.push(Launch { kernel: 1, blocks: (batch * groups) as usize, k0 });
+        let tiles = (m - k0 - PANEL + 31) / 32;
+        if tiles > 0 {
+            launches.push(Launch { kernel: 2, blocks: (batch * tiles * groups) as usize, k0 });
+        }
+    }
+    launches.push(Launch { kernel: 3, blocks: per_thread(total), k0: 0 });
+    Some(Plan { kernels: vec![fill, solve, update, store], launches, work: total as usize })
 }
 
-/// The complex doubles of scratch a launch of `op` needs: one a result element.
-fn scratch_of(func: &Func, op: &Op) -> Option<usize> {
-    let (_, shape) = kind_of(func, *op.results.first()?)?;
-    Some(crate::render::checked_numel(&shape)? as usize)
-}
-
-/// The threads of a cholesky block: the matrix's rows to the next power of two, 32 to 256.
-fn cholesky_threads(func: &Func, op: &Op) -> u32 {
-    let n = kind_of(func, op.operands[0]).and_then(|(_, s)| s.last().copied()).unwrap_or(1).max(1);
-    (n as u64).next_power_of_two().clamp(32, 256) as u32
-}
-
-/// Whether `op` runs on the device this way (its kernel rendered once and kept in `memo`).
+/// Whether `op` runs on the device this way (its kernels rendered once and kept in `memo`).
 pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
-    memo.get_with_items(op, MEMO_TAG, || plan(func, op).map(|p| (p.src, p.items))).is_some()
+    memo.get(op, MEMO_TAG, || plan(func, op).map(|p| p.kernels[0].clone())).is_some()
 }
 
 /// Runs cholesky or triangular_solve `op` on device operands `ins`: its result, or None when it stays
 /// on the host.
 pub fn try_run(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
-    let src = memo.get_with_items(op, MEMO_TAG, || plan(func, op).map(|p| (p.src, p.items)))?;
-    let (items, scratch, threads) = (src.items?, scratch_of(func, op)?, cholesky_threads(func, op));
+    let p = plan(func, op)?;
     let results = crate::render::result_types(func, op)?;
+    let kernels: Vec<_> = p.kernels.iter().zip(MEMO_TAG..).map(|(src, tag)| memo.get(op, tag, || Some(src.clone()))).collect::<Option<_>>()?;
     Some((|| {
-        let mut outs = vec![gpu.alloc_raw(Kind::F64, 2 * scratch)?];
+        let mut outs = vec![gpu.alloc_raw(Kind::F64, 2 * p.work)?];
         outs.extend(gpu.alloc_results(&results)?);
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        if op.kind == OpKind::Cholesky {
-            gpu.launch_blocks(&src, items, threads, &bufs, &mut outs)?;
-        } else {
-            gpu.launch_scalar(&src, items, &bufs, &mut outs)?;
+        for l in &p.launches {
+            gpu.launch_tiles(&kernels[l.kernel], l.blocks, THREADS, &[l.blocks as i64, l.k0], &bufs, &mut outs)?;
         }
-        // The scratch goes back to the pool after the launch, in stream order.
+        // The scratch goes back to the pool after the launches, in stream order.
         let outs = outs.split_off(1);
         Ok(Gpu::wrap_results(&results, outs))
     })())

@@ -53,5 +53,9 @@ cases = [
     ('solve_triangular_f32', solve_triangular_all, [(2, 7, 7), (2, 7, 3)], jnp.float32),
     ('solve_triangular_f64', solve_triangular_all, [(5, 5), (5, 2)], jnp.float64),
     ('right_side_f32', right_side, [(6, 6), (4, 6)], jnp.float32),
+    # Several panels / row blocks of 32 (the last one partial) and line groups of 8 (the last partial).
+    ('cholesky_panels_f32', cholesky_upper_batched, [(2, 100, 100)], jnp.float32),
+    ('solve_blocks_f64', solve_triangular_all, [(70, 70), (70, 13)], jnp.float64),
+    ('right_side_blocks_f32', right_side, [(2, 67, 67), (2, 9, 67)], jnp.float32),
 ]
 write_lowerings(out, [(name, f, [jax.ShapeDtypeStruct(s, dt) for s in shapes], name) for name, f, shapes, dt in cases])

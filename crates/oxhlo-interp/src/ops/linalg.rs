@@ -104,7 +104,10 @@ pub fn eval_cholesky(ctx: &mut OpCtx, args: &[RtValue]) -> Result<Vec<RtValue>, 
     Ok(vec![tv(ty, data)])
 }
 
-/// Solves `t x = rhs` in place for triangular `t` (n x n, row-major), lower or upper.
+/// Solves `t x = rhs` in place for triangular `t` (n x n, row-major), lower or upper. Each `x[i]`
+/// subtracts the solved values in the order they were solved (forward: k = 0, 1, ...; backward:
+/// k = n - 1, n - 2, ...), the mirror of each other; the spec leaves the order open, and this one lets
+/// a blocked solver (the CUDA backend's) apply each solved block to the rest as soon as it is known.
 fn substitute(t: &[C64], n: usize, lower: bool, x: &mut [C64]) {
     if lower {
         for i in 0..n {
@@ -117,7 +120,7 @@ fn substitute(t: &[C64], n: usize, lower: bool, x: &mut [C64]) {
     } else {
         for i in (0..n).rev() {
             let mut s = x[i];
-            for k in i + 1..n {
+            for k in (i + 1..n).rev() {
                 s = sub(s, t[i * n + k].mul(x[k]));
             }
             x[i] = div(s, t[i * n + i]);
