@@ -33,6 +33,7 @@ pub mod rows;
 pub mod sort;
 pub mod tiers;
 pub mod top_k;
+pub mod top_k_select;
 pub mod variadic_reduce;
 pub mod view_copy;
 pub mod windows;

@@ -364,7 +364,10 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
     Some((|| {
         let mut outs = gpu.alloc_results(&results)?;
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        if n > SORT_MAX {
+        if let Some(warp) = crate::top_k_select::selects(func, op) {
+            // A selection top_k: a warp a row for short rows, a block for long ones.
+            gpu.launch_rows(&src, rows, warp, &bufs, &mut outs)?;
+        } else if n > SORT_MAX {
             let pn = (n as u64).next_power_of_two() as i64;
             let mut with_pos = Vec::with_capacity(outs.len() + 1);
             with_pos.push(gpu.alloc_raw(Kind::I32, (rows * pn) as usize)?);

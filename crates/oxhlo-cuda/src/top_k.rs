@@ -1,7 +1,8 @@
 //! `chlo.top_k` on the GPU, on [`crate::sort`]'s networks: the `k` largest of each last-dimension row
 //! and their positions, in the interpreter's order (descending by the element type's total order, -0.0
 //! below +0.0 and NaNs by sign at the ends; ties by ascending position). Few of a row (`k` up to a
-//! quarter of its slots) take a partial network ([`top_rounds`]); few of a row past
+//! quarter of its slots) take a partial network ([`top_rounds`]) unless they are few enough for
+//! [`crate::top_k_select`] (k up to 16: one pass keeping each thread's best); few of a row past
 //! [`SORT_MAX`] two launches ([`large_top_k`]); the rest a whole sort of the row.
 
 use crate::render::{kind_of, load, storage_type, ENTRY};
@@ -15,6 +16,21 @@ use std::fmt::Write;
 /// total order, -0.0 below +0.0 and NaNs by sign at the ends; ties by ascending position). `rows` and
 /// `n` as for a sort; None when it does not run on the device.
 pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
+    if crate::top_k_select::selects(func, op).is_some() {
+        let (rows, n, _) = rows_of(func, op)?;
+        let (kind, _) = kind_of(func, op.operands[0])?;
+        let (ik, _) = kind_of(func, op.results[1])?;
+        let params = [format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
+        let key = |v: &str| if crate::render::is_float(kind) { format!("oxh_tok({v})") } else { v.to_string() };
+        let src = crate::top_k_select::render(func, op, &params, key)?;
+        return Some(SortPlan { src, rows, n, large: false, chunk: 0 });
+    }
+    plan_top_k_network(func, op)
+}
+
+/// [`plan_top_k`] on sorting networks only (what top_k of more than
+/// [`crate::top_k_select::SELECT_MAX_K`] takes; the tests run every top_k this way too).
+pub fn plan_top_k_network(func: &Func, op: &Op) -> Option<SortPlan> {
     if op.kind != OpKind::ChloTopK || crate::env_off("OXHLO_CUDA_SORT") || op.operands.len() != 1 || op.results.len() != 2 {
         return None;
     }

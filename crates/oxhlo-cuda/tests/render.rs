@@ -814,7 +814,11 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     let m = module(&src);
     let f = &m.funcs[0];
     let ops: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::ChloTopK).collect();
-    let p = oxhlo_cuda::sort::plan_op(f, ops[0]).expect("top_k of f32 runs on the device");
+    // k = 5 takes the selection kernel (a warp a row); its network form is what k > 16 takes.
+    let sel = oxhlo_cuda::sort::plan_op(f, ops[0]).expect("top_k of f32 runs on the device");
+    assert_eq!(oxhlo_cuda::top_k_select::selects(f, ops[0]), Some(true));
+    assert!(sel.src.contains("typedef decltype(oxh_tok((float)(((const float*)0)[0]))) oxt_key;") && sel.src.contains("ka > kb || (ka == kb && ia < ib)") && sel.src.contains("oxt_key kv[8]; int iv[8];"), "{}", sel.src);
+    let p = oxhlo_cuda::top_k::plan_top_k_network(f, ops[0]).expect("top_k of f32 has a network form");
     assert_eq!((p.rows, p.n), (6, 37));
     assert!(p.src.contains("const auto ka = oxh_tok((float)(in0[ia]))") && p.src.contains("if (ka != kb) return ka > kb;"), "{}", p.src);
     assert!(p.src.contains("for (int t = threadIdx.x; t < 5; t += blockDim.x)") && p.src.contains("out1[o] = (int)pos[t];"), "{}", p.src);
@@ -835,7 +839,8 @@ func.func @main(%v: tensor<2x10000xf32>) -> (tensor<2x7xf32>, tensor<2x7xi32>) {
     );
     let f = &long.funcs[0];
     let op = &f.body.entry().unwrap().ops[0];
-    let p = oxhlo_cuda::sort::plan_op(f, op).expect("a long top_k runs on the device");
+    assert_eq!(oxhlo_cuda::top_k_select::selects(f, op), Some(false), "a block a row of 10000");
+    let p = oxhlo_cuda::top_k::plan_top_k_network(f, op).expect("a long top_k has a network form");
     assert!(p.large && p.src.contains("pos[row * 16384LL + ci * 8LL + t] = sp[t];") && p.src.contains("for (int k = 2; k <= 32; k <<= 1)"), "{}", p.src);
     assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -2, 2 * 4 * 256), (-3, 0, 2 * 256)]);
 }
