@@ -3,8 +3,10 @@
 //! to the first form. Then one strided-batched GEMM (`cublasGemmStridedBatchedEx`) computes
 //! `[B, M, N]`, which is the result's row-major layout. f32 x f32 -> f32 (TF32 tensor cores when the
 //! precision config is DEFAULT and the program allows it, as XLA does; true fp32 for HIGH/HIGHEST),
-//! f64, and f16/bf16 operands with a result of their type or f32 (fp32 accumulation). Anything else
-//! (integers, complex, mixed types, empty dimensions) returns `None` and runs on the host.
+//! f64, f16/bf16 operands with a result of their type or f32 (fp32 accumulation), and complex64 /
+//! complex128 (cuBLAS's complex GEMMs; `OP_T` transposes without conjugating, as dot_general
+//! multiplies). Anything else (integers, mixed types, empty dimensions) returns `None` and runs on the
+//! host.
 
 use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{permute_units, render_permute_units};
@@ -39,6 +41,8 @@ fn data_type(k: Kind) -> Option<sys::cudaDataType> {
         Kind::F64 => sys::cudaDataType::CUDA_R_64F,
         Kind::F16 => sys::cudaDataType::CUDA_R_16F,
         Kind::BF16 => sys::cudaDataType::CUDA_R_16BF,
+        Kind::C64 => sys::cudaDataType::CUDA_C_32F,
+        Kind::C128 => sys::cudaDataType::CUDA_C_64F,
         _ => return None,
     })
 }
@@ -95,6 +99,8 @@ fn gemm_form(op: &Op, kinds: (Kind, Kind, Kind), ls: &[i64], rs: &[i64], tf32: b
             | (Kind::F64, Kind::F64, Kind::F64)
             | (Kind::F16, Kind::F16, Kind::F16 | Kind::F32)
             | (Kind::BF16, Kind::BF16, Kind::BF16 | Kind::F32)
+            | (Kind::C64, Kind::C64, Kind::C64)
+            | (Kind::C128, Kind::C128, Kind::C128)
     );
     if !ok {
         return None;
@@ -195,17 +201,19 @@ pub fn gemm_t(
     (b, m, k, n): (i64, i64, i64, i64),
     tf32: bool,
 ) -> Result<(), String> {
+    let double = matches!(in_kind, Kind::F64 | Kind::C128);
     let compute = match (in_kind, tf32) {
-        (Kind::F64, _) => sys::cublasComputeType_t::CUBLAS_COMPUTE_64F,
-        (Kind::F32, true) => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
+        _ if double => sys::cublasComputeType_t::CUBLAS_COMPUTE_64F,
+        (Kind::F32 | Kind::C64, true) => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
         _ => sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
     };
-    let (alpha64, beta64) = (1.0f64, 0.0f64);
-    let (alpha32, beta32) = (1.0f32, 0.0f32);
-    let (alpha, beta): (*const c_void, *const c_void) = if in_kind == Kind::F64 {
-        (&alpha64 as *const f64 as *const c_void, &beta64 as *const f64 as *const c_void)
+    // Complex GEMMs read alpha and beta as (real, imaginary) pairs; real ones the first element.
+    let (alpha64, beta64) = ([1.0f64, 0.0], [0.0f64, 0.0]);
+    let (alpha32, beta32) = ([1.0f32, 0.0], [0.0f32, 0.0]);
+    let (alpha, beta): (*const c_void, *const c_void) = if double {
+        (alpha64.as_ptr() as *const c_void, beta64.as_ptr() as *const c_void)
     } else {
-        (&alpha32 as *const f32 as *const c_void, &beta32 as *const f32 as *const c_void)
+        (alpha32.as_ptr() as *const c_void, beta32.as_ptr() as *const c_void)
     };
     let ik = data_type(in_kind).ok_or("unsupported dot operand type")?;
     let ok = data_type(out_kind).ok_or("unsupported dot result type")?;

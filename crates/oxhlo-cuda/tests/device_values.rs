@@ -531,6 +531,17 @@ fn complex_arithmetic_runs_on_the_device_and_matches_the_interpreter() {
     files_match_the_interpreter(&dir, &CudaOptions::default(), 1e-6, true, &|t, seed| common::uniform_input(t, seed));
 }
 
+/// `tests/complex_dots` (JAX's complex64 / complex128 matrix, transposed, batched and matrix-vector
+/// products) runs wholly on the device, on cuBLAS's complex GEMMs (TF32 off), within 1e-5 of the
+/// interpreter's products.
+#[test]
+fn complex_dots_run_on_cublas_and_match_the_interpreter() {
+    let Some(_gpu) = gpu_or_skip() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/complex_dots");
+    let opts = CudaOptions { allow_tf32: false, ..CudaOptions::default() };
+    files_match_the_interpreter(&dir, &opts, 1e-5, true, &|t, seed| common::uniform_input(t, seed));
+}
+
 /// `tests/fft` (JAX's fft, ifft, rfft, irfft of powers of two, short other lengths and long ones, 2-D,
 /// 3-D, f32 and f64) runs wholly on the device and gives the interpreter's results within 1e-5 (the
 /// same transforms in double, CUDA's `cos` / `sin` for the twiddles; `host_emulation` checks the
