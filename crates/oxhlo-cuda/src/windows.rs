@@ -51,17 +51,33 @@ fn window(op: &Op, rank: usize) -> Option<Vec<Dim>> {
 
 /// C statements opening a loop per window dimension (`w<d>` the tap, `ok` whether every dimension's
 /// tap so far lands on an element, `at` its index into an operand of `shape`), for the result
-/// coordinates `o<d>`; close with [`close_taps`].
-fn open_taps(src: &mut String, dims: &[Dim], shape: &[i64], indent: &str) {
+/// coordinates `o<d>`, in index type `ix` (`long long`, or `int` where every index fits); close with
+/// [`close_taps`].
+fn open_taps(src: &mut String, dims: &[Dim], shape: &[i64], indent: &str, ix: &str) {
     let strides = row_major_strides(shape);
-    let _ = writeln!(src, "{indent}long long at0 = 0; bool ok0 = true;");
+    let _ = writeln!(src, "{indent}{ix} at0 = 0; bool ok0 = true;");
     for (d, w) in dims.iter().enumerate() {
         let i = format!("{indent}{}", "  ".repeat(d));
-        let _ = writeln!(src, "{i}for (long long w{d} = 0; w{d} < {}LL; ++w{d}) {{", w.size);
+        let _ = writeln!(src, "{i}for ({ix} w{d} = 0; w{d} < ({ix}){}; ++w{d}) {{", w.size);
         // The tap's position in the padded, base-dilated operand, then in the operand.
-        let _ = writeln!(src, "{i}  const long long q{d} = o{d} * {}LL + w{d} * {}LL - ({}LL);", w.stride, w.win_dil, w.lo);
-        let _ = writeln!(src, "{i}  const bool ok{} = ok{d} && q{d} >= 0 && q{d} % {}LL == 0 && q{d} / {}LL < {}LL;", d + 1, w.base_dil, w.base_dil, shape[d]);
-        let _ = writeln!(src, "{i}  const long long at{} = at{d} + (q{d} / {}LL) * {}LL;", d + 1, w.base_dil, strides[d]);
+        let _ = writeln!(src, "{i}  const {ix} q{d} = o{d} * ({ix}){} + w{d} * ({ix}){} - ({ix})({});", w.stride, w.win_dil, w.lo);
+        let _ = writeln!(src, "{i}  const bool ok{} = ok{d} && q{d} >= 0 && q{d} % ({ix}){} == 0 && q{d} / ({ix}){} < ({ix}){};", d + 1, w.base_dil, w.base_dil, shape[d]);
+        let _ = writeln!(src, "{i}  const {ix} at{} = at{d} + (q{d} / ({ix}){}) * ({ix}){};", d + 1, w.base_dil, strides[d]);
+    }
+}
+
+/// The index type of a select_and_scatter over `shape` with source `src_shape` and window `dims`:
+/// `int` when every index and window position fits in 31 bits (integer division and products are
+/// several times cheaper on the GPU than in 64 bits), else `long long`.
+fn index_type(shape: &[i64], src_shape: &[i64], dims: &[Dim]) -> &'static str {
+    let limit = 1i64 << 30;
+    let numel = |s: &[i64]| s.iter().try_fold(1i64, |a, &d| a.checked_mul(d.max(1)));
+    let fits = |v: Option<i64>| v.is_some_and(|v| v < limit);
+    let window_ok = dims.iter().zip(shape).all(|(w, &n)| fits(Some(w.lo.abs())) && fits(w.stride.checked_mul(n + 1)) && fits(w.size.checked_add(n)));
+    if fits(numel(shape)) && fits(numel(src_shape)) && window_ok {
+        "int"
+    } else {
+        "long long"
     }
 }
 
@@ -114,7 +130,7 @@ pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "    {} acc{j} = {}, init{j} = acc{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
     }
-    open_taps(&mut src, &dims, &shape, "    ");
+    open_taps(&mut src, &dims, &shape, "    ", "long long");
     let rank = dims.len();
     let ind = format!("    {}", "  ".repeat(rank));
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
@@ -223,9 +239,10 @@ pub fn render_select_and_scatter(func: &Func, op: &Op) -> Option<(String, usize)
     let mut src = String::from(PRELUDE);
     src.push_str(&select);
     src.push_str(&scatter);
+    let ix = index_type(&shape, &src_shape, &dims);
     let _ = writeln!(src, "// Floor and ceiling division (the numerator may be negative; the divisor is positive).");
-    let _ = writeln!(src, "__device__ __forceinline__ long long oxfdiv(long long a, long long b) {{ return a >= 0 ? a / b : -((-a + b - 1) / b); }}");
-    let _ = writeln!(src, "__device__ __forceinline__ long long oxcdiv(long long a, long long b) {{ return -oxfdiv(-a, b); }}");
+    let _ = writeln!(src, "__device__ __forceinline__ {ix} oxfdiv({ix} a, {ix} b) {{ return a >= 0 ? a / b : -((-a + b - 1) / b); }}");
+    let _ = writeln!(src, "__device__ __forceinline__ {ix} oxcdiv({ix} a, {ix} b) {{ return -oxfdiv(-a, b); }}");
     let _ = writeln!(
         src,
         "extern \"C\" __global__ void {ENTRY}(long long n, const {}* __restrict__ in0, const {}* __restrict__ in1, const {}* __restrict__ in2, {}* __restrict__ out0) {{",
@@ -236,25 +253,26 @@ pub fn render_select_and_scatter(func: &Func, op: &Op) -> Option<(String, usize)
     );
     let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
     src.push_str(&coords("i", &coord_names("c", &shape)));
+    let _ = writeln!(src, "    const {ix} self = ({ix})i;");
     let _ = writeln!(src, "    {} acc = {};", reg_type(rk), load(rk, "in2", "0"));
     // The windows covering element c, in the source's row-major order: per dimension the source
     // positions s with s * stride - lo <= c <= s * stride - lo + size - 1.
-    let _ = writeln!(src, "    long long sat0 = 0;");
+    let _ = writeln!(src, "    {ix} sat0 = 0;");
     for (d, w) in dims.iter().enumerate() {
         let i = format!("    {}", "  ".repeat(d));
-        let _ = writeln!(src, "{i}const long long s{d}lo = max(0LL, oxcdiv(c{d} + ({}LL) - {}LL + 1, {}LL));", w.lo, w.size, w.stride);
-        let _ = writeln!(src, "{i}const long long s{d}hi = min({}LL, oxfdiv(c{d} + ({}LL), {}LL));", src_shape[d] - 1, w.lo, w.stride);
-        let _ = writeln!(src, "{i}for (long long o{d} = s{d}lo; o{d} <= s{d}hi; ++o{d}) {{");
-        let _ = writeln!(src, "{i}  const long long sat{} = sat{d} + o{d} * {}LL;", d + 1, src_strides[d]);
+        let _ = writeln!(src, "{i}const {ix} s{d}lo = max(({ix})0, oxcdiv(({ix})c{d} + ({ix})({}) - ({ix}){} + 1, ({ix}){}));", w.lo, w.size, w.stride);
+        let _ = writeln!(src, "{i}const {ix} s{d}hi = min(({ix}){}, oxfdiv(({ix})c{d} + ({ix})({}), ({ix}){}));", src_shape[d] - 1, w.lo, w.stride);
+        let _ = writeln!(src, "{i}for ({ix} o{d} = s{d}lo; o{d} <= s{d}hi; ++o{d}) {{");
+        let _ = writeln!(src, "{i}  const {ix} sat{} = sat{d} + o{d} * ({ix}){};", d + 1, src_strides[d]);
     }
     let ind = format!("    {}", "  ".repeat(rank));
-    // The window's pick: its first element, then each later one unless select(pick, x).
-    let _ = writeln!(src, "{ind}long long pick = -1;");
-    open_taps(&mut src, &dims, &shape, &ind);
+    // The window's pick: its first element, then each later one unless select(pick, x); its value kept.
+    let _ = writeln!(src, "{ind}{ix} pick = -1; {} pv = {{}};", reg_type(k));
+    open_taps(&mut src, &dims, &shape, &ind, ix);
     let tind = format!("{ind}{}", "  ".repeat(rank));
-    let _ = writeln!(src, "{tind}if (ok{rank} && (pick < 0 || !oxsel({}, {}))) pick = at{rank};", load(k, "in0", "pick"), load(k, "in0", &format!("at{rank}")));
+    let _ = writeln!(src, "{tind}if (ok{rank}) {{ const {} x = {}; if (pick < 0 || !oxsel(pv, x)) {{ pick = at{rank}; pv = x; }} }}", reg_type(k), load(k, "in0", &format!("at{rank}")));
     close_taps(&mut src, &dims, &ind);
-    let _ = writeln!(src, "{ind}if (pick == i) oxv(acc, {}, &acc);", load(sk, "in1", &format!("sat{rank}")));
+    let _ = writeln!(src, "{ind}if (pick == self) oxv(acc, {}, &acc);", load(sk, "in1", &format!("sat{rank}")));
     close_taps(&mut src, &dims, "    ");
     let _ = writeln!(src, "    out0[i] = {};", store(rk, "acc"));
     let _ = writeln!(src, "  }}\n}}");
