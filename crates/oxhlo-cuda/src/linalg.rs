@@ -126,6 +126,11 @@ fn kernel(defs: &str, params: &str, body: &str) -> String {
     src
 }
 
+/// A kernel of a thread an element `e < total` (`params` as for [`kernel`]) running `body`.
+fn per_element(params: &str, total: i64, body: &str) -> String {
+    kernel("", params, &format!("    const long long e = blk * {THREADS}LL + tid;\n    if (e < {total}LL) {{\n{body}    }}\n"))
+}
+
 /// Blocks of [`THREADS`] threads, a thread an item, for `items` items.
 fn per_thread(items: i64) -> usize {
     (items as u64).div_ceil(THREADS as u64) as usize
@@ -167,16 +172,13 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     let params = format!("const {ty}* __restrict__ in0, double* __restrict__ work, {ty}* __restrict__ out0");
     // Fill: the Hermitian input as lower-triangle elements (i >= j), read from the triangle asked for.
     let get = if lower { format!("oxc_make((double)m[r * {n}LL + c], 0.0)") } else { format!("oxc_conj(oxc_make((double)m[c * {n}LL + r], 0.0))") };
-    let fill = kernel(
-        "",
+    let fill = per_element(
         &params,
+        total,
         &format!(
-            "    const long long e = blk * {THREADS}LL + tid;
-    if (e < {total}LL) {{
-      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL;
+            "      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL;
       const {ty}* m = in0 + b * {nn}LL;
       if (c <= r) oxc_put(work, e, {get});
-    }}
 "
         ),
     );
@@ -263,16 +265,13 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     // other triangle zeros. L(i, j) is where the panels left it: a pivot in the diagonal array, an
     // element of a diagonal tile mirrored, the rest in place.
     let (keep, ij) = if lower { ("c <= r", "r, j = c") } else { ("c >= r", "c, j = r") };
-    let store = kernel(
-        "",
+    let store = per_element(
         &params,
+        total,
         &format!(
-            "    const long long e = blk * {THREADS}LL + tid;
-    if (e < {total}LL) {{
-      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL, i = {ij};
+            "      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL, i = {ij};
       const long long at = i == j ? {total}LL + b * {n}LL + i : b * {nn}LL + (i / 32 == j / 32 ? j * {n}LL + i : i * {n}LL + j);
       out0[e] = {keep} ? ({ty})work[2 * at] : ({ty})0.0;
-    }}
 "
         ),
     );
@@ -338,7 +337,7 @@ __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {
 "
     );
     let params = format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, double* __restrict__ work, {ty}* __restrict__ out0");
-    let fill = kernel("", &params, &format!("    const long long e = blk * {THREADS}LL + tid;\n    if (e < {total}LL) oxc_put(work, e, oxc_make((double)in1[e], 0.0));\n"));
+    let fill = per_element(&params, total, "      oxc_put(work, e, oxc_make((double)in1[e], 0.0));\n");
     // A tile: 32 positions of the order (rows) x 8 lines; thread tid holds row tid / 8, line tid % 8.
     let groups = (lines + 7) / 8;
     let tile_of = format!(
@@ -392,7 +391,7 @@ __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {
 "
         ),
     );
-    let store = kernel("", &params, &format!("    const long long e = blk * {THREADS}LL + tid;\n    if (e < {total}LL) out0[e] = ({ty})work[2 * e];\n"));
+    let store = per_element(&params, total, &format!("      out0[e] = ({ty})work[2 * e];\n"));
     let mut launches = vec![Launch { kernel: 0, blocks: per_thread(total), k0: 0 }];
     for k0 in (0..m).step_by(PANEL as usize) {
         launches.push(Launch { kernel: 1, blocks: (batch * groups) as usize, k0 });
