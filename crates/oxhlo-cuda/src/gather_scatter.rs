@@ -9,7 +9,8 @@
 //!   integers); a computation returning the update (`x.at[i].set(v)`) as a store of its bits (any
 //!   element type; where updates may collide, the last in order wins, as in the interpreter, by a
 //!   first launch marking each target's last update); any other computation that renders (max, min, multiply, adds of other types, ...)
-//!   in a compare-and-swap loop on the element's bits (2-, 4- and 8-byte types), `update(current,
+//!   in a compare-and-swap loop on the element's bits (2-, 4- and 8-byte types; a byte through its
+//!   aligned 4-byte word), `update(current,
 //!   update)` as the spec applies it. Update elements whose target is out of bounds are skipped, as the
 //!   interpreter does. Other colliding updates apply in an unspecified order, which the spec allows
 //!   (float sums and products may differ in rounding).
@@ -153,7 +154,7 @@ impl Update {
                 return Some(if unique { Update::Store } else { Update::Mark });
             }
         }
-        if !matches!(kind.size(), 2 | 4 | 8) || matches!(kind, Kind::C64 | Kind::C128) {
+        if !matches!(kind.size(), 1 | 2 | 4 | 8) || matches!(kind, Kind::C64 | Kind::C128) {
             return None;
         }
         crate::region::reducer(func, block, &[kind], "oxr").map(Update::Cas)
@@ -169,6 +170,21 @@ impl Update {
             Update::Store => (bits_type(kind.size())?, "out0[t] = upd[i];".to_string()),
             Update::Mark => (bits_type(kind.size())?, "atomicMax(&win[t], i + 1);".to_string()),
             Update::WriteLast => (bits_type(kind.size())?, "if (win[t] == i + 1) out0[t] = upd[i];".to_string()),
+            Update::Cas(_) if kind.size() == 1 => {
+                // A byte: compare-and-swap of the aligned 4-byte word holding it, the other bytes kept
+                // (device buffers start 256-byte aligned, and the word's other bytes are only ever
+                // written back as they were read).
+                let (st, rt) = (storage_type(kind)?, crate::render::reg_type(kind));
+                let cur = crate::render::load(kind, "(&cur)", "0");
+                let up = crate::render::load(kind, "upd", "i");
+                let next = crate::render::store(kind, "r");
+                (
+                    st,
+                    format!(
+                        "{{ unsigned int* p = (unsigned int*)((unsigned long long)&out0[t] & ~3ULL); const unsigned int sh = (unsigned int)((unsigned long long)&out0[t] & 3ULL) * 8u;\n      unsigned int old = *(volatile unsigned int*)p, seen;\n      do {{ seen = old; const unsigned char cb = (unsigned char)(seen >> sh); {st} cur; memcpy(&cur, &cb, 1); {rt} r; oxr({cur}, {up}, &r); const {st} nx = {next}; unsigned char nb; memcpy(&nb, &nx, 1); old = atomicCAS(p, seen, (seen & ~(0xffu << sh)) | ((unsigned int)nb << sh)); }} while (old != seen); }}"
+                    ),
+                )
+            }
             Update::Cas(_) => {
                 let (st, bt, rt) = (storage_type(kind)?, bits_type(kind.size())?, crate::render::reg_type(kind));
                 let cur = crate::render::load(kind, "(&cur)", "0");

@@ -61,6 +61,9 @@ pub fn sort_input(t: &TensorType, seed: u64, nans: bool) -> Buf {
         ElementType::Int { bits: 32, .. } => Buf::I32(r.iter().map(|&v| (v * 4.0).round() as i32).collect()),
         ElementType::Int { bits: 16, signedness: oxhlo_ir::Signedness::Signless | oxhlo_ir::Signedness::Signed } => Buf::I16(r.iter().map(|&v| (v * 30000.0) as i16).collect()),
         ElementType::Int { bits: 64, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U64(r.iter().map(|&v| (v.abs() as f64 * 1.8e19) as u64).collect()),
+        ElementType::Int { bits: 8, signedness: oxhlo_ir::Signedness::Unsigned } => Buf::U8(r.iter().map(|&v| (v.abs() * 255.0) as u8).collect()),
+        ElementType::Int { bits: 8, .. } => Buf::I8(r.iter().map(|&v| (v * 127.0) as i8).collect()),
+        ElementType::Bool => Buf::Bool(r.iter().map(|&v| v > 0.0).collect()),
         ElementType::Int { bits: 64, .. } => Buf::I64(r.iter().map(|&v| (v * 1e6).round() as i64 * 3_000_000_007).collect()),
         other => panic!("no inputs for {other:?}"),
     }
