@@ -9,6 +9,7 @@
 //! unoptimized program (NaN payloads aside, which the spec leaves open). The [`PassManager`] times each pass, can dump the IR after each one and verify between passes.
 
 pub mod canon;
+pub mod composites;
 pub mod cse;
 pub mod dce;
 pub mod conv_reverse;
@@ -204,6 +205,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
     if level == OptLevel::O0 {
         return pm;
     }
+    pm.add(Box::new(composites::NativeComposites));
     pm.add(Box::new(inline::Inline));
     pm.add(Box::new(fold::ConstantFold));
     pm.add(Box::new(simplify::AlgebraicSimplify));
