@@ -5,7 +5,8 @@
 //! reduce_window: a thread per result element folds `acc = body(acc, x)` from the init values over the
 //! window's taps in row-major order; a tap in padding or in a base-dilation hole contributes the init
 //! values (the spec pads with them). Prefix windows (JAX's cumulative ops) take a thread a line that
-//! folds once along it when the reducer keeps the init values as they are (`prefix_kernel`).
+//! folds once along it when the reducer keeps the init values as they are (`prefix_kernel`; rows move
+//! through shared memory a warp's 32 at a time, `prefix_rows_kernel`).
 //!
 //! select_and_scatter: a thread per operand element `p` (gathering rather than scattering, so no
 //! atomics and the interpreter's order): starting from the init value, for each window that covers `p`,
@@ -122,7 +123,11 @@ pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
     if let Some(d) = prefix_dim(&dims, op, &shape, &out_shape) {
         // A thread a line: `n` counts the lines.
-        prefix_kernel(&mut src, &kinds, &shape, d);
+        if d + 1 == shape.len() && kinds.len() == 1 && kinds[0].size() <= 4 && !matches!(kinds[0], Kind::Bool) && !crate::env_off("OXHLO_CUDA_PREFIX_TILES") {
+            prefix_rows_kernel(&mut src, kinds[0], shape[d]);
+        } else {
+            prefix_kernel(&mut src, &kinds, &shape, d);
+        }
         return Some((src, (n_out / shape[d]) as usize));
     }
     let _ = writeln!(src, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{");
@@ -169,6 +174,49 @@ fn same_bits(k: Kind, a: &str, b: &str) -> String {
         "double" => format!("(__double_as_longlong({a}) == __double_as_longlong({b}))"),
         _ => format!("({a} == {b})"),
     }
+}
+
+/// [`prefix_kernel`] for lines that are rows (the last dimension, one input of at most 4 bytes): the
+/// same fold a thread a row, but each warp takes 32 rows and moves them through shared memory 32
+/// columns at a time, so that loads and stores are a row's consecutive elements across the warp (a
+/// thread reading its own row would touch 32 rows' cache lines at once). Blocks of 256 threads (the
+/// launch's), 8 warps, `n` the rows.
+fn prefix_rows_kernel(src: &mut String, k: Kind, n: i64) {
+    let (st, rt) = (storage_type(k).unwrap_or("float"), reg_type(k));
+    let _ = writeln!(src, "  __shared__ {st} tile[8][32][33];");
+    let _ = writeln!(src, "  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;");
+    let _ = writeln!(src, "  const {rt} init0 = {};
+  {rt} g0 = init0;
+  oxv(init0, init0, &g0);", load(k, "in1", "0"));
+    let _ = writeln!(src, "  const bool once = {};", same_bits(k, "g0", "init0"));
+    let _ = writeln!(src, "  for (long long b0 = (long long)blockIdx.x * 256; b0 < n; b0 += (long long)gridDim.x * 256) {{");
+    let _ = writeln!(src, "    const long long r0 = b0 + w * 32, mine = r0 + lane;");
+    let _ = writeln!(src, "    {rt} acc0 = init0;");
+    let _ = writeln!(src, "    for (long long c0 = 0; c0 < {n}LL; c0 += 32) {{");
+    let _ = writeln!(src, "      const int cols = (int)min(32LL, {n}LL - c0);");
+    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < n && lane < cols) tile[w][r][lane] = in0[(r0 + r) * {n}LL + c0 + lane];");
+    let _ = writeln!(src, "      __syncthreads();");
+    let _ = writeln!(src, "      if (mine < n) {{");
+    let _ = writeln!(src, "        if (once) {{");
+    let _ = writeln!(src, "          for (int j = 0; j < cols; j++) {{ oxv(acc0, {}, &acc0); tile[w][lane][j] = {}; }}", load(k, "tile[w][lane]", "j"), store(k, "acc0"));
+    let _ = writeln!(src, "        }} else {{");
+    // Each result folds its own taps from the init values: padding (n - 1 - i of them), then the row
+    // up to it, as the general kernel does.
+    let _ = writeln!(src, "          for (int j = 0; j < cols; j++) {{");
+    let _ = writeln!(src, "            const long long i = c0 + j;
+            {rt} a = init0;");
+    let _ = writeln!(src, "            for (long long t = i + 1; t < {n}LL; ++t) oxv(a, init0, &a);");
+    let _ = writeln!(src, "            for (long long t = 0; t <= i; ++t) oxv(a, {}, &a);", load(k, "in0", &format!("mine * {n}LL + t")));
+    let _ = writeln!(src, "            tile[w][lane][j] = {};
+          }}", store(k, "a"));
+    let _ = writeln!(src, "        }}
+      }}");
+    let _ = writeln!(src, "      __syncthreads();");
+    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < n && lane < cols) out0[(r0 + r) * {n}LL + c0 + lane] = tile[w][r][lane];");
+    let _ = writeln!(src, "      __syncthreads();
+    }}
+  }}
+}}");
 }
 
 /// The body of the prefix-window kernel (see [`prefix_dim`]): a thread a line along dimension `d`
