@@ -22,7 +22,7 @@ pub const WARP_ROW_MAX: i64 = 4096;
 
 /// Whether top_k `op` runs by selection, and then whether a warp takes a row (else a block).
 pub fn selects(func: &Func, op: &Op) -> Option<bool> {
-    if op.kind != OpKind::ChloTopK || crate::env_off("OXHLO_CUDA_TOP_K_SELECT") || op.operands.len() != 1 || op.results.len() != 2 {
+    if op.kind != OpKind::ChloTopK || crate::env_off("OXHLO_CUDA_TOP_K_SELECT") || crate::env_off("OXHLO_CUDA_SORT") || op.operands.len() != 1 || op.results.len() != 2 {
         return None;
     }
     let (kind, shape) = kind_of(func, op.operands[0])?;
