@@ -296,6 +296,10 @@ fn counted_loops_skip_their_conditions_and_update_scans_in_place() {
     // The two scans alone: no host reads, so captured after two step-by-step runs.
     let module = scans_only;
     let prog = CudaProgram::compile(module.clone(), &opts, Arc::new(CustomCallRegistry::with_builtins())).expect("compiles");
+    // A graph is captured again when quickly compiled kernels (this program's, or those of tests
+    // running beside it in this process) are swapped for their full versions: count those swaps.
+    oxhlo_cuda::tiers::wait_for_upgrades(std::time::Duration::from_secs(60));
+    let upgrades = gpu.upgrades.load(Relaxed);
     let mut kept = Vec::new();
     for run in 0..6 {
         let xs = NTensor::new(f32_ty(&[64, 32]), Buf::F32(rand(64 * 32, 50 + run)));
@@ -308,8 +312,10 @@ fn counted_loops_skip_their_conditions_and_update_scans_in_place() {
     }
     assert_eq!(prog.stats.predicate_reads.load(Relaxed), 0, "counted loops read no predicate");
     if oxhlo_cuda::graph::enabled() {
-        assert_eq!(prog.stats.graph_captures.load(Relaxed), 1, "counted loops leave the program capturable");
-        assert!(prog.stats.graph_replays.load(Relaxed) >= 2, "and replayed");
+        let (captures, replays) = (prog.stats.graph_captures.load(Relaxed), prog.stats.graph_replays.load(Relaxed));
+        let swaps = (gpu.upgrades.load(Relaxed) - upgrades) as usize;
+        assert!(captures >= 1 && captures <= 1 + swaps, "counted loops leave the program capturable: {captures} captures, {swaps} kernel swaps");
+        assert!(captures + replays >= 4, "runs after the first two are graph runs: {captures} captures, {replays} replays");
     }
     for (run, (outs, want)) in kept.iter().enumerate() {
         for (k, (o, w)) in outs.iter().zip(want).enumerate() {
