@@ -170,32 +170,29 @@ impl Update {
             Update::Store => (bits_type(kind.size())?, "out0[t] = upd[i];".to_string()),
             Update::Mark => (bits_type(kind.size())?, "atomicMax(&win[t], i + 1);".to_string()),
             Update::WriteLast => (bits_type(kind.size())?, "if (win[t] == i + 1) out0[t] = upd[i];".to_string()),
-            Update::Cas(_) if kind.size() == 1 => {
-                // A byte: compare-and-swap of the aligned 4-byte word holding it, the other bytes kept
-                // (device buffers start 256-byte aligned, and the word's other bytes are only ever
-                // written back as they were read).
+            Update::Cas(_) => {
                 let (st, rt) = (storage_type(kind)?, crate::render::reg_type(kind));
                 let cur = crate::render::load(kind, "(&cur)", "0");
                 let up = crate::render::load(kind, "upd", "i");
                 let next = crate::render::store(kind, "r");
-                (
-                    st,
+                // One try: the element `seen` holds as `cur`, `update(cur, upd[i])` stored as `nx`.
+                let step = |seen: &str, size: &str| format!("{st} cur; memcpy(&cur, &{seen}, {size}); {rt} r; oxr({cur}, {up}, &r); const {st} nx = {next};");
+                let code = if kind.size() == 1 {
+                    // A byte: compare-and-swap of the aligned 4-byte word holding it, the other bytes
+                    // kept (device buffers start 256-byte aligned, and the word's other bytes are only
+                    // ever written back as they were read).
                     format!(
-                        "{{ unsigned int* p = (unsigned int*)((unsigned long long)&out0[t] & ~3ULL); const unsigned int sh = (unsigned int)((unsigned long long)&out0[t] & 3ULL) * 8u;\n      unsigned int old = *(volatile unsigned int*)p, seen;\n      do {{ seen = old; const unsigned char cb = (unsigned char)(seen >> sh); {st} cur; memcpy(&cur, &cb, 1); {rt} r; oxr({cur}, {up}, &r); const {st} nx = {next}; unsigned char nb; memcpy(&nb, &nx, 1); old = atomicCAS(p, seen, (seen & ~(0xffu << sh)) | ((unsigned int)nb << sh)); }} while (old != seen); }}"
-                    ),
-                )
-            }
-            Update::Cas(_) => {
-                let (st, bt, rt) = (storage_type(kind)?, bits_type(kind.size())?, crate::render::reg_type(kind));
-                let cur = crate::render::load(kind, "(&cur)", "0");
-                let up = crate::render::load(kind, "upd", "i");
-                let next = crate::render::store(kind, "r");
-                (
-                    st,
+                        "{{ unsigned int* p = (unsigned int*)((unsigned long long)&out0[t] & ~3ULL); const unsigned int sh = (unsigned int)((unsigned long long)&out0[t] & 3ULL) * 8u;\n      unsigned int old = *(volatile unsigned int*)p, seen;\n      do {{ seen = old; const unsigned char cb = (unsigned char)(seen >> sh); {} unsigned char nb; memcpy(&nb, &nx, 1); old = atomicCAS(p, seen, (seen & ~(0xffu << sh)) | ((unsigned int)nb << sh)); }} while (old != seen); }}",
+                        step("cb", "1")
+                    )
+                } else {
+                    let bt = bits_type(kind.size())?;
                     format!(
-                        "{{ {bt}* p = ({bt}*)&out0[t]; {bt} old = *(volatile {bt}*)p, seen;\n      do {{ seen = old; {st} cur; memcpy(&cur, &seen, sizeof(cur)); {rt} r; oxr({cur}, {up}, &r); const {st} nx = {next}; {bt} nb; memcpy(&nb, &nx, sizeof(nb)); old = atomicCAS(p, seen, nb); }} while (old != seen); }}"
-                    ),
-                )
+                        "{{ {bt}* p = ({bt}*)&out0[t]; {bt} old = *(volatile {bt}*)p, seen;\n      do {{ seen = old; {} {bt} nb; memcpy(&nb, &nx, sizeof(nb)); old = atomicCAS(p, seen, nb); }} while (old != seen); }}",
+                        step("seen", "sizeof(cur)")
+                    )
+                };
+                (st, code)
             }
         })
     }

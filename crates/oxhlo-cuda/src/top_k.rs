@@ -18,12 +18,7 @@ use std::fmt::Write;
 pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
     if crate::top_k_select::selects(func, op).is_some() {
         let (rows, n, _) = rows_of(func, op)?;
-        let (kind, _) = kind_of(func, op.operands[0])?;
-        let (ik, _) = kind_of(func, op.results[1])?;
-        let params = [format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
-        let key = |v: &str| if crate::render::is_float(kind) { format!("oxh_tok({v})") } else { v.to_string() };
-        let src = crate::top_k_select::render(func, op, &params, key)?;
-        return Some(SortPlan { src, rows, n, large: false, chunk: 0 });
+        return Some(SortPlan { src: crate::top_k_select::render(func, op)?, rows, n, large: false, chunk: 0 });
     }
     plan_top_k_network(func, op)
 }

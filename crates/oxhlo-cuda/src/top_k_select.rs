@@ -39,12 +39,14 @@ pub fn selects(func: &Func, op: &Op) -> Option<bool> {
     (supported && !few_long && (1..=SELECT_MAX_K).contains(&k) && k <= n && n <= i32::MAX as i64 / 2).then_some(n <= WARP_ROW_MAX)
 }
 
-/// The selection kernel of top_k `op` (signature `(long long rows, in0, out0, out1)`; `params` its
-/// parameters after `rows`), `key` the order's key of an element expression.
-pub fn render(func: &Func, op: &Op, params: &[String], key: impl Fn(&str) -> String) -> Option<String> {
+/// The selection kernel of top_k `op`: signature `(long long rows, const T* in0, T* out0, I* out1)`.
+pub fn render(func: &Func, op: &Op) -> Option<String> {
     let warp = selects(func, op)?;
     let (kind, shape) = kind_of(func, op.operands[0])?;
     let (ik, _) = kind_of(func, op.results[1])?;
+    let params = [format!("const {}* __restrict__ in0", storage_type(kind)?), format!("{}* __restrict__ out0", storage_type(kind)?), format!("{}* __restrict__ out1", storage_type(ik)?)];
+    // The order's key of an element: floats by their total order's integer key.
+    let key = |v: &str| if crate::render::is_float(kind) { format!("oxh_tok({v})") } else { v.to_string() };
     let n = *shape.last()?;
     let k = op.attr("k").and_then(Attr::as_int)?;
     let p = (k as u64).next_power_of_two() as usize;
