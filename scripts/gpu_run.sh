@@ -197,10 +197,13 @@ if [ "$MODE" = firstcall ]; then
 fi
 if [ "$MODE" = sorts ]; then
   # jnp.sort / argsort on XLA:CUDA and on oxhlo's device sort (scripts/sort_probe.py; SHAPES, default
-  # 64x100 and 4096x1024), then oxhlo with the sorts on the host for the small shape (OXHLO_CUDA_SORT=0).
+  # 64x100 and 4096x1024), with its shared-memory networks (OXHLO_CUDA_SORT_REGISTERS=0), then oxhlo
+  # with the sorts on the host for the small shape (OXHLO_CUDA_SORT=0).
   SHAPES=${SHAPES:-64x100 4096x1024}
   JAX_PLATFORMS=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/sorts.txt"
   OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error|host' | tee -a "$OUT/sorts.txt"
+  # The shared-memory networks (a __syncthreads a step) beside the register ones, same shapes.
+  OXHLO_CUDA_SORT_REGISTERS=0 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 120 "$PY" "$C/sort_probe.py" $SHAPES 2>&1 | grep -E ' ms a call|Error' | sed 's/^/shared-memory networks: /' | tee -a "$OUT/sorts.txt"
   OXHLO_CUDA_SORT=0 JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 60 "$PY" "$C/sort_probe.py" 64x100 2>&1 | grep -E ' ms a call|Error' | sed 's/^/host sorts: /' | tee -a "$OUT/sorts.txt"
 fi
 if [ "$MODE" = windows ]; then

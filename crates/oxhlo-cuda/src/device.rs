@@ -725,18 +725,18 @@ impl Gpu {
         unsafe { self.launch_with(src, (blocks.min(1 << 20) as u32, threads), scalars, inputs, outputs) }
     }
 
-    /// Launches one step of a sort in global memory (`sort::large_stages`): kernel `(long long rows,
-    /// long long k, long long j, inputs..., positions, outputs...)` over `items` work items (grid-stride
-    /// beyond 2^20 blocks of 256).
-    #[allow(clippy::too_many_arguments)]
-    pub fn launch_sort_stage(&self, src: &Kernel, rows: i64, k: i64, j: i64, items: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+    /// Launches one launch of a long-row sort (`sort::large_launches`): kernel `(long long rows, long
+    /// long k, long long j, long long steps, inputs..., scratch, outputs...)` over `items` work items
+    /// (grid-stride beyond 2^20 blocks of 256).
+    pub fn launch_sort_stage(&self, src: &Kernel, rows: i64, [k, j, steps]: [i64; 3], items: i64, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if items <= 0 {
             return Ok(());
         }
         let blocks = (items as u64).div_ceil(256).min(1 << 20) as u32;
-        // SAFETY: the signature is (long long rows, long long k, long long j, inputs..., int* positions,
-        // outputs...) as `sort::large_network` renders it; the positions cover rows * p ints.
-        unsafe { self.launch_with(src, (blocks, 256), &[rows, k, j], inputs, outputs) }
+        // SAFETY: the signature is (long long rows, long long k, long long j, long long steps, inputs...,
+        // scratch, outputs...) as `sort::large_network` and `sort_registers::large` render it; the
+        // scratch is `sort::large_scratch_bytes` long.
+        unsafe { self.launch_with(src, (blocks, 256), &[rows, k, j, steps], inputs, outputs) }
     }
 
     /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per

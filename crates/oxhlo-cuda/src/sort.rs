@@ -94,6 +94,17 @@ pub(crate) fn rows_of(func: &Func, op: &Op) -> Option<(i64, i64, i64)> {
     Some((numel / n, n, shape[dim + 1..].iter().product()))
 }
 
+/// Whether a sort of rows of `n` elements of operands `kinds` takes [`crate::sort_registers`]'
+/// networks: `Some(0)` a block a row ([`crate::sort_registers::small`]), `Some(c)` chunks of `c` in a
+/// scratch buffer ([`crate::sort_registers::large`]); None: the shared-memory networks here.
+pub(crate) fn registers_form(kinds: &[Kind], n: i64) -> Option<i64> {
+    if n <= SORT_MAX && crate::sort_registers::fits_small(kinds, n) {
+        return Some(0);
+    }
+    let p = (n as u64).next_power_of_two() as i64;
+    crate::sort_registers::large_chunk(kinds).filter(|&c| p > c)
+}
+
 /// The plan of sort `op` (None when it does not run on the device; see the module doc).
 pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     if op.kind != OpKind::Sort || crate::env_off("OXHLO_CUDA_SORT") || op.operands.is_empty() || op.results.len() != op.operands.len() {
@@ -120,14 +131,18 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
         format!("oxc({})", args.join(", "))
     };
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
+    let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
+    match registers_form(&ks, n) {
+        Some(0) => return Some(SortPlan { src: crate::sort_registers::small(&comparator, &params, &ks, n, inner, &order), rows, n, large: false, chunk: 0 }),
+        Some(c) => return Some(SortPlan { src: crate::sort_registers::large(&comparator, &params, &ks, n, inner, &order, c), rows, n, large: true, chunk: c }),
+        None => {}
+    }
     if n > SORT_MAX {
         let copies: String = (0..kinds.len()).map(|j| format!("      out{j}[base + t * {inner}LL] = in{j}[base + at * {inner}LL];\n")).collect();
-        let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
         let (chunk, keys) = large_chunk(&ks);
         let src = large_network(&comparator, &params, kinds.len(), n, inner, &order, n, &copies, chunk, keys.then_some(&ks[..]));
         return Some(SortPlan { src, rows, n, large: true, chunk });
     }
-    let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
     let shared = keys_fit(&ks, n);
     let copies: String = (0..kinds.len())
         .map(|j| if shared { format!("      out{j}[base + (long long)t * {inner}LL] = sv{j}[t];\n") } else { format!("      out{j}[base + (long long)t * {inner}LL] = in{j}[base + (long long)pos[t] * {inner}LL];\n") })
@@ -147,7 +162,7 @@ pub(crate) fn large_network(helpers: &str, params: &[String], inputs: usize, n: 
     let p = (n as u64).next_power_of_two() as i64;
     let ins: Vec<String> = (0..inputs).map(|j| format!("in{j}")).collect();
     let ins = ins.join(", ");
-    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string()];
+    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), "long long steps".to_string()];
     kparams.extend(params[1..=inputs].iter().cloned());
     kparams.push("int* __restrict__ pos".to_string());
     kparams.extend(params[inputs + 1..].iter().cloned());
@@ -210,22 +225,52 @@ pub(crate) fn large_network(helpers: &str, params: &[String], inputs: usize, n: 
     src
 }
 
-/// The launches of a sort or top_k of rows longer than [`SORT_MAX`] as `(k, j, work items)` (a block
-/// of 256 threads per 256 items): a top_k of few its two ([`large_top_k`]), else [`large_stages`] with
-/// the gather a thread an element, the steps in shared memory a block a chunk, the global steps a
-/// thread a pair. None for rows the device does not sort.
-pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64)>> {
+/// The launches of a sort or top_k of rows longer than a block sorts at once as `(k, j, steps, work
+/// items)` scalars of its kernel (a block of 256 threads per 256 items): a sort in
+/// [`crate::sort_registers`]' chunks its [`crate::sort_registers::large_launches`]; a top_k of few its
+/// two ([`large_top_k`]); else [`large_stages`] with the gather a thread an element, the steps in shared
+/// memory a block a chunk, the global steps a thread a pair. None for rows the device does not sort.
+pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>> {
     let (rows, n, _) = rows_of(func, op)?;
     let p = (n as u64).next_power_of_two() as i64;
     let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    if op.kind == OpKind::Sort {
+        if let Some(c) = registers_form(&kinds, n).filter(|&c| c > 0) {
+            return Some(crate::sort_registers::large_launches(&kinds, rows, n, c));
+        }
+    }
     let (chunk, keys) = large_chunk(&kinds);
     if op.kind == OpKind::ChloTopK && keys {
         let k = op.attr("k").and_then(Attr::as_int)?;
         if crate::top_k::few_of_long(k, p, chunk).is_some() {
-            return Some(vec![(chunk, -2, rows * (p / chunk) * 256), (-3, 0, rows * 256)]);
+            return Some(vec![(chunk, -2, 0, rows * (p / chunk) * 256), (-3, 0, 0, rows * 256)]);
         }
     }
-    Some(large_stages(p, chunk).into_iter().map(|(k, j)| (k, j, if k < 0 { rows * n } else if j < 0 { rows * (p / chunk) * 256 } else { rows * p / 2 })).collect())
+    Some(large_stages(p, chunk).into_iter().map(|(k, j)| (k, j, 0, if k < 0 { rows * n } else if j < 0 { rows * (p / chunk) * 256 } else { rows * p / 2 })).collect())
+}
+
+/// Whether sort or top_k `op` launches as a long-row sort ([`large_launches`], a scratch buffer
+/// [`large_scratch_bytes`] long), not a block a row.
+pub fn plan_is_large(func: &Func, op: &Op) -> bool {
+    let Some((_, n, _)) = rows_of(func, op) else { return false };
+    if op.kind == OpKind::Sort {
+        let kinds: Option<Vec<Kind>> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect();
+        if let Some(c) = kinds.and_then(|ks| registers_form(&ks, n)) {
+            return c > 0;
+        }
+    }
+    n > SORT_MAX
+}
+
+/// Bytes of the scratch buffer a long-row sort or top_k launches with (between its inputs and its
+/// outputs): positions, and for [`crate::sort_registers`]' form every operand's elements too.
+pub fn large_scratch_bytes(func: &Func, op: &Op) -> Option<i64> {
+    let (rows, n, _) = rows_of(func, op)?;
+    let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    if op.kind == OpKind::Sort && registers_form(&kinds, n).is_some_and(|c| c > 0) {
+        return Some(crate::sort_registers::scratch_bytes(&kinds, rows, n));
+    }
+    Some(rows * ((n as u64).next_power_of_two() as i64) * 4)
 }
 
 /// Whether a row of `n` elements of operands `kinds` fits in shared memory beside its positions (the
@@ -359,7 +404,7 @@ const MEMO_TAG: u32 = 61;
 /// device.
 pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
     let src = memo.get(op, MEMO_TAG, || render_sort(func, op))?;
-    let (rows, n, _) = rows_of(func, op)?;
+    let (rows, _, _) = rows_of(func, op)?;
     let results = crate::render::result_types(func, op)?;
     Some((|| {
         let mut outs = gpu.alloc_results(&results)?;
@@ -367,13 +412,12 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
         if let Some(warp) = crate::top_k_select::selects(func, op) {
             // A selection top_k: a warp a row for short rows, a block for long ones.
             gpu.launch_rows(&src, rows, warp, &bufs, &mut outs)?;
-        } else if n > SORT_MAX {
-            let pn = (n as u64).next_power_of_two() as i64;
+        } else if plan_is_large(func, op) {
             let mut with_pos = Vec::with_capacity(outs.len() + 1);
-            with_pos.push(gpu.alloc_raw(Kind::I32, (rows * pn) as usize)?);
+            with_pos.push(gpu.alloc_raw(Kind::U8, large_scratch_bytes(func, op).ok_or("a long sort of no scratch")? as usize)?);
             with_pos.extend(outs);
-            for (k, j, items) in large_launches(func, op).ok_or("a long sort of no launches")? {
-                gpu.launch_sort_stage(&src, rows, k, j, items, &bufs, &mut with_pos)?;
+            for (k, j, steps, items) in large_launches(func, op).ok_or("a long sort of no launches")? {
+                gpu.launch_sort_stage(&src, rows, [k, j, steps], items, &bufs, &mut with_pos)?;
             }
             outs = with_pos.split_off(1);
         } else {

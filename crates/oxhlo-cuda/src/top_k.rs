@@ -74,7 +74,7 @@ pub(crate) fn few_of_long(k: i64, p: i64, chunk: i64) -> Option<i64> {
 }
 
 /// The kernel of a top_k of few (`keep`, see [`few_of_long`]) from rows of `n` f32/ints longer than
-/// [`SORT_MAX`], in two launches of the long-row signature `(rows, k, j, in0, pos, out0, out1)`:
+/// [`SORT_MAX`], in two launches of the long-row signature `(rows, k, j, steps, in0, pos, out0, out1)`:
 /// `(chunk, -2)` a block a chunk of `chunk` positions sorts its chunks of `top` and halves them by
 /// rounds in shared memory (as [`network`]'s partial form), leaving the chunk's first `top` positions at
 /// `pos[row * p + chunk index * top ...]`; `(-3, 0)` a block a row sorts those candidates in shared
@@ -84,7 +84,7 @@ fn large_top_k(params: &[String], kind: Kind, n: i64, order: &str, keep: i64, ch
     let p = (n as u64).next_power_of_two() as i64;
     let chunks = p / chunk;
     let m = chunks * top;
-    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), params[1].clone(), "int* __restrict__ pos".to_string()];
+    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), "long long steps".to_string(), params[1].clone(), "int* __restrict__ pos".to_string()];
     kparams.extend(params[2..].iter().cloned());
     let mut src = prelude_and_order("", &params[1..=1], "long long", n, 1, order) + &before_in_shared(&params[1..=1], n, order);
     let cas = compare_swap(Some(&[kind]), 1, "sp");

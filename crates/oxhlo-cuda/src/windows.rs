@@ -125,6 +125,8 @@ pub fn render_reduce_window(func: &Func, op: &Op) -> Option<(String, usize)> {
         // A thread a line: `n` counts the lines.
         if d + 1 == shape.len() && kinds.len() == 1 && kinds[0].size() <= 4 && !matches!(kinds[0], Kind::Bool) && !crate::env_off("OXHLO_CUDA_PREFIX_TILES") {
             prefix_rows_kernel(&mut src, kinds[0], shape[d]);
+            // Eight work items a row: a block of 256 threads takes 32 rows.
+            return Some((src, (n_out / shape[d]) as usize * 8));
         } else {
             prefix_kernel(&mut src, &kinds, &shape, d);
         }
@@ -177,10 +179,12 @@ fn same_bits(k: Kind, a: &str, b: &str) -> String {
 }
 
 /// [`prefix_kernel`] for lines that are rows (the last dimension, one input of at most 4 bytes): the
-/// same fold a thread a row, but each warp takes 32 rows and moves them through shared memory 32
-/// columns at a time, so that loads and stores are a row's consecutive elements across the warp (a
-/// thread reading its own row would touch 32 rows' cache lines at once). Blocks of 256 threads (the
-/// launch's), 8 warps, `n` the rows.
+/// same fold a thread a row, the rows through shared memory so that loads and stores are a row's
+/// consecutive elements across a warp (a thread reading its own row would touch 32 rows' cache lines at
+/// once). A block of 256 threads takes 32 rows (`n` counts 8 work items a row, so a [1024, 1024] cumsum
+/// spreads over 32 blocks): its 8 warps load 256 columns of them at once, 32 each, warp 0 folds the
+/// 32 rows a lane each (a full tile's 32 steps unrolled, its shared loads independent of the fold),
+/// and the 8 warps store them.
 fn prefix_rows_kernel(src: &mut String, k: Kind, n: i64) {
     let (st, rt) = (storage_type(k).unwrap_or("float"), reg_type(k));
     let _ = writeln!(src, "  __shared__ {st} tile[8][32][33];");
@@ -189,30 +193,38 @@ fn prefix_rows_kernel(src: &mut String, k: Kind, n: i64) {
   {rt} g0 = init0;
   oxv(init0, init0, &g0);", load(k, "in1", "0"));
     let _ = writeln!(src, "  const bool once = {};", same_bits(k, "g0", "init0"));
-    let _ = writeln!(src, "  for (long long b0 = (long long)blockIdx.x * 256; b0 < n; b0 += (long long)gridDim.x * 256) {{");
-    let _ = writeln!(src, "    const long long r0 = b0 + w * 32, mine = r0 + lane;");
+    let _ = writeln!(src, "  const long long rows = n / 8;");
+    let _ = writeln!(src, "  for (long long r0 = (long long)blockIdx.x * 32; r0 < rows; r0 += (long long)gridDim.x * 32) {{");
+    let _ = writeln!(src, "    const long long mine = r0 + lane;");
     let _ = writeln!(src, "    {rt} acc0 = init0;");
-    let _ = writeln!(src, "    for (long long c0 = 0; c0 < {n}LL; c0 += 32) {{");
-    let _ = writeln!(src, "      const int cols = (int)min(32LL, {n}LL - c0);");
-    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < n && lane < cols) tile[w][r][lane] = in0[(r0 + r) * {n}LL + c0 + lane];");
+    let _ = writeln!(src, "    for (long long c0 = 0; c0 < {n}LL; c0 += 256) {{");
+    let _ = writeln!(src, "      const long long cw = c0 + w * 32;");
+    let _ = writeln!(src, "      const int cols = (int)max(0LL, min(32LL, {n}LL - cw));");
+    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < rows && lane < cols) tile[w][r][lane] = in0[(r0 + r) * {n}LL + cw + lane];");
     let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "      if (mine < n) {{");
-    let _ = writeln!(src, "        if (once) {{");
-    let _ = writeln!(src, "          for (int j = 0; j < cols; j++) {{ oxv(acc0, {}, &acc0); tile[w][lane][j] = {}; }}", load(k, "tile[w][lane]", "j"), store(k, "acc0"));
-    let _ = writeln!(src, "        }} else {{");
+    let _ = writeln!(src, "      if (w == 0 && mine < rows) {{");
+    let _ = writeln!(src, "        for (int g = 0; g < 8 && c0 + g * 32 < {n}LL; g++) {{");
+    let _ = writeln!(src, "          const int gcols = (int)min(32LL, {n}LL - (c0 + g * 32));");
+    let _ = writeln!(src, "          if (once && gcols == 32) {{");
+    let _ = writeln!(src, "            #pragma unroll
+            for (int j = 0; j < 32; j++) {{ oxv(acc0, {}, &acc0); tile[g][lane][j] = {}; }}", load(k, "tile[g][lane]", "j"), store(k, "acc0"));
+    let _ = writeln!(src, "          }} else if (once) {{");
+    let _ = writeln!(src, "            for (int j = 0; j < gcols; j++) {{ oxv(acc0, {}, &acc0); tile[g][lane][j] = {}; }}", load(k, "tile[g][lane]", "j"), store(k, "acc0"));
+    let _ = writeln!(src, "          }} else {{");
     // Each result folds its own taps from the init values: padding (n - 1 - i of them), then the row
     // up to it, as the general kernel does.
-    let _ = writeln!(src, "          for (int j = 0; j < cols; j++) {{");
-    let _ = writeln!(src, "            const long long i = c0 + j;
-            {rt} a = init0;");
-    let _ = writeln!(src, "            for (long long t = i + 1; t < {n}LL; ++t) oxv(a, init0, &a);");
-    let _ = writeln!(src, "            for (long long t = 0; t <= i; ++t) oxv(a, {}, &a);", load(k, "in0", &format!("mine * {n}LL + t")));
-    let _ = writeln!(src, "            tile[w][lane][j] = {};
-          }}", store(k, "a"));
-    let _ = writeln!(src, "        }}
+    let _ = writeln!(src, "            for (int j = 0; j < gcols; j++) {{");
+    let _ = writeln!(src, "              const long long i = c0 + g * 32 + j;
+              {rt} a = init0;");
+    let _ = writeln!(src, "              for (long long t = i + 1; t < {n}LL; ++t) oxv(a, init0, &a);");
+    let _ = writeln!(src, "              for (long long t = 0; t <= i; ++t) oxv(a, {}, &a);", load(k, "in0", &format!("mine * {n}LL + t")));
+    let _ = writeln!(src, "              tile[g][lane][j] = {};
+            }}", store(k, "a"));
+    let _ = writeln!(src, "          }}
+        }}
       }}");
     let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < n && lane < cols) out0[(r0 + r) * {n}LL + c0 + lane] = tile[w][r][lane];");
+    let _ = writeln!(src, "      for (int r = 0; r < 32; r++) if (r0 + r < rows && lane < cols) out0[(r0 + r) * {n}LL + cw + lane] = tile[w][r][lane];");
     let _ = writeln!(src, "      __syncthreads();
     }}
   }}

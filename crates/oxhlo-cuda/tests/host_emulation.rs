@@ -3,7 +3,7 @@
 //! triangular_solve, run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
 //! the few helpers these kernels call) is compiled by the C++ compiler as a shared library and run as
 //! one block of as many threads as the backend launches (OS threads: `__shared__` arrays are static,
-//! `__syncthreads` a barrier of the block, `__shfl_down_sync` an exchange through slots between two
+//! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` an exchange through slots between two
 //! barriers of the warp, atomics on C++20 `atomic_ref`) over every row (the kernels' loops stride by
 //! `gridDim.x`, so one block is a valid launch). Each such op of every program of `tests/sorts`,
 //! `tests/sorts_jax`, `tests/variadic_reduces`, `tests/windows`, `tests/float_steps`, `tests/linalg`
@@ -50,6 +50,18 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
   std::memcpy(&ox_slots[t], &v, sizeof(T));
   warp.arrive_and_wait();
   const unsigned from = lane + off < 32 && t + off < blockDim.x ? t + off : t;
+  T r;
+  std::memcpy(&r, &ox_slots[from], sizeof(T));
+  warp.arrive_and_wait();
+  return r;
+}
+// The same, from lane ^ mask.
+template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int mask) {
+  const unsigned t = threadIdx.x, lane = t & 31;
+  std::barrier<>& warp = *ox_warps[t / 32];
+  std::memcpy(&ox_slots[t], &v, sizeof(T));
+  warp.arrive_and_wait();
+  const unsigned from = (lane ^ mask) < 32 && t - lane + (lane ^ mask) < blockDim.x ? t - lane + (lane ^ mask) : t;
   T r;
   std::memcpy(&r, &ox_slots[from], sizeof(T));
   warp.arrive_and_wait();
@@ -364,12 +376,12 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
         if let Some(n) = large {
             // In global memory: the positions buffer between the inputs and the outputs, a call a
             // launch, in the backend's order.
-            let p = (n as u64).next_power_of_two() as i64;
-            let pos = vec![0i32; (rows * p) as usize];
-            let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([pos.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
-            for (k, j, _) in oxhlo_cuda::sort::large_launches(f, op).unwrap() {
-                let words: Vec<usize> = [rows as usize, k as usize, j as usize].into_iter().chain(ptrs.iter().copied()).collect();
-                // SAFETY: the kernel takes (rows, k, j, inputs..., positions, outputs...) with these
+            let _ = n;
+            let scratch = vec![0u64; (oxhlo_cuda::sort::large_scratch_bytes(f, op).unwrap() as usize).div_ceil(8)];
+            let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([scratch.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
+            for (k, j, steps, _) in oxhlo_cuda::sort::large_launches(f, op).unwrap() {
+                let words: Vec<usize> = [rows as usize, k as usize, j as usize, steps as usize].into_iter().chain(ptrs.iter().copied()).collect();
+                // SAFETY: the kernel takes (rows, k, j, steps, inputs..., scratch, outputs...) with these
                 // element types and sizes.
                 unsafe { run(entry, 256, &words) };
             }

@@ -731,8 +731,10 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     // The comparator: constants inlined, TOTALORDER as signed compares of the order keys.
     assert!(p.src.contains("bool oxc(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
     assert!(p.src.contains("(oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
-    // 64 positions for 37 elements; ties broken by position (stable).
-    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("return a < b;"), "{}", p.src);
+    // 64 positions for 37 elements, 4 a thread in registers (`sort_registers`); ties broken by
+    // position (stable).
+    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[4]; float r0[4]; int r1[4];") && p.src.contains("return a < b;"), "{}", p.src);
+    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(float x0, float y0, int x1, int y1, int a, int b)"), "{}", p.src);
     // A row longer than shared memory holds sorts in global memory; a comparator that does not render
     // stays on the host.
     let long = module(
@@ -749,9 +751,18 @@ func.func @main(%x: tensor<9000xf32>) -> tensor<9000xf32> {
     );
     let f = &long.funcs[0];
     let p = oxhlo_cuda::sort::plan(f, &f.body.entry().unwrap().ops[0]).expect("a long row sorts on the device");
-    assert!(p.large && p.src.contains("int* __restrict__ pos") && p.src.contains("if (k < 0)") && p.src.contains("__shared__ float sv0[4096];"), "{}", p.src);
-    // f32 keys: chunks of 4096 in shared memory; stages 8192 and 16384 take 1 and 2 global steps.
+    assert!(p.large && p.src.contains("int* __restrict__ pos_all") && p.src.contains("if (k < 0)") && p.src.contains("__shared__ float sv0[4096];"), "{}", p.src);
+    // f32 keys: chunks of 4096 sorted in registers, 16 a thread; the elements after the positions in
+    // the scratch; stage 8192 takes one step across chunks, 16384 two in one launch (a thread 4 slots).
     assert_eq!(p.chunk, 4096);
+    assert!(p.src.contains("int rp[16]; float r0[16];") && p.src.contains("float* __restrict__ kv0 = (float*)((char*)pos_all + rows * 65536LL);"), "{}", p.src);
+    let op = &f.body.entry().unwrap().ops[0];
+    let chunks = 4 * 256;
+    assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -1, 0, chunks), (8192, 4096, 1, 8192), (8192, -1, 0, chunks), (16384, 8192, 2, 4096), (16384, -1, 0, chunks), (-1, 0, 0, 9000)]);
+    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 8));
+    // Longer rows: stages of more steps across chunks than a launch takes (f32: four at most).
+    assert_eq!(oxhlo_cuda::sort_registers::large_launches(&[oxhlo_cpu::Kind::F32], 1, 100_000, 4096)[7..11], [(65536, 32768, 4, 8192), (65536, -1, 0, 32 * 256), (131072, 65536, 4, 8192), (131072, 4096, 1, 65536)]);
+    // The shared-memory networks' stages (`OXHLO_CUDA_SORT_REGISTERS=0`).
     assert_eq!(oxhlo_cuda::sort::large_stages(16384, 4096), vec![(4096, -1), (8192, 4096), (8192, -1), (16384, 8192), (16384, 4096), (16384, -1), (-1, 0)]);
     let pow = module(
         r#"
@@ -842,7 +853,7 @@ func.func @main(%v: tensor<2x10000xf32>) -> (tensor<2x7xf32>, tensor<2x7xi32>) {
     assert_eq!(oxhlo_cuda::top_k_select::selects(f, op), None, "2 long rows: the network form spreads them over blocks");
     let p = oxhlo_cuda::top_k::plan_top_k_network(f, op).expect("a long top_k has a network form");
     assert!(p.large && p.src.contains("pos[row * 16384LL + ci * 8LL + t] = sp[t];") && p.src.contains("for (int k = 2; k <= 32; k <<= 1)"), "{}", p.src);
-    assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -2, 2 * 4 * 256), (-3, 0, 2 * 256)]);
+    assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -2, 0, 2 * 4 * 256), (-3, 0, 0, 2 * 256)]);
 }
 
 /// JAX's argmax and argmin (a reduce of values and positions) render with the reducer a device function

@@ -1,0 +1,328 @@
+//! Bitonic sorts with each thread's elements in registers: the same network as [`crate::sort`]'s (the
+//! same compared pairs in the same order, so the same stable result), its steps run where the pairs
+//! live instead of a `__syncthreads` a step.
+//!
+//! A thread holds `E` consecutive slots of the row (or chunk): a step of distance `j < E` compares
+//! within the thread's registers, `E <= j < 32 E` with the thread `j / E` lanes away by
+//! `__shfl_xor_sync` (both threads evaluate the same comparison on the same pair and keep their side),
+//! and only `j >= 32 E` goes through shared memory (the registers stored, the steps taken as
+//! [`crate::sort::network`] takes them, the registers loaded back): 6 of a 1024-slot row's 55 steps.
+//!
+//! - Rows up to [`crate::sort::SORT_MAX`] whose slots fit in shared memory ([`small`]): a block of
+//!   `rows::ROW_THREADS` a row, as the shared-memory network.
+//! - Longer rows ([`large`]): the elements travel with their positions in a scratch buffer after the
+//!   first launch (coalesced, no gathers by position): a block a chunk of `C` slots sorts it in
+//!   registers, each later stage's steps of `j >= C` run up to four at a time in one launch (a thread
+//!   a group of 2^r slots `j / 2^(r-1)` apart, [`large_launches`]), its steps within chunks in one
+//!   launch a chunk, and a last launch copies the sorted elements to the results.
+//!
+//! `OXHLO_CUDA_SORT_REGISTERS=0` keeps the shared-memory networks.
+
+use crate::render::{storage_type, ENTRY};
+use oxhlo_cpu::Kind;
+use std::fmt::Write;
+
+/// Threads a block (every launch of these kernels).
+const THREADS: i64 = crate::rows::ROW_THREADS;
+
+/// Register bytes a thread may hold a step's elements in (slots times position and elements).
+const REG_BYTES: i64 = 256;
+
+/// Whether the register forms are on (`OXHLO_CUDA_SORT_REGISTERS=0` turns them off).
+pub fn enabled() -> bool {
+    !crate::env_off("OXHLO_CUDA_SORT_REGISTERS")
+}
+
+/// Bytes a slot takes: its position and one element of each operand.
+fn slot_bytes(kinds: &[Kind]) -> i64 {
+    4 + kinds.iter().map(|k| k.size() as i64).sum::<i64>()
+}
+
+/// The slots a thread holds when a block sorts `p` slots (`p` a power of two).
+fn per_thread(p: i64) -> i64 {
+    (p / THREADS).max(p.min(4))
+}
+
+/// Whether a row of `n` elements of operands `kinds` sorts by [`small`]: its slots and elements fit
+/// in a block's 48 KiB of shared memory and a thread's share in [`REG_BYTES`].
+pub fn fits_small(kinds: &[Kind], n: i64) -> bool {
+    let p = (n as u64).next_power_of_two() as i64;
+    enabled() && kinds.iter().all(|k| storage_type(*k).is_some()) && p * slot_bytes(kinds) <= 48 * 1024 && per_thread(p) * slot_bytes(kinds) <= REG_BYTES
+}
+
+/// The chunk a block sorts in a long-row sort ([`large`]), or None when a chunk of at least 1024
+/// slots does not fit in shared memory (the form does not apply).
+pub fn large_chunk(kinds: &[Kind]) -> Option<i64> {
+    if !enabled() || kinds.iter().any(|k| storage_type(*k).is_none()) {
+        return None;
+    }
+    let fit = 48 * 1024 / slot_bytes(kinds);
+    let c = 1i64 << (63 - (fit as u64).leading_zeros());
+    (c >= 1024).then_some(c.min(4096))
+}
+
+/// Steps a long-row launch takes at once in global memory for operands `kinds` (their group of 2^r
+/// slots within [`REG_BYTES`], at least one step).
+fn fused_steps(kinds: &[Kind]) -> i64 {
+    (1..=4).rev().find(|r| (1i64 << r) * slot_bytes(kinds) <= REG_BYTES).unwrap_or(1)
+}
+
+/// The launches of a long-row sort of `rows` rows of `p` slots (`n` elements) in chunks of `c`, as
+/// `(k, j, steps, work items)` (a block of 256 threads per 256 items): `(c, -1, 0)` sorts every chunk,
+/// then for each later stage `k` its steps `j >= c` in groups of up to `fused` `(k, j, r)` (a thread
+/// 2^r slots) and `(k, -1, 0)` its steps within chunks; `(-1, 0, 0)` writes the results.
+pub fn large_launches(kinds: &[Kind], rows: i64, n: i64, c: i64) -> Vec<(i64, i64, i64, i64)> {
+    let p = (n as u64).next_power_of_two() as i64;
+    let fused = fused_steps(kinds);
+    let chunks = rows * (p / c) * THREADS;
+    let mut out = vec![(c, -1, 0, chunks)];
+    let mut k = 2 * c;
+    while k <= p {
+        let mut j = k / 2;
+        while j >= c {
+            // Steps j, j/2, ... down to c at most `fused` of them.
+            let r = (1..=fused).rev().find(|&r| j >> (r - 1) >= c).unwrap_or(1);
+            out.push((k, j, r, rows * p >> r));
+            j >>= r;
+        }
+        out.push((k, -1, 0, chunks));
+        k *= 2;
+    }
+    out.push((-1, 0, 0, rows * n));
+    out
+}
+
+/// Bytes of the scratch buffer of a long-row sort: every row's `p` positions (ints), then every
+/// operand's `p` elements a row.
+pub fn scratch_bytes(kinds: &[Kind], rows: i64, n: i64) -> i64 {
+    rows * ((n as u64).next_power_of_two() as i64) * slot_bytes(kinds)
+}
+
+/// `oxs_before_r(x0, y0, x1, y1, ..., a, b)`: whether the slot of position `a` holding elements `x...`
+/// sorts before the one of position `b` holding `y...`, by `order` (statements reading `in<j>[ia]` and
+/// `in<j>[ib]`, returning when they differ), then by position; positions past `n` last.
+fn before_in_registers(kinds: &[Kind], n: i64, order: &str) -> String {
+    let mut params = Vec::new();
+    let mut arrays = String::new();
+    for (j, k) in kinds.iter().enumerate() {
+        let s = storage_type(*k).unwrap_or("int");
+        params.push(format!("{s} x{j}, {s} y{j}"));
+        let _ = writeln!(arrays, "  const {s} in{j}[2] = {{x{j}, y{j}}};");
+    }
+    let mut src = String::from("// The same, the two slots' elements in registers.\n");
+    let _ = writeln!(src, "__device__ __forceinline__ bool oxs_before_r({}, int a, int b) {{", params.join(", "));
+    let _ = writeln!(src, "  if (a >= {n} || b >= {n}) return (a >= {n}) == (b >= {n}) ? a < b : a < {n};");
+    let _ = write!(src, "{arrays}  const int ia = 0, ib = 1;\n{order}  return a < b;\n}}\n");
+    src
+}
+
+/// A register value of storage type `s` from the lane `m` away (1- and 2-byte elements through an int).
+fn shuffled(k: Kind, x: &str) -> String {
+    let s = storage_type(k).unwrap_or("int");
+    if k.size() < 4 {
+        format!("({s})__shfl_xor_sync(0xffffffffu, (int){x}, m)")
+    } else {
+        format!("__shfl_xor_sync(0xffffffffu, {x}, m)")
+    }
+}
+
+/// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here) over a
+/// block's `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements), the block's first
+/// slot at row slot `g0`: each stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory
+/// (`pos`, `sv<j>`), across lanes or in registers by their distance (see the module doc).
+fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str) {
+    let active = slots / e;
+    let regs = |shared_to_regs: bool| {
+        let mut s = format!("      if (threadIdx.x < {active}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+        let slot = format!("threadIdx.x * {e} + e");
+        if shared_to_regs {
+            let _ = write!(s, " rp[e] = pos[{slot}];");
+            for j in 0..kinds.len() {
+                let _ = write!(s, " r{j}[e] = sv{j}[{slot}];");
+            }
+        } else {
+            let _ = write!(s, " pos[{slot}] = rp[e];");
+            for j in 0..kinds.len() {
+                let _ = write!(s, " sv{j}[{slot}] = r{j}[e];");
+            }
+        }
+        let _ = write!(s, " }}\n      }}\n");
+        s
+    };
+    let _ = writeln!(src, "    {k_loop} {{");
+    let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {});", slots / 2, slots / 2);
+    // Distances of 32 threads' slots or more: through shared memory.
+    let _ = writeln!(src, "      if (jtop >= {}) {{", 32 * e);
+    src.push_str(&regs(false));
+    let _ = writeln!(src, "      __syncthreads();");
+    let _ = writeln!(src, "      for (int j = jtop; j >= {}; j >>= 1) {{", 32 * e);
+    let _ = writeln!(src, "        for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
+    let _ = writeln!(src, "          const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
+    let _ = writeln!(src, "          const bool up = (({g0} + t) & kk) == 0;\n          {}", crate::sort::compare_swap(Some(kinds), kinds.len(), "pos"));
+    let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}");
+    src.push_str(&regs(true));
+    let _ = writeln!(src, "      }}");
+    // Across lanes: slot s of this thread against slot s of the thread m lanes away.
+    let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e}; j >>= 1) {{", 16 * e, 16 * e);
+    let _ = writeln!(src, "        const int m = j / {e};\n        const bool low = (threadIdx.x & m) == 0;");
+    let _ = writeln!(src, "        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+    let _ = writeln!(src, "          const int ob = __shfl_xor_sync(0xffffffffu, rp[e], m);");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "          const {} o{j} = {};", storage_type(*k).unwrap_or("int"), shuffled(*k, &format!("r{j}[e]")));
+    }
+    // The pair's lower slot is this thread's when `low`; both threads ask the same question of it.
+    let _ = writeln!(src, "          const bool up = (({g0} + threadIdx.x * {e} + e) & kk) == 0, f = up == low;");
+    let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("f ? o{j} : r{j}[e], f ? r{j}[e] : o{j}")).collect();
+    args.push("f ? ob : rp[e], f ? rp[e] : ob".into());
+    let moves: String = (0..kinds.len()).map(|j| format!(" r{j}[e] = o{j};")).collect();
+    let _ = writeln!(src, "          if (oxs_before_r({})) {{ rp[e] = ob;{moves} }}", args.join(", "));
+    let _ = writeln!(src, "        }}\n      }}");
+    // Within a thread: each distance a literal so the registers' indices are constants once unrolled.
+    let mut jr = e / 2;
+    while jr >= 1 {
+        let _ = writeln!(src, "      if (jtop >= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+        let _ = writeln!(src, "          if ((e & {jr}) != 0) continue;\n          const int f = e | {jr};");
+        let _ = writeln!(src, "          const bool up = (({g0} + threadIdx.x * {e} + e) & kk) == 0;");
+        let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? r{j}[f] : r{j}[e], up ? r{j}[e] : r{j}[f]")).collect();
+        args.push("up ? rp[f] : rp[e], up ? rp[e] : rp[f]".into());
+        let swaps: String = (0..kinds.len()).map(|j| format!(" {{ const {} x = r{j}[e]; r{j}[e] = r{j}[f]; r{j}[f] = x; }}", storage_type(kinds[j]).unwrap_or("int"))).collect();
+        let _ = writeln!(src, "          if (oxs_before_r({})) {{ const int x = rp[e]; rp[e] = rp[f]; rp[f] = x;{swaps} }}", args.join(", "));
+        let _ = writeln!(src, "        }}\n      }}");
+        jr /= 2;
+    }
+    let _ = writeln!(src, "    }}");
+}
+
+/// Declarations of a thread's slots and of the block's shared ones.
+fn declarations(src: &mut String, kinds: &[Kind], slots: i64, e: i64) {
+    let _ = writeln!(src, "  __shared__ int pos[{slots}];");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "  __shared__ {} sv{j}[{slots}];", storage_type(*k).unwrap_or("int"));
+    }
+    let _ = write!(src, "  int rp[{e}];");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = write!(src, " {} r{j}[{e}];", storage_type(*k).unwrap_or("int"));
+    }
+    src.push('\n');
+}
+
+/// The kernel of a sort of rows of `n` elements `inner` apart ([`fits_small`]), signature `params`
+/// (`rows`, the inputs, the outputs), `helpers` and `order` as [`crate::sort::network`] takes them:
+/// a block a row, each thread's slots loaded from the inputs, sorted, stored to the outputs.
+pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str) -> String {
+    let p = (n as u64).next_power_of_two() as i64;
+    let e = per_thread(p);
+    let inputs = kinds.len();
+    let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
+    src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
+    src.push_str(&before_in_registers(kinds, n, order));
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
+    declarations(&mut src, kinds, p, e);
+    let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = threadIdx.x * {e} + e;\n      rp[e] = i;");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "      r{j}[e] = i < {n} ? in{j}[base + (long long)i * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
+    }
+    let _ = writeln!(src, "    }}");
+    stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"));
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = threadIdx.x * {e} + e;\n      if (i < {n}) {{");
+    for j in 0..inputs {
+        let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = r{j}[e];");
+    }
+    let _ = writeln!(src, "      }}\n    }}\n    __syncthreads();\n  }}\n}}");
+    src
+}
+
+/// The kernel of a sort of rows of `n` elements `inner` apart longer than a block sorts at once, in
+/// chunks of `c` ([`large_chunk`]): signature `(rows, k, j, steps, inputs..., scratch, outputs...)`
+/// (`params` as for [`small`]; the scratch [`scratch_bytes`] long), launched as [`large_launches`]
+/// lists (see the module doc).
+pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, c: i64) -> String {
+    let p = (n as u64).next_power_of_two() as i64;
+    let e = c / THREADS;
+    let inputs = kinds.len();
+    let chunks = p / c;
+    let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), "long long steps".to_string()];
+    kparams.extend(params[1..=inputs].iter().cloned());
+    kparams.push("int* __restrict__ pos_all".to_string());
+    kparams.extend(params[inputs + 1..].iter().cloned());
+    let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
+    src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
+    src.push_str(&before_in_registers(kinds, n, order));
+    let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", kparams.join(", "));
+    // The scratch: positions, then each operand's elements, `rows * p` of each.
+    let mut offset = 4;
+    for (j, k) in kinds.iter().enumerate() {
+        let s = storage_type(*k).unwrap_or("int");
+        let _ = writeln!(src, "  {s}* __restrict__ kv{j} = ({s}*)((char*)pos_all + rows * {}LL);", p * offset);
+        offset += k.size() as i64;
+    }
+    let _ = writeln!(src, "  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;");
+    // The results.
+    let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {n}LL; q += stride) {{");
+    let _ = writeln!(src, "      const long long row = q / {n}LL, t = q % {n}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
+    for j in 0..inputs {
+        let _ = writeln!(src, "      out{j}[base + t * {inner}LL] = kv{j}[row * {p}LL + t];");
+    }
+    let _ = writeln!(src, "    }}\n    return;\n  }}");
+    // Steps within chunks: a block a chunk.
+    let _ = writeln!(src, "  if (j < 0) {{");
+    declarations(&mut src, kinds, c, e);
+    let _ = writeln!(src, "    for (long long ch = blockIdx.x; ch < rows * {chunks}LL; ch += gridDim.x) {{");
+    let _ = writeln!(src, "      const long long row = ch / {chunks}LL, c0 = (ch % {chunks}LL) * {c}LL;");
+    let _ = writeln!(src, "      const long long base = (row / {inner}LL) * {}LL + row % {inner}LL, at = row * {p}LL + c0;", n * inner);
+    let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;");
+    let _ = writeln!(src, "        if (k == {c}) {{\n          const long long g = c0 + i;\n          rp[e] = (int)g;");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "          r{j}[e] = g < {n} ? in{j}[base + g * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
+    }
+    let _ = write!(src, "        }} else {{\n          rp[e] = pos_all[at + i];");
+    for j in 0..inputs {
+        let _ = write!(src, " r{j}[e] = kv{j}[at + i];");
+    }
+    let _ = writeln!(src, "\n        }}\n      }}");
+    let mut body = String::new();
+    stages(&mut body, kinds, c, e, "c0", &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"));
+    for line in body.lines() {
+        let _ = writeln!(src, "  {line}");
+    }
+    let _ = write!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;\n        pos_all[at + i] = rp[e];");
+    for j in 0..inputs {
+        let _ = write!(src, " kv{j}[at + i] = r{j}[e];");
+    }
+    let _ = writeln!(src, "\n      }}\n      __syncthreads();\n    }}\n    return;\n  }}");
+    // Steps across chunks: a thread a group of 2^steps slots `lo` apart (j, j/2, ... lo in registers).
+    let g = 1i64 << fused_steps(kinds);
+    let _ = writeln!(src, "  const long long lo = j >> (steps - 1), groups = {p}LL >> steps;");
+    let _ = write!(src, "  int gp[{g}];");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = write!(src, " {} g{j}[{g}];", storage_type(*k).unwrap_or("int"));
+    }
+    let _ = writeln!(src, "\n  for (long long q = tid; q < rows * groups; q += stride) {{");
+    let _ = writeln!(src, "    const long long row = q / groups, h = q % groups, first = (h / lo) * 2 * j + h % lo, at = row * {p}LL + first;");
+    let _ = writeln!(src, "    const bool up = (first & k) == 0;");
+    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{ gp[s] = pos_all[at + s * lo];");
+    for j in 0..inputs {
+        let _ = write!(src, " g{j}[s] = kv{j}[at + s * lo];");
+    }
+    let _ = writeln!(src, " }}");
+    // Each distance a literal so the registers' indices are constants once unrolled.
+    let mut args: Vec<String> = (0..inputs).map(|j| format!("up ? g{j}[f] : g{j}[s], up ? g{j}[s] : g{j}[f]")).collect();
+    args.push("up ? gp[f] : gp[s], up ? gp[s] : gp[f]".into());
+    let swaps: String = kinds.iter().enumerate().map(|(j, k)| format!(" {{ const {} x = g{j}[s]; g{j}[s] = g{j}[f]; g{j}[f] = x; }}", storage_type(*k).unwrap_or("int"))).collect();
+    let mut d = g / 2;
+    while d >= 1 {
+        let _ = writeln!(src, "    if ({d} < (1 << steps)) {{\n      #pragma unroll\n      for (int s = 0; s < {g}; s++) {{");
+        let _ = writeln!(src, "        if ((s & {d}) != 0 || s >= (1 << steps)) continue;\n        const int f = s | {d};");
+        let _ = writeln!(src, "        if (oxs_before_r({})) {{ const int x = gp[s]; gp[s] = gp[f]; gp[f] = x;{swaps} }}", args.join(", "));
+        let _ = writeln!(src, "      }}\n    }}");
+        d /= 2;
+    }
+    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{ pos_all[at + s * lo] = gp[s];");
+    for j in 0..inputs {
+        let _ = write!(src, " kv{j}[at + s * lo] = g{j}[s];");
+    }
+    let _ = writeln!(src, " }}\n  }}\n}}");
+    src
+}
