@@ -10,11 +10,13 @@
 //! the interpreter's order: every element subtracts its products in the order their factors were
 //! solved, and each solved panel is applied to everything after it as soon as it is known. cholesky, a
 //! panel at a time: one launch factors the panel (every block factors the panel's diagonal tile in
-//! shared memory, a column a step: the pivot, the column scaled, the tile's rest updated; then solves
-//! its own tile of 32 rows below it the same way), a second subtracts the panel's products from the
-//! trailing lower triangle (a block a 32 x 32 tile, a thread folding the panel's columns in order).
-//! triangular_solve, a block of rows at a time: one launch solves them for every line (a block 32 rows
-//! x 8 lines), a second subtracts them from the rows after (the same tiles). Backward solves run the
+//! shared memory and solves its own tile of 32 rows below it in the same steps, a column a step: the
+//! pivot, the column scaled, each row's rest updated, four threads a row, two barriers a step), a
+//! second subtracts the panel's products from the trailing lower triangle (a block a 32 x 32 tile, a
+//! thread folding the panel's columns in order). triangular_solve, a block of rows at a time: one
+//! launch solves them for every line (a block 32 rows x 8 lines, a warp a line and a lane a row, each
+//! solved value handed on by a warp shuffle), a second subtracts them from the rows after (tiles of
+//! 32 rows x 8 lines). Backward solves run the
 //! same kernels on the mirrored indices. The working values are complex doubles in a scratch buffer
 //! (one a result element); a first launch fills it from the operands, a last one rounds the result.
 //! Other element types and dynamic shapes stay on the host.
@@ -136,28 +138,6 @@ fn per_thread(items: i64) -> usize {
     (items as u64).div_ceil(THREADS as u64) as usize
 }
 
-/// The factorization's steps on a shared tile `D` of `bw` columns (rows `r` < `bw`, lower part): for
-/// each column j, the pivot from the diagonal's real part, the column below it divided, and the
-/// products of column j subtracted from the tile's later columns (the diagonal by `|l|^2`, the
-/// interpreter's formula).
-const FACTOR_TILE: &str = r#"
-    for (int j = 0; j < bw; j++) {
-      if (tid == 0) { const double d = D[j][j].r; D[j][j] = oxc_make(d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL), 0.0); }
-      __syncthreads();
-      for (int r = j + 1 + tid; r < bw; r += blockDim.x) D[r][j] = oxc_div(D[r][j], oxc_make(D[j][j].r, 0.0));
-      __syncthreads();
-      for (int e = tid; e < 1024; e += blockDim.x) {
-        const int r = e >> 5, c = e & 31;
-        if (c > j && c <= r && r < bw) {
-          const oxc x = D[r][j];
-          if (r == c) D[r][r].r = __dsub_rn(D[r][r].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
-          else D[r][c] = oxc_sub(D[r][c], oxc_mul(x, oxc_conj(D[c][j])));
-        }
-      }
-      __syncthreads();
-    }
-"#;
-
 fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     let (k, shape) = kind_of(func, *op.operands.first()?)?;
     let (rk, rshape) = kind_of(func, op.results[0])?;
@@ -182,21 +162,50 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
 "
         ),
     );
-    // Panel at k0: block (matrix, tile) factors the diagonal tile; tile 0 stores it, tile t > 0 solves
-    // rows k0 + 32 t .. + 32 of the panel's columns against it.
+    // Panel at k0: block (matrix, tile) factors the diagonal tile and, tile t > 0, solves rows k0 + 32 t
+    // .. + 32 of the panel's columns against it in the same steps (a column a step: the pivot from the
+    // diagonal's real part, every live row's element of the column divided by it, then the row's later
+    // elements less its products with the tile's column, the diagonal by |l|^2: the interpreter's
+    // formulas, each element subtracting in column order); tile 0 stores the factored tile.
     let tiles = format!("(({n}LL - k0 + 31) / 32)");
     let panel = kernel(
         "",
         &params,
         &format!(
-            "    __shared__ oxc D[32][33];
-    __shared__ oxc R[32][33];
-    const long long b = blk / {tiles}, t = blk % {tiles};
-    const int bw = (int)min(32LL, {n}LL - k0);
+            "    __shared__ oxc D[64][33];
+    __shared__ oxc X[32];
+    const long long b = blk / {tiles}, t = blk % {tiles}, r0 = k0 + 32 * t;
+    const int bw = (int)min(32LL, {n}LL - k0), rows = t == 0 ? 0 : (int)min(32LL, {n}LL - r0);
     double* w = work + b * {w2}LL;
-    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < bw && c <= r) D[r][c] = oxc_at(w, (k0 + r) * {n}LL + k0 + c); }}
+    for (int e = tid; e < 2048; e += blockDim.x) {{
+      const int r = e >> 5, c = e & 31;
+      if (r < 32 && r < bw && c <= r) D[r][c] = oxc_at(w, (k0 + r) * {n}LL + k0 + c);
+      if (r >= 32 && r - 32 < rows && c < bw) D[r][c] = oxc_at(w, (r0 + r - 32) * {n}LL + k0 + c);
+    }}
     __syncthreads();
-{FACTOR_TILE}
+    // Rows 0..31 the diagonal tile, 32.. this block's rows below it (t > 0): four threads a row.
+    const int row = tid >> 2, q = tid & 3;
+    const bool diag = row < 32;
+    for (int j = 0; j < bw; j++) {{
+      const double d = D[j][j].r, p = d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL);
+      const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
+      oxc x = oxc_make(0.0, 0.0);
+      if (live) {{
+        x = oxc_div(D[row][j], oxc_make(p, 0.0));
+        if (diag && q == 0) X[row] = x;
+      }}
+      __syncthreads();
+      if (live) {{
+        if (q == 0) D[row][j] = x;
+        const int last = diag ? row : bw - 1;
+        for (int c = j + 1 + q; c <= last; c += 4) {{
+          if (c == row) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
+          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(X[c])));
+        }}
+      }}
+      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
+      __syncthreads();
+    }}
     if (t == 0) {{
       // Not over the tile the other blocks read: below the diagonal mirrored into the unused upper
       // triangle, the pivots into the diagonal array after the matrices.
@@ -206,17 +215,7 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
         if (r < bw && c == r) oxc_put(work, {total}LL + b * {n}LL + k0 + r, D[r][r]);
       }}
     }} else {{
-      const long long r0 = k0 + 32 * t;
-      const int rows = (int)min(32LL, {n}LL - r0);
-      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) R[r][c] = oxc_at(w, (r0 + r) * {n}LL + k0 + c); }}
-      __syncthreads();
-      for (int j = 0; j < bw; j++) {{
-        for (int r = tid; r < rows; r += blockDim.x) R[r][j] = oxc_div(R[r][j], oxc_make(D[j][j].r, 0.0));
-        __syncthreads();
-        for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c > j && c < bw) R[r][c] = oxc_sub(R[r][c], oxc_mul(R[r][j], oxc_conj(D[c][j]))); }}
-        __syncthreads();
-      }}
-      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) oxc_put(w, (r0 + r) * {n}LL + k0 + c, R[r][c]); }}
+      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) oxc_put(w, (r0 + r) * {n}LL + k0 + c, D[32 + r][c]); }}
     }}
 ",
             w2 = 2 * nn
@@ -349,24 +348,30 @@ __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {
 ",
         mm = m * m
     );
+    // The block's rows solved for 8 lines: a warp a line, a lane a row holding its value; a step divides
+    // row j's and hands it to the later rows by a shuffle (no block-wide barrier a step).
     let solve = kernel(
         &defs,
         &params,
         &format!(
             "    __shared__ oxc T[32][33];
-    __shared__ oxc X[32][9];
-    const long long tiles = 1;
-{tile_of}    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r < bw && k <= r) T[r][k] = oxh_t(A, oxh_v(k0 + r), oxh_v(k0 + k)); }}
-    if (tr < bw && c < {lines}LL) X[tr][tl] = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
+    const long long b = blk / {groups}LL, c0 = (blk % {groups}LL) * 8;
+    const {ty}* A = in0 + b * {mm}LL; double* x = work + 2 * b * {per_matrix}LL;
+    const int tr = tid & 31, tl = tid >> 5;
+    const long long c = c0 + tl;
+    const int bw = (int)min(32LL, {m}LL - k0);
+    for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r < bw && k <= r) T[r][k] = oxh_t(A, oxh_v(k0 + r), oxh_v(k0 + k)); }}
+    oxc v = oxc_make(0.0, 0.0);
+    if (tr < bw && c < {lines}LL) v = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
     __syncthreads();
     for (int j = 0; j < bw; j++) {{
-      if (tr == j) X[j][tl] = oxc_div(X[j][tl], T[j][j]);
-      __syncthreads();
-      if (tr > j && tr < bw) X[tr][tl] = oxc_sub(X[tr][tl], oxc_mul(T[tr][j], X[j][tl]));
-      __syncthreads();
+      if (tr == j) v = oxc_div(v, T[j][j]);
+      const oxc vj = oxc_make(__shfl_sync(0xffffffffu, v.r, j), __shfl_sync(0xffffffffu, v.i, j));
+      if (tr > j && tr < bw) v = oxc_sub(v, oxc_mul(T[tr][j], vj));
     }}
-    if (tr < bw && c < {lines}LL) oxc_put(x, oxh_x(oxh_v(k0 + tr), c), X[tr][tl]);
-"
+    if (tr < bw && c < {lines}LL) oxc_put(x, oxh_x(oxh_v(k0 + tr), c), v);
+",
+            mm = m * m
         ),
     );
     // The rows after the block at k0: block (matrix, row tile, line group) subtracts the block's

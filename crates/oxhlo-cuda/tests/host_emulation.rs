@@ -3,7 +3,7 @@
 //! triangular_solve, run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
 //! the few helpers these kernels call) is compiled by the C++ compiler as a shared library and run as
 //! one block of as many threads as the backend launches (OS threads: `__shared__` arrays are static,
-//! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` an exchange through slots between two
+//! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` / `__shfl_sync` an exchange through slots between two
 //! barriers of the warp, atomics on C++20 `atomic_ref`) over every row (the kernels' loops stride by
 //! `gridDim.x`, so one block is a valid launch). Each such op of every program of `tests/sorts`,
 //! `tests/sorts_jax`, `tests/variadic_reduces`, `tests/windows`, `tests/float_steps`, `tests/linalg`
@@ -52,6 +52,18 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
   const unsigned from = lane + off < 32 && t + off < blockDim.x ? t + off : t;
   T r;
   std::memcpy(&r, &ox_slots[from], sizeof(T));
+  warp.arrive_and_wait();
+  return r;
+}
+// The same, from lane `src` of the warp.
+template <typename T> static inline T __shfl_sync(unsigned, T v, int src) {
+  const unsigned t = threadIdx.x;
+  std::barrier<>& warp = *ox_warps[t / 32];
+  std::memcpy(&ox_slots[t], &v, sizeof(T));
+  warp.arrive_and_wait();
+  const unsigned from = t - (t & 31) + (unsigned)(src & 31);
+  T r;
+  std::memcpy(&r, &ox_slots[from < blockDim.x ? from : t], sizeof(T));
   warp.arrive_and_wait();
   return r;
 }
