@@ -1,6 +1,6 @@
 // Rows long enough for every depth of the register network's long-row form (sort_registers.rs): one
-// row of 33000 f32 (65536 slots in chunks of 4096; its last stage four steps across chunks in one
-// launch), and two rows of 17000 f64 keys carrying i64 values, descending (chunks
+// row of 33000 f32 (65536 slots in chunks of 4096; its last stage four steps across chunks, three
+// in one launch, then one), and two rows of 17000 f64 keys carrying i64 values, descending (chunks
 // of 2048; the last stage four steps across chunks, three, then one, at a time).
 func.func @main(%x: tensor<33000xf32>, %y: tensor<2x17000xf64>, %i: tensor<2x17000xi64>) -> (tensor<33000xf32>, tensor<2x17000xf64>, tensor<2x17000xi64>) {
   %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
