@@ -249,6 +249,13 @@ pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>>
     Some(large_stages(p, chunk).into_iter().map(|(k, j)| (k, j, 0, if k < 0 { rows * n } else if j < 0 { rows * (p / chunk) * 256 } else { rows * p / 2 })).collect())
 }
 
+/// Whether sort `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a row.
+pub fn warp_rows(func: &Func, op: &Op) -> bool {
+    let Some((_, n, _)) = rows_of(func, op) else { return false };
+    let kinds: Option<Vec<Kind>> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect();
+    op.kind == OpKind::Sort && kinds.is_some_and(|ks| registers_form(&ks, n) == Some(0)) && crate::sort_registers::warp_rows(n)
+}
+
 /// Whether sort or top_k `op` launches as a long-row sort ([`large_launches`], a scratch buffer
 /// [`large_scratch_bytes`] long), not a block a row.
 pub fn plan_is_large(func: &Func, op: &Op) -> bool {
@@ -421,7 +428,7 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
             }
             outs = with_pos.split_off(1);
         } else {
-            gpu.launch_rows(&src, rows, false, &bufs, &mut outs)?;
+            gpu.launch_rows(&src, rows, warp_rows(func, op), &bufs, &mut outs)?;
         }
         Ok(Gpu::wrap_results(&results, outs))
     })())

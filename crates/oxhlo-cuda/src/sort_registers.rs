@@ -9,7 +9,8 @@
 //! [`crate::sort::network`] takes them, the registers loaded back): 6 of a 1024-slot row's 55 steps.
 //!
 //! - Rows up to [`crate::sort::SORT_MAX`] whose slots fit in shared memory ([`small`]): a block of
-//!   `rows::ROW_THREADS` a row, as the shared-memory network.
+//!   `rows::ROW_THREADS` a row, as the shared-memory network, or a warp a row for rows of up to 128
+//!   slots ([`warp_rows`]: every step in registers or across lanes, eight rows a block).
 //! - Longer rows ([`large`]): the elements travel with their positions in a scratch buffer after the
 //!   first launch (coalesced, no gathers by position): a block a chunk of `C` slots sorts it in
 //!   registers, each later stage's steps of `j >= C` run up to three at a time in one launch (a thread
@@ -48,6 +49,12 @@ fn per_thread(p: i64) -> i64 {
 pub fn fits_small(kinds: &[Kind], n: i64) -> bool {
     let p = (n as u64).next_power_of_two() as i64;
     enabled() && kinds.iter().all(|k| storage_type(*k).is_some()) && p * slot_bytes(kinds) <= 48 * 1024 && per_thread(p) * slot_bytes(kinds) <= REG_BYTES
+}
+
+/// Whether [`small`] sorts rows of `n` a warp a row (eight to a block: rows of up to 128 slots, every
+/// step in registers or across lanes) rather than a block a row.
+pub fn warp_rows(n: i64) -> bool {
+    (n as u64).next_power_of_two() <= 128
 }
 
 /// The chunk a block sorts in a long-row sort ([`large`]), or None when a chunk of at least 1024
@@ -128,14 +135,14 @@ fn shuffled(k: Kind, x: &str) -> String {
 }
 
 /// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here) over a
-/// block's `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements), the block's first
-/// slot at row slot `g0`: each stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory
+/// block's (or a warp's) `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements; the
+/// thread's share the `me`-th, `me` an int the caller declares), the first slot at row slot `g0`: each stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory
 /// (`pos`, `sv<j>`), across lanes or in registers by their distance (see the module doc).
 fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str) {
     let active = slots / e;
     let regs = |shared_to_regs: bool| {
-        let mut s = format!("      if (threadIdx.x < {active}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
-        let slot = format!("threadIdx.x * {e} + e");
+        let mut s = format!("      if (me < {active}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+        let slot = format!("me * {e} + e");
         if shared_to_regs {
             let _ = write!(s, " rp[e] = pos[{slot}];");
             for j in 0..kinds.len() {
@@ -152,7 +159,8 @@ fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop
     };
     let _ = writeln!(src, "    {k_loop} {{");
     let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {});", slots / 2, slots / 2);
-    // Distances of 32 threads' slots or more: through shared memory.
+    // Distances of 32 threads' slots or more: through shared memory (none in a warp's row).
+    if slots / 2 >= 32 * e {
     let _ = writeln!(src, "      if (jtop >= {}) {{", 32 * e);
     src.push_str(&regs(false));
     let _ = writeln!(src, "      __syncthreads();");
@@ -163,16 +171,17 @@ fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop
     let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}");
     src.push_str(&regs(true));
     let _ = writeln!(src, "      }}");
+    }
     // Across lanes: slot s of this thread against slot s of the thread m lanes away.
     let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e}; j >>= 1) {{", 16 * e, 16 * e);
-    let _ = writeln!(src, "        const int m = j / {e};\n        const bool low = (threadIdx.x & m) == 0;");
+    let _ = writeln!(src, "        const int m = j / {e};\n        const bool low = (me & m) == 0;");
     let _ = writeln!(src, "        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
     let _ = writeln!(src, "          const int ob = __shfl_xor_sync(0xffffffffu, rp[e], m);");
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "          const {} o{j} = {};", storage_type(*k).unwrap_or("int"), shuffled(*k, &format!("r{j}[e]")));
     }
     // The pair's lower slot is this thread's when `low`; both threads ask the same question of it.
-    let _ = writeln!(src, "          const bool up = (({g0} + threadIdx.x * {e} + e) & kk) == 0, f = up == low;");
+    let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0, f = up == low;");
     let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("f ? o{j} : r{j}[e], f ? r{j}[e] : o{j}")).collect();
     args.push("f ? ob : rp[e], f ? rp[e] : ob".into());
     let moves: String = (0..kinds.len()).map(|j| format!(" r{j}[e] = o{j};")).collect();
@@ -183,7 +192,7 @@ fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop
     while jr >= 1 {
         let _ = writeln!(src, "      if (jtop >= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
         let _ = writeln!(src, "          if ((e & {jr}) != 0) continue;\n          const int f = e | {jr};");
-        let _ = writeln!(src, "          const bool up = (({g0} + threadIdx.x * {e} + e) & kk) == 0;");
+        let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;");
         let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? r{j}[f] : r{j}[e], up ? r{j}[e] : r{j}[f]")).collect();
         args.push("up ? rp[f] : rp[e], up ? rp[e] : rp[f]".into());
         let swaps: String = (0..kinds.len()).map(|j| format!(" {{ const {} x = r{j}[e]; r{j}[e] = r{j}[f]; r{j}[f] = x; }}", storage_type(kinds[j]).unwrap_or("int"))).collect();
@@ -212,26 +221,34 @@ fn declarations(src: &mut String, kinds: &[Kind], slots: i64, e: i64) {
 /// a block a row, each thread's slots loaded from the inputs, sorted, stored to the outputs.
 pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str) -> String {
     let p = (n as u64).next_power_of_two() as i64;
-    let e = per_thread(p);
+    let warp = warp_rows(n);
+    let e = if warp { (p / 32).max(1) } else { per_thread(p) };
     let inputs = kinds.len();
     let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
     src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
     src.push_str(&before_in_registers(kinds, n, order));
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
     declarations(&mut src, kinds, p, e);
-    let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    if warp {
+        // A warp a row, eight rows a block; no block-wide barrier (the rows' counts differ by warp).
+        let _ = writeln!(src, "  const int me = threadIdx.x & 31;");
+        let _ = writeln!(src, "  for (long long row = blockIdx.x * 8LL + (threadIdx.x >> 5); row < rows; row += gridDim.x * 8LL) {{");
+    } else {
+        let _ = writeln!(src, "  const int me = threadIdx.x;");
+        let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
+    }
     let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = threadIdx.x * {e} + e;\n      rp[e] = i;");
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      rp[e] = i;");
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "      r{j}[e] = i < {n} ? in{j}[base + (long long)i * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
     }
     let _ = writeln!(src, "    }}");
     stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"));
-    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = threadIdx.x * {e} + e;\n      if (i < {n}) {{");
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
     for j in 0..inputs {
         let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = r{j}[e];");
     }
-    let _ = writeln!(src, "      }}\n    }}\n    __syncthreads();\n  }}\n}}");
+    let _ = writeln!(src, "      }}\n    }}{}\n  }}\n}}", if warp { "" } else { "\n    __syncthreads();" });
     src
 }
 
@@ -270,6 +287,7 @@ pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
     // Steps within chunks: a block a chunk.
     let _ = writeln!(src, "  if (j < 0) {{");
     declarations(&mut src, kinds, c, e);
+    let _ = writeln!(src, "    const int me = threadIdx.x;");
     let _ = writeln!(src, "    for (long long ch = blockIdx.x; ch < rows * {chunks}LL; ch += gridDim.x) {{");
     let _ = writeln!(src, "      const long long row = ch / {chunks}LL, c0 = (ch % {chunks}LL) * {c}LL;");
     let _ = writeln!(src, "      const long long base = (row / {inner}LL) * {}LL + row % {inner}LL, at = row * {p}LL + c0;", n * inner);
