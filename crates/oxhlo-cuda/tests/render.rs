@@ -731,9 +731,10 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     // The comparator: constants inlined, TOTALORDER as signed compares of the order keys.
     assert!(p.src.contains("bool oxc(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
     assert!(p.src.contains("(oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
-    // 64 positions for 37 elements, 4 a thread in registers (`sort_registers`); ties broken by
-    // position (stable).
-    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[4]; float r0[4]; int r1[4];") && p.src.contains("return a < b;"), "{}", p.src);
+    // 64 positions for 37 elements, a warp a row, 2 a lane in registers (`sort_registers`); ties
+    // broken by position (stable).
+    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; float r0[2]; int r1[2];") && p.src.contains("return a < b;"), "{}", p.src);
+    assert!(p.src.contains("row = blockIdx.x * 8LL + (threadIdx.x >> 5)") && !p.src.contains("__syncthreads"), "{}", p.src);
     assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(float x0, float y0, int x1, int y1, int a, int b)"), "{}", p.src);
     // A row longer than shared memory holds sorts in global memory; a comparator that does not render
     // stays on the host.
