@@ -90,7 +90,7 @@ pub fn large_launches(kinds: &[Kind], rows: i64, n: i64, c: i64) -> Vec<(i64, i6
         while j >= c {
             // Steps j, j/2, ... down to c at most `fused` of them.
             let r = (1..=fused).rev().find(|&r| j >> (r - 1) >= c).unwrap_or(1);
-            out.push((k, j, r, rows * p >> r));
+            out.push((k, j, r, (rows * p) >> r));
             j >>= r;
         }
         out.push((k, -1, 0, chunks));
