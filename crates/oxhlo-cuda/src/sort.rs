@@ -14,6 +14,10 @@
 //! are copied there and move with their positions; otherwise the comparator reads them from global
 //! memory by position.
 //!
+//! These shared-memory networks take a `__syncthreads` a step; sorts by default run the same networks
+//! with each thread's slots in registers ([`crate::sort_registers`], chosen by [`registers_form`]),
+//! and top_k and what does not fit those here.
+//!
 //! Anything else (dynamic shapes, a comparator that does not render) returns `None` and
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
 
@@ -233,7 +237,7 @@ pub(crate) fn large_network(helpers: &str, params: &[String], inputs: usize, n: 
 pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>> {
     let (rows, n, _) = rows_of(func, op)?;
     let p = (n as u64).next_power_of_two() as i64;
-    let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    let kinds = operand_kinds(func, op)?;
     if op.kind == OpKind::Sort {
         if let Some(c) = registers_form(&kinds, n).filter(|&c| c > 0) {
             return Some(crate::sort_registers::large_launches(&kinds, rows, n, c));
@@ -249,11 +253,15 @@ pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>>
     Some(large_stages(p, chunk).into_iter().map(|(k, j)| (k, j, 0, if k < 0 { rows * n } else if j < 0 { rows * (p / chunk) * 256 } else { rows * p / 2 })).collect())
 }
 
+/// The element kinds of `op`'s operands.
+fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
+    op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect()
+}
+
 /// Whether sort `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a row.
 pub fn warp_rows(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
-    let kinds: Option<Vec<Kind>> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect();
-    op.kind == OpKind::Sort && kinds.is_some_and(|ks| registers_form(&ks, n) == Some(0)) && crate::sort_registers::warp_rows(n)
+    op.kind == OpKind::Sort && operand_kinds(func, op).is_some_and(|ks| registers_form(&ks, n) == Some(0)) && crate::sort_registers::warp_rows(n)
 }
 
 /// Whether sort or top_k `op` launches as a long-row sort ([`large_launches`], a scratch buffer
@@ -261,8 +269,7 @@ pub fn warp_rows(func: &Func, op: &Op) -> bool {
 pub fn plan_is_large(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
     if op.kind == OpKind::Sort {
-        let kinds: Option<Vec<Kind>> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect();
-        if let Some(c) = kinds.and_then(|ks| registers_form(&ks, n)) {
+        if let Some(c) = operand_kinds(func, op).and_then(|ks| registers_form(&ks, n)) {
             return c > 0;
         }
     }
@@ -273,7 +280,7 @@ pub fn plan_is_large(func: &Func, op: &Op) -> bool {
 /// outputs): positions, and for [`crate::sort_registers`]' form every operand's elements too.
 pub fn large_scratch_bytes(func: &Func, op: &Op) -> Option<i64> {
     let (rows, n, _) = rows_of(func, op)?;
-    let kinds: Vec<Kind> = op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    let kinds = operand_kinds(func, op)?;
     if op.kind == OpKind::Sort && registers_form(&kinds, n).is_some_and(|c| c > 0) {
         return Some(crate::sort_registers::scratch_bytes(&kinds, rows, n));
     }

@@ -134,43 +134,56 @@ fn shuffled(k: Kind, x: &str) -> String {
     }
 }
 
-/// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here) over a
-/// block's (or a warp's) `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements; the
-/// thread's share the `me`-th, `me` an int the caller declares), the first slot at row slot `g0`: each stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory
-/// (`pos`, `sv<j>`), across lanes or in registers by their distance (see the module doc).
-fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str) {
+/// A statement ordering slots `lo` < `hi` held in one thread's registers (elements `<v><j>[..]`,
+/// positions `<p>[..]`; `up`: the one first in order at `lo`), swapping them unless they are in order.
+fn ordered_pair(kinds: &[Kind], v: &str, p: &str, lo: &str, hi: &str) -> String {
+    let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? {v}{j}[{hi}] : {v}{j}[{lo}], up ? {v}{j}[{lo}] : {v}{j}[{hi}]")).collect();
+    args.push(format!("up ? {p}[{hi}] : {p}[{lo}], up ? {p}[{lo}] : {p}[{hi}]"));
+    let swaps: String = kinds
+        .iter()
+        .enumerate()
+        .map(|(j, k)| format!(" {{ const {} x = {v}{j}[{lo}]; {v}{j}[{lo}] = {v}{j}[{hi}]; {v}{j}[{hi}] = x; }}", storage_type(*k).unwrap_or("int")))
+        .collect();
+    format!("if (oxs_before_r({})) {{ const int x = {p}[{lo}]; {p}[{lo}] = {p}[{hi}]; {p}[{hi}] = x;{swaps} }}", args.join(", "))
+}
+
+/// The steps of distance `jtop` down to `32 e` of stage `kk` through shared memory (`pos`, `sv<j>`):
+/// the thread's slots stored, the shared-memory network's compare-and-swaps, the slots loaded back.
+fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) {
     let active = slots / e;
     let regs = |shared_to_regs: bool| {
-        let mut s = format!("      if (me < {active}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+        let mut s = format!("        if (me < {active}) {{\n          #pragma unroll\n          for (int e = 0; e < {e}; e++) {{");
         let slot = format!("me * {e} + e");
-        if shared_to_regs {
-            let _ = write!(s, " rp[e] = pos[{slot}];");
-            for j in 0..kinds.len() {
-                let _ = write!(s, " r{j}[e] = sv{j}[{slot}];");
-            }
-        } else {
-            let _ = write!(s, " pos[{slot}] = rp[e];");
-            for j in 0..kinds.len() {
-                let _ = write!(s, " sv{j}[{slot}] = r{j}[e];");
-            }
+        let names = [("rp".to_string(), "pos".to_string())].into_iter().chain((0..kinds.len()).map(|j| (format!("r{j}"), format!("sv{j}"))));
+        for (r, sv) in names {
+            let _ = if shared_to_regs { write!(s, " {r}[e] = {sv}[{slot}];") } else { write!(s, " {sv}[{slot}] = {r}[e];") };
         }
-        let _ = write!(s, " }}\n      }}\n");
+        let _ = write!(s, " }}\n        }}\n");
         s
     };
+    let _ = writeln!(src, "      if (jtop >= {}) {{", 32 * e);
+    src.push_str(&regs(false));
+    let _ = writeln!(src, "        __syncthreads();");
+    let _ = writeln!(src, "        for (int j = jtop; j >= {}; j >>= 1) {{", 32 * e);
+    let _ = writeln!(src, "          for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
+    let _ = writeln!(src, "            const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
+    let _ = writeln!(src, "            const bool up = (({g0} + t) & kk) == 0;\n            {}", crate::sort::compare_swap(Some(kinds), kinds.len(), "pos"));
+    let _ = writeln!(src, "          }}\n          __syncthreads();\n        }}");
+    src.push_str(&regs(true));
+    let _ = writeln!(src, "      }}");
+}
+
+/// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here) over a
+/// block's (or a warp's) `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements; the
+/// thread's share the `me`-th, `me` an int the caller declares), the first slot at row slot `g0`: each
+/// stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory (`pos`, `sv<j>`), across
+/// lanes or in registers by their distance (see the module doc).
+fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str) {
     let _ = writeln!(src, "    {k_loop} {{");
     let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {});", slots / 2, slots / 2);
     // Distances of 32 threads' slots or more: through shared memory (none in a warp's row).
     if slots / 2 >= 32 * e {
-    let _ = writeln!(src, "      if (jtop >= {}) {{", 32 * e);
-    src.push_str(&regs(false));
-    let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "      for (int j = jtop; j >= {}; j >>= 1) {{", 32 * e);
-    let _ = writeln!(src, "        for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
-    let _ = writeln!(src, "          const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
-    let _ = writeln!(src, "          const bool up = (({g0} + t) & kk) == 0;\n          {}", crate::sort::compare_swap(Some(kinds), kinds.len(), "pos"));
-    let _ = writeln!(src, "        }}\n        __syncthreads();\n      }}");
-    src.push_str(&regs(true));
-    let _ = writeln!(src, "      }}");
+        shared_steps(src, kinds, slots, e, g0);
     }
     // Across lanes: slot s of this thread against slot s of the thread m lanes away.
     let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e}; j >>= 1) {{", 16 * e, 16 * e);
@@ -192,11 +205,7 @@ fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop
     while jr >= 1 {
         let _ = writeln!(src, "      if (jtop >= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
         let _ = writeln!(src, "          if ((e & {jr}) != 0) continue;\n          const int f = e | {jr};");
-        let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;");
-        let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? r{j}[f] : r{j}[e], up ? r{j}[e] : r{j}[f]")).collect();
-        args.push("up ? rp[f] : rp[e], up ? rp[e] : rp[f]".into());
-        let swaps: String = (0..kinds.len()).map(|j| format!(" {{ const {} x = r{j}[e]; r{j}[e] = r{j}[f]; r{j}[f] = x; }}", storage_type(kinds[j]).unwrap_or("int"))).collect();
-        let _ = writeln!(src, "          if (oxs_before_r({})) {{ const int x = rp[e]; rp[e] = rp[f]; rp[f] = x;{swaps} }}", args.join(", "));
+        let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;\n          {}", ordered_pair(kinds, "r", "rp", "e", "f"));
         let _ = writeln!(src, "        }}\n      }}");
         jr /= 2;
     }
@@ -327,14 +336,12 @@ pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
     }
     let _ = writeln!(src, " }}");
     // Each distance a literal so the registers' indices are constants once unrolled.
-    let mut args: Vec<String> = (0..inputs).map(|j| format!("up ? g{j}[f] : g{j}[s], up ? g{j}[s] : g{j}[f]")).collect();
-    args.push("up ? gp[f] : gp[s], up ? gp[s] : gp[f]".into());
-    let swaps: String = kinds.iter().enumerate().map(|(j, k)| format!(" {{ const {} x = g{j}[s]; g{j}[s] = g{j}[f]; g{j}[f] = x; }}", storage_type(*k).unwrap_or("int"))).collect();
+    let pair = ordered_pair(kinds, "g", "gp", "s", "f");
     let mut d = g / 2;
     while d >= 1 {
         let _ = writeln!(src, "    if ({d} < (1 << steps)) {{\n      #pragma unroll\n      for (int s = 0; s < {g}; s++) {{");
         let _ = writeln!(src, "        if ((s & {d}) != 0 || s >= (1 << steps)) continue;\n        const int f = s | {d};");
-        let _ = writeln!(src, "        if (oxs_before_r({})) {{ const int x = gp[s]; gp[s] = gp[f]; gp[f] = x;{swaps} }}", args.join(", "));
+        let _ = writeln!(src, "        {pair}");
         let _ = writeln!(src, "      }}\n    }}");
         d /= 2;
     }
