@@ -258,10 +258,16 @@ fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
     op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect()
 }
 
-/// Whether sort `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a row.
+/// Whether sort or top_k `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a
+/// row (top_k by selection aside).
 pub fn warp_rows(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
-    op.kind == OpKind::Sort && operand_kinds(func, op).is_some_and(|ks| registers_form(&ks, n) == Some(0)) && crate::sort_registers::warp_rows(n)
+    let registers = match op.kind {
+        OpKind::Sort => operand_kinds(func, op).is_some_and(|ks| registers_form(&ks, n) == Some(0)),
+        OpKind::ChloTopK => operand_kinds(func, op).is_some_and(|ks| ks.len() == 1 && crate::top_k::registers(ks[0], n)),
+        _ => false,
+    };
+    registers && crate::sort_registers::warp_rows(n)
 }
 
 /// Whether sort or top_k `op` launches as a long-row sort ([`large_launches`], a scratch buffer

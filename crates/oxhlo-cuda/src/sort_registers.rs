@@ -147,7 +147,7 @@ fn ordered_pair(kinds: &[Kind], v: &str, p: &str, lo: &str, hi: &str) -> String 
     format!("if (oxs_before_r({})) {{ const int x = {p}[{lo}]; {p}[{lo}] = {p}[{hi}]; {p}[{hi}] = x;{swaps} }}", args.join(", "))
 }
 
-/// The steps of distance `jtop` down to `32 e` of stage `kk` through shared memory (`pos`, `sv<j>`):
+/// The steps of distance `jtop` down to `max(32 e, jbot)` through shared memory (`pos`, `sv<j>`):
 /// the thread's slots stored, the shared-memory network's compare-and-swaps, the slots loaded back.
 fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) {
     let active = slots / e;
@@ -164,7 +164,7 @@ fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) 
     let _ = writeln!(src, "      if (jtop >= {}) {{", 32 * e);
     src.push_str(&regs(false));
     let _ = writeln!(src, "        __syncthreads();");
-    let _ = writeln!(src, "        for (int j = jtop; j >= {}; j >>= 1) {{", 32 * e);
+    let _ = writeln!(src, "        for (int j = jtop; j >= {} && j >= jbot; j >>= 1) {{", 32 * e);
     let _ = writeln!(src, "          for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
     let _ = writeln!(src, "            const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
     let _ = writeln!(src, "            const bool up = (({g0} + t) & kk) == 0;\n            {}", crate::sort::compare_swap(Some(kinds), kinds.len(), "pos"));
@@ -173,20 +173,23 @@ fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) 
     let _ = writeln!(src, "      }}");
 }
 
-/// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here) over a
-/// block's (or a warp's) `slots` slots held `e` a thread (`rp[e]` positions, `r<j>[e]` elements; the
-/// thread's share the `me`-th, `me` an int the caller declares), the first slot at row slot `g0`: each
-/// stage's steps from `min(kk / 2, slots / 2)` down to 1, in shared memory (`pos`, `sv<j>`), across
-/// lanes or in registers by their distance (see the module doc).
-fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str) {
-    let _ = writeln!(src, "    {k_loop} {{");
-    let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {});", slots / 2, slots / 2);
+/// The network's steps of distance `jtop` down to `jbot` (ints the caller declares; `kk`, a `long
+/// long`, the stage whose bit gives each pair's direction) over a block's (or a warp's) `slots` slots
+/// held `e` a thread (`rp[e]` positions, `r<j>[e]` elements; the thread's share the `me`-th, an int
+/// the caller declares), the first slot at row slot `g0`: in shared memory (`pos`, `sv<j>`), across
+/// lanes or in registers by their distance (see the module doc). Only the forms of distances within
+/// `[jmin, jmax]` (what `jbot` and `jtop` can be) are emitted.
+#[allow(clippy::too_many_arguments)]
+fn steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, jmin: i64, jmax: i64) {
     // Distances of 32 threads' slots or more: through shared memory (none in a warp's row).
-    if slots / 2 >= 32 * e {
+    if jmax.min(slots / 2) >= 32 * e {
         shared_steps(src, kinds, slots, e, g0);
     }
     // Across lanes: slot s of this thread against slot s of the thread m lanes away.
-    let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e}; j >>= 1) {{", 16 * e, 16 * e);
+    if jmax < e || jmin > 16 * e {
+        return registers_steps(src, kinds, e, g0, jmin, jmax);
+    }
+    let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e} && j >= jbot; j >>= 1) {{", 16 * e, 16 * e);
     let _ = writeln!(src, "        const int m = j / {e};\n        const bool low = (me & m) == 0;");
     let _ = writeln!(src, "        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
     let _ = writeln!(src, "          const int ob = __shfl_xor_sync(0xffffffffu, rp[e], m);");
@@ -200,15 +203,32 @@ fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop
     let moves: String = (0..kinds.len()).map(|j| format!(" r{j}[e] = o{j};")).collect();
     let _ = writeln!(src, "          if (oxs_before_r({})) {{ rp[e] = ob;{moves} }}", args.join(", "));
     let _ = writeln!(src, "        }}\n      }}");
-    // Within a thread: each distance a literal so the registers' indices are constants once unrolled.
+    registers_steps(src, kinds, e, g0, jmin, jmax);
+}
+
+/// [`steps`]' distances below `e`, within a thread: each distance a literal so that the registers'
+/// indices are constants once unrolled (those within `[jmin, jmax]`).
+fn registers_steps(src: &mut String, kinds: &[Kind], e: i64, g0: &str, jmin: i64, jmax: i64) {
     let mut jr = e / 2;
     while jr >= 1 {
-        let _ = writeln!(src, "      if (jtop >= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
+        if jr < jmin || jr > jmax {
+            jr /= 2;
+            continue;
+        }
+        let _ = writeln!(src, "      if (jtop >= {jr} && jbot <= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
         let _ = writeln!(src, "          if ((e & {jr}) != 0) continue;\n          const int f = e | {jr};");
         let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;\n          {}", ordered_pair(kinds, "r", "rp", "e", "f"));
         let _ = writeln!(src, "        }}\n      }}");
         jr /= 2;
     }
+}
+
+/// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here; up
+/// to `kmax`), each stage's steps from `min(kk / 2, slots / 2)` down to 1 ([`steps`]).
+fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str, kmax: i64) {
+    let _ = writeln!(src, "    {k_loop} {{");
+    let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {}), jbot = 1;", slots / 2, slots / 2);
+    steps(src, kinds, slots, e, g0, 1, kmax / 2);
     let _ = writeln!(src, "    }}");
 }
 
@@ -229,6 +249,22 @@ fn declarations(src: &mut String, kinds: &[Kind], slots: i64, e: i64) {
 /// (`rows`, the inputs, the outputs), `helpers` and `order` as [`crate::sort::network`] takes them:
 /// a block a row, each thread's slots loaded from the inputs, sorted, stored to the outputs.
 pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str) -> String {
+    row_kernel(helpers, params, kinds, n, inner, order, None)
+}
+
+/// The network form of a top_k of `keep` from rows of `n` elements of kind `kind` ([`fits_small`]),
+/// signature `params` (`rows, in0, out0, out1`; `index` the C type of `out1`), `order` the order's
+/// statements (first: the larger): [`crate::sort::network`]'s, the network run in registers. A top_k
+/// of few (`keep` up to a quarter of the row) sorts chunks of `top` (`keep`'s next power of two) and
+/// halves them by rounds ([`crate::top_k::top_rounds`]: a half-cleaner between each pair of chunks at
+/// distance `stride`, then a chunk's merge steps, directions alternating by pair); the rest sorts the
+/// whole row. The first `keep` slots are the results.
+pub fn top_k(params: &[String], kind: Kind, n: i64, order: &str, keep: i64, index: &str) -> String {
+    row_kernel("", params, &[kind], n, 1, order, Some((keep, index)))
+}
+
+/// [`small`], or [`top_k`] with `top_k` (`keep`, the index type).
+fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, top_k: Option<(i64, &str)>) -> String {
     let p = (n as u64).next_power_of_two() as i64;
     let warp = warp_rows(n);
     let e = if warp { (p / 32).max(1) } else { per_thread(p) };
@@ -252,10 +288,32 @@ pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
         let _ = writeln!(src, "      r{j}[e] = i < {n} ? in{j}[base + (long long)i * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
     }
     let _ = writeln!(src, "    }}");
-    stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"));
-    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
-    for j in 0..inputs {
-        let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = r{j}[e];");
+    match top_k {
+        None => {
+            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
+            let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
+            for j in 0..inputs {
+                let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = r{j}[e];");
+            }
+        }
+        Some((keep, index)) => {
+            let top = (keep.max(1) as u64).next_power_of_two() as i64;
+            let partial = keep >= 1 && keep < n && 4 * top <= p;
+            let sorted = if partial { top } else { p };
+            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {sorted}; kk <<= 1)"), sorted);
+            if partial {
+                // Rounds: the half-cleaner (every pair first-in-order first: a stage bit no slot has),
+                // then the chunks' merges, directions alternating by pair (the stage of 2 stride).
+                let _ = writeln!(src, "    for (long long stride = {top}; stride < {p}; stride <<= 1) {{");
+                let _ = writeln!(src, "     {{\n      const long long kk = {};\n      const int jtop = (int)stride, jbot = (int)stride;", 2 * p);
+                steps(&mut src, kinds, p, e, "0", top, p / 2);
+                let _ = writeln!(src, "     }}\n     {{\n      const long long kk = 2 * stride;\n      const int jtop = {}, jbot = 1;", top / 2);
+                steps(&mut src, kinds, p, e, "0", 1, top / 2);
+                let _ = writeln!(src, "     }}\n    }}");
+            }
+            let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {keep}) {{");
+            let _ = writeln!(src, "        out0[row * {keep}LL + i] = r0[e];\n        out1[row * {keep}LL + i] = ({index})rp[e];");
+        }
     }
     let _ = writeln!(src, "      }}\n    }}{}\n  }}\n}}", if warp { "" } else { "\n    __syncthreads();" });
     src
@@ -311,7 +369,7 @@ pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
     }
     let _ = writeln!(src, "\n        }}\n      }}");
     let mut body = String::new();
-    stages(&mut body, kinds, c, e, "c0", &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"));
+    stages(&mut body, kinds, c, e, "c0", &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"), 2 * c);
     for line in body.lines() {
         let _ = writeln!(src, "  {line}");
     }

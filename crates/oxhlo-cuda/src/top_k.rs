@@ -61,8 +61,17 @@ pub fn plan_top_k_network(func: &Func, op: &Op) -> Option<SortPlan> {
         let src = large_network("", &params, 1, n, 1, &order, k, &copies, chunk, keys.then_some(&[kind][..]));
         return Some(SortPlan { src, rows, n, large: true, chunk });
     }
-    let src = network("", &params, 1, n, 1, &order, k, &copies, shared.then_some(&[kind][..]));
+    let src = if registers(kind, n) {
+        crate::sort_registers::top_k(&params, kind, n, &order, k, storage_type(ik)?)
+    } else {
+        network("", &params, 1, n, 1, &order, k, &copies, shared.then_some(&[kind][..]))
+    };
     Some(SortPlan { src, rows, n, large: false, chunk: 0 })
+}
+
+/// Whether a top_k network of rows of `n` of `kind` runs in registers ([`crate::sort_registers::top_k`]).
+pub(crate) fn registers(kind: Kind, n: i64) -> bool {
+    n <= SORT_MAX && crate::sort_registers::fits_small(&[kind], n)
 }
 
 /// The chunk-sized power of two a long-row top_k of `k` keeps a chunk's candidates in, when the

@@ -833,12 +833,13 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     let p = oxhlo_cuda::top_k::plan_top_k_network(f, ops[0]).expect("top_k of f32 has a network form");
     assert_eq!((p.rows, p.n), (6, 37));
     assert!(p.src.contains("const auto ka = oxh_tok((float)(in0[ia]))") && p.src.contains("if (ka != kb) return ka > kb;"), "{}", p.src);
-    assert!(p.src.contains("for (int t = threadIdx.x; t < 5; t += blockDim.x)") && p.src.contains("out1[o] = (int)pos[t];"), "{}", p.src);
+    // In registers (`sort_registers::top_k`), a warp a row (64 slots): the first 5 slots kept.
+    assert!(p.src.contains("if (i < 5) {") && p.src.contains("out1[row * 5LL + i] = (int)rp[e];") && p.src.contains("(threadIdx.x >> 5)"), "{}", p.src);
     let q = oxhlo_cuda::sort::plan_op(f, ops[1]).expect("top_k of i32 runs on the device");
     assert!(q.src.contains("const auto ka = (long long)(in0[ia])"), "{}", q.src);
-    // k = 5 of 37 (64 slots): chunks of 8 sorted, then three rounds halving them; k = all 100: a full sort.
-    assert!(p.src.contains("for (int k = 2; k <= 8; k <<= 1)") && p.src.contains("for (int stride = 8, live = 8; live > 1; stride <<= 1, live >>= 1)"), "{}", p.src);
-    assert!(q.src.contains("for (int k = 2; k <= 128; k <<= 1)") && !q.src.contains("int stride"), "{}", q.src);
+    // k = 5 of 37 (64 slots): chunks of 8 sorted, then rounds halving them; k = all 100: a full sort.
+    assert!(p.src.contains("for (long long kk = 2; kk <= 8; kk <<= 1)") && p.src.contains("for (long long stride = 8; stride < 64; stride <<= 1)"), "{}", p.src);
+    assert!(q.src.contains("for (long long kk = 2; kk <= 128; kk <<= 1)") && !q.src.contains("stride"), "{}", q.src);
     // The 7 largest of rows of 10000: each chunk of 4096's first 8 in shared memory, then the 4 chunks'
     // 32 candidates sorted; two launches.
     let long = module(
