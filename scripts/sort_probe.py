@@ -15,6 +15,7 @@ for arg in sys.argv[1:] or ["4096x1024"]:
              ("argsort", jax.jit(lambda x: jnp.argsort(x, axis=-1)), np.argsort(xn, axis=-1, kind="stable")),
              ("sort_axis0", jax.jit(lambda x: jnp.sort(x[:, :64], axis=0)), np.sort(xn[:, :64], axis=0)),
              ("top_k8", jax.jit(lambda x: jax.lax.top_k(x, 8)[0]), -np.sort(-xn, axis=-1)[..., :8]),
+             ("top_k32", jax.jit(lambda x: jax.lax.top_k(x, 32)[0]), -np.sort(-xn, axis=-1)[..., :32]),
              ("argmax", jax.jit(lambda x: jnp.argmax(x, axis=-1)), np.argmax(xn, axis=-1))]
     for name, f, ref in cases:
         t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
