@@ -16,6 +16,8 @@
 //!   registers, each later stage's steps of `j >= C` run up to three at a time in one launch (a thread
 //!   a group of 2^r slots `j / 2^(r-1)` apart, [`large_launches`]), its steps within chunks in one
 //!   launch a chunk, and a last launch copies the sorted elements to the results.
+//! - top_k's networks for rows up to `SORT_MAX` ([`top_k`]): chunks sorted, then halved by rounds,
+//!   every round's steps placed the same way.
 //!
 //! `OXHLO_CUDA_SORT_REGISTERS=0` keeps the shared-memory networks.
 
@@ -77,8 +79,8 @@ fn fused_steps(kinds: &[Kind]) -> i64 {
 
 /// The launches of a long-row sort of `rows` rows of `p` slots (`n` elements) in chunks of `c`, as
 /// `(k, j, steps, work items)` (a block of 256 threads per 256 items): `(c, -1, 0)` sorts every chunk,
-/// then for each later stage `k` its steps `j >= c` in groups of up to [`fused_steps`] `(k, j, r)` (a thread
-/// 2^r slots) and `(k, -1, 0)` its steps within chunks; `(-1, 0, 0)` writes the results.
+/// then for each later stage `k` its steps `j >= c` in groups of up to [`fused_steps`] `(k, j, r)` (a
+/// thread 2^r slots) and `(k, -1, 0)` its steps within chunks; `(-1, 0, 0)` writes the results.
 pub fn large_launches(kinds: &[Kind], rows: i64, n: i64, c: i64) -> Vec<(i64, i64, i64, i64)> {
     let p = (n as u64).next_power_of_two() as i64;
     let fused = fused_steps(kinds);
