@@ -69,9 +69,10 @@ pub fn plan_top_k_network(func: &Func, op: &Op) -> Option<SortPlan> {
     Some(SortPlan { src, rows, n, large: false, chunk: 0 })
 }
 
-/// Whether a top_k network of rows of `n` of `kind` runs in registers ([`crate::sort_registers::top_k`]).
+/// Whether a top_k network of rows of `n` of `kind` runs in registers ([`crate::sort_registers::top_k`]):
+/// where a sort of them would take the block-a-row register form.
 pub(crate) fn registers(kind: Kind, n: i64) -> bool {
-    n <= SORT_MAX && crate::sort_registers::fits_small(&[kind], n)
+    crate::sort::registers_form(&[kind], n) == Some(0)
 }
 
 /// The chunk-sized power of two a long-row top_k of `k` keeps a chunk's candidates in, when the
