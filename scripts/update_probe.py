@@ -51,6 +51,7 @@ cases = [("scan_stack", scan_stack, seq), ("fori_set", fori_set, rows[:512]), ("
          ("scatter_set", scatter_set, rows), ("cholesky", cholesky, mats), ("cho_solve", cho_solve, mats),
          ("solve_triangular", solve_triangular, mats), ("cholesky_1024", cholesky, big),
          ("cho_solve_1024", cho_solve, big), ("solve_triangular_1024", solve_triangular, big)]
-# PROBE_SKIP=text leaves out the cases whose name holds it (the host pass skips the large solves).
-skip = os.environ.get("PROBE_SKIP")
-run_cases([c for c in cases if not (skip and skip in c[0])], rtol=1e-3, atol=1e-3)
+# PROBE_SKIP=text leaves out the cases whose name holds it (the host pass skips the large solves);
+# PROBE_ONLY=text keeps only those.
+skip, only = os.environ.get("PROBE_SKIP"), os.environ.get("PROBE_ONLY")
+run_cases([c for c in cases if not (skip and skip in c[0]) and (not only or only in c[0])], rtol=1e-3, atol=1e-3)
