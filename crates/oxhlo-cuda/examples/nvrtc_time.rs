@@ -9,6 +9,7 @@
 //! thread then has the driver compile its PTX (`cuModuleLoadData` on GPU 0), timed apart.
 //! `NVRTC_TIME_WORKER=1` has each thread compile its program in an NVRTC worker process
 //! (`oxhlo_cuda::nvrtc_worker`, found as the backend finds it, e.g. through `OXHLO_NVRTC_WORKER`).
+//! `NVRTC_TIME_DROP=text` leaves out the kernels whose source holds `text`.
 //! `NVRTC_TIME_INT32=1` compiles the sources with 32-bit instead of 64-bit index arithmetic (a text
 //! substitution, for compile times only). `NVRTC_TIME_QUICK=1` compiles at the quick tier
 //! (`nvrtc::Tier::Quick`, what a cold first call waits for).
@@ -42,6 +43,10 @@ fn main() {
     let (ptx, jit) = (flag("NVRTC_TIME_PTX"), flag("NVRTC_TIME_JIT"));
     let tier = if flag("NVRTC_TIME_QUICK") { oxhlo_cuda::nvrtc::Tier::Quick } else { oxhlo_cuda::nvrtc::Tier::Full };
     let ks: Vec<String> = ks.into_iter().take(n).skip(slice).step_by(of).collect();
+    let ks: Vec<String> = match std::env::var("NVRTC_TIME_DROP") {
+        Ok(text) => ks.into_iter().filter(|k| !k.contains(text.as_str())).collect(),
+        Err(_) => ks,
+    };
     let ks: Vec<String> = if flag("NVRTC_TIME_INT32") { ks.iter().map(|s| s.replace("long long", "int").replace("LL", "")).collect() } else { ks };
     let ctx = (ptx && jit).then(|| cudarc::driver::CudaContext::new(0).expect("a GPU for NVRTC_TIME_JIT"));
     let jit_ns = std::sync::atomic::AtomicU64::new(0);
