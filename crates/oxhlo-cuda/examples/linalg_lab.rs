@@ -4,6 +4,7 @@
 //! chain and of each kernel role alone (the fill, the panels, the trailing updates, the store), then the
 //! same for `triangular_solve` of n x n against n x 8. Times: CUDA events around the launches, the
 //! launches held until all are enqueued (`profile::device_ms_per_call`), best of five.
+//! cholesky runs twice: panels of one block barrier a step and of two (`OXHLO_CUDA_PANEL_BARRIERS=2`).
 //! `LINALG_LAB_SIZES=256,1024` picks the sizes (default 256, 512, 1024).
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_cuda::device::{self, Gpu, Kernel};
@@ -55,35 +56,40 @@ fn main() {
             ("cholesky", format!("func.func @main(%a: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{\n  %0 = stablehlo.cholesky %a, lower = true : tensor<{n}x{n}xf32>\n  return %0 : tensor<{n}x{n}xf32>\n}}\n")),
             ("triangular_solve", format!("func.func @main(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x8xf32>) -> tensor<{n}x8xf32> {{\n  %0 = \"stablehlo.triangular_solve\"(%a, %b) {{left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : (tensor<{n}x{n}xf32>, tensor<{n}x8xf32>) -> tensor<{n}x8xf32>\n  return %0 : tensor<{n}x8xf32>\n}}\n")),
         ] {
-            let m = oxhlo_text::parse_module(&text, "linalg_lab").expect("parses");
-            let func = m.entry().expect("an entry");
-            let block = func.body.blocks.first().expect("a body");
-            let op = block.ops.iter().find(|o| matches!(o.kind, OpKind::Cholesky | OpKind::TriangularSolve)).expect("the op");
-            let plan = linalg::plan(func, op).expect("runs on the device");
-            let kernels: Vec<Kernel> = plan.kernels.iter().map(|s| Kernel::new(s.clone())).collect();
-            let f32t = |shape: &[i64], v: Vec<f32>| NTensor::new(TensorType::new(shape.to_vec(), ElementType::Float(FloatType::F32)), Buf::F32(v));
-            let a = gpu.upload(&f32t(&[n as i64, n as i64], matrix(n, 7))).unwrap();
-            let b = gpu.upload(&f32t(&[n as i64, 8], matrix(n, 9)[..n * 8].to_vec())).unwrap();
-            let inputs: Vec<&device::DTensor> = if name == "cholesky" { vec![&a] } else { vec![&a, &b] };
-            let result_len = if name == "cholesky" { n * n } else { n * 8 };
-            let mut outs = vec![gpu.alloc_raw(oxhlo_cpu::Kind::F64, 2 * plan.work).unwrap(), gpu.alloc_raw(oxhlo_cpu::Kind::F32, result_len).unwrap()];
-            let whole = time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|_| true);
-            let per: Vec<f64> = (0..plan.kernels.len()).map(|k| time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|i| i == k)).collect();
-            let counts: Vec<usize> = (0..plan.kernels.len()).map(|k| plan.launches.iter().filter(|l| l.kernel == k).count()).collect();
-            println!(
-                "{name} {n}: whole {whole:.1} us in {} launches; fill {:.1}, {} x {} {:.1} us ({:.2} a launch), {} x {} {:.1} us ({:.2} a launch), store {:.1}",
-                plan.launches.len(),
-                per[0],
-                counts[1],
-                if name == "cholesky" { "panel" } else { "solve" },
-                per[1],
-                per[1] / counts[1].max(1) as f64,
-                counts[2],
-                if name == "cholesky" { "trailing" } else { "update" },
-                per[2],
-                per[2] / counts[2].max(1) as f64,
-                per[3]
-            );
+            for variant in if name == "cholesky" { vec!["1", "2"] } else { vec!["1"] } {
+                let m = oxhlo_text::parse_module(&text, "linalg_lab").expect("parses");
+                let func = m.entry().expect("an entry");
+                let block = func.body.blocks.first().expect("a body");
+                let op = block.ops.iter().find(|o| matches!(o.kind, OpKind::Cholesky | OpKind::TriangularSolve)).expect("the op");
+                // The panels' form is read at every plan (`linalg::one_barrier_panels`).
+                std::env::set_var("OXHLO_CUDA_PANEL_BARRIERS", variant);
+                let plan = linalg::plan(func, op).expect("runs on the device");
+                let kernels: Vec<Kernel> = plan.kernels.iter().map(|s| Kernel::new(s.clone())).collect();
+                let f32t = |shape: &[i64], v: Vec<f32>| NTensor::new(TensorType::new(shape.to_vec(), ElementType::Float(FloatType::F32)), Buf::F32(v));
+                let a = gpu.upload(&f32t(&[n as i64, n as i64], matrix(n, 7))).unwrap();
+                let b = gpu.upload(&f32t(&[n as i64, 8], matrix(n, 9)[..n * 8].to_vec())).unwrap();
+                let inputs: Vec<&device::DTensor> = if name == "cholesky" { vec![&a] } else { vec![&a, &b] };
+                let result_len = if name == "cholesky" { n * n } else { n * 8 };
+                let mut outs = vec![gpu.alloc_raw(oxhlo_cpu::Kind::F64, 2 * plan.work).unwrap(), gpu.alloc_raw(oxhlo_cpu::Kind::F32, result_len).unwrap()];
+                let whole = time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|_| true);
+                let per: Vec<f64> = (0..plan.kernels.len()).map(|k| time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|i| i == k)).collect();
+                let counts: Vec<usize> = (0..plan.kernels.len()).map(|k| plan.launches.iter().filter(|l| l.kernel == k).count()).collect();
+                println!(
+                    "{name} {n}{}: whole {whole:.1} us in {} launches; fill {:.1}, {} x {} {:.1} us ({:.2} a launch), {} x {} {:.1} us ({:.2} a launch), store {:.1}",
+                    if name == "cholesky" { format!(" ({variant} barriers a panel step)") } else { String::new() },
+                    plan.launches.len(),
+                    per[0],
+                    counts[1],
+                    if name == "cholesky" { "panel" } else { "solve" },
+                    per[1],
+                    per[1] / counts[1].max(1) as f64,
+                    counts[2],
+                    if name == "cholesky" { "trailing" } else { "update" },
+                    per[2],
+                    per[2] / counts[2].max(1) as f64,
+                    per[3]
+                );
+            }
         }
     }
 }

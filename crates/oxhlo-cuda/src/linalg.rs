@@ -52,6 +52,90 @@ __device__ __forceinline__ oxc oxc_at(const double* w, long long e) { return oxc
 __device__ __forceinline__ void oxc_put(double* w, long long e, oxc z) { w[2 * e] = z.r; w[2 * e + 1] = z.i; }
 "#;
 
+/// A cholesky pivot from the diagonal's real part `d`, as the interpreter takes it: its square root,
+/// zero for zero, NaN below.
+const PIVOT: &str = "__device__ __forceinline__ double oxh_pivot(double d) { return d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL); }\n";
+
+/// A panel's steps, two block barriers each: every live row divides its column-j element by the
+/// pivot (the diagonal tile's rows publish theirs in `X[0]`), a barrier, each row's later elements
+/// less its products with the column, the pivot stored, a barrier. Four threads a row (`q`).
+const PANEL_STEPS_TWO_BARRIERS: &str = r#"    const int row = tid >> 2, q = tid & 3;
+    const bool diag = row < 32;
+    for (int j = 0; j < bw; j++) {
+      const double p = oxh_pivot(D[j][j].r);
+      const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
+      oxc x = oxc_make(0.0, 0.0);
+      if (live) {
+        x = oxc_div(D[row][j], oxc_make(p, 0.0));
+        if (diag && q == 0) X[0][row] = x;
+      }
+      __syncthreads();
+      if (live) {
+        if (q == 0) D[row][j] = x;
+        const int last = diag ? row : bw - 1;
+        for (int c = j + 1 + q; c <= last; c += 4) {
+          if (c == row) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
+          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(X[0][c])));
+        }
+      }
+      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
+      __syncthreads();
+    }
+"#;
+
+/// The same steps with one block barrier each: a row's column-(j+1) element is divided in step j, by
+/// the thread that subtracted its last product (`q == 0`), as soon as that product is off, and handed
+/// to the row's other three threads by a shuffle at the next step; every thread computes the next
+/// pivot itself from the diagonal element and the pivot row's column-j value (the same operations the
+/// pivot row's thread would store), so nothing waits for a second barrier. Column values alternate
+/// between `X[0]` and `X[1]` (read one, write the other in a step). Same operations on the same
+/// values in the same order: the same bits.
+const PANEL_STEPS_ONE_BARRIER: &str = r#"    const int row = tid >> 2, q = tid & 3, lead = (tid & 31) & ~3;
+    const bool diag = row < 32;
+    const bool mine = diag ? row < bw : row - 32 < rows;
+    double p = oxh_pivot(D[0][0].r);
+    oxc x = oxc_make(0.0, 0.0);
+    if (mine && q == 0 && (!diag || row > 0)) {
+      x = oxc_div(D[row][0], oxc_make(p, 0.0));
+      D[row][0] = x;
+      if (diag) X[0][row] = x;
+    }
+    __syncthreads();
+    for (int j = 0; j < bw; j++) {
+      const oxc* Xc = X[j & 1];
+      oxc* Xn = X[(j + 1) & 1];
+      x.r = __shfl_sync(0xffffffffu, x.r, lead);
+      x.i = __shfl_sync(0xffffffffu, x.i, lead);
+      double pn = 0.0;
+      if (j + 1 < bw) {
+        const oxc y = Xc[j + 1];
+        pn = oxh_pivot(__dsub_rn(D[j + 1][j + 1].r, __dadd_rn(__dmul_rn(y.r, y.r), __dmul_rn(y.i, y.i))));
+      }
+      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
+      const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
+      if (live) {
+        const int last = diag ? row : bw - 1;
+        for (int c = j + 1 + q; c <= last; c += 4) {
+          if (c == row) { if (c != j + 1) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i))); }
+          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(Xc[c])));
+        }
+        if (q == 0 && j + 1 < bw && (!diag || row > j + 1)) {
+          x = oxc_div(D[row][j + 1], oxc_make(pn, 0.0));
+          D[row][j + 1] = x;
+          if (diag) Xn[row] = x;
+        }
+      }
+      p = pn;
+      __syncthreads();
+    }
+"#;
+
+/// Whether cholesky panels take one block barrier a step ([`PANEL_STEPS_ONE_BARRIER`]): yes unless
+/// `OXHLO_CUDA_PANEL_BARRIERS=2` (read at every plan, so a bench can compare both in one process).
+pub fn one_barrier_panels() -> bool {
+    std::env::var("OXHLO_CUDA_PANEL_BARRIERS").map_or(true, |v| v.trim() != "2")
+}
+
 /// A boolean attribute (unit, bool or integer), false when absent.
 fn flag(op: &Op, name: &str) -> bool {
     match op.attr(name) {
@@ -168,12 +252,13 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     // elements less its products with the tile's column, the diagonal by |l|^2: the interpreter's
     // formulas, each element subtracting in column order); tile 0 stores the factored tile.
     let tiles = format!("(({n}LL - k0 + 31) / 32)");
+    let steps = if one_barrier_panels() { PANEL_STEPS_ONE_BARRIER } else { PANEL_STEPS_TWO_BARRIERS };
     let panel = kernel(
-        "",
+        PIVOT,
         &params,
         &format!(
             "    __shared__ oxc D[64][33];
-    __shared__ oxc X[32];
+    __shared__ oxc X[2][32];
     const long long b = blk / {tiles}, t = blk % {tiles}, r0 = k0 + 32 * t;
     const int bw = (int)min(32LL, {n}LL - k0), rows = t == 0 ? 0 : (int)min(32LL, {n}LL - r0);
     double* w = work + b * {w2}LL;
@@ -183,30 +268,7 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
       if (r >= 32 && r - 32 < rows && c < bw) D[r][c] = oxc_at(w, (r0 + r - 32) * {n}LL + k0 + c);
     }}
     __syncthreads();
-    // Rows 0..31 the diagonal tile, 32.. this block's rows below it (t > 0): four threads a row.
-    const int row = tid >> 2, q = tid & 3;
-    const bool diag = row < 32;
-    for (int j = 0; j < bw; j++) {{
-      const double d = D[j][j].r, p = d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL);
-      const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
-      oxc x = oxc_make(0.0, 0.0);
-      if (live) {{
-        x = oxc_div(D[row][j], oxc_make(p, 0.0));
-        if (diag && q == 0) X[row] = x;
-      }}
-      __syncthreads();
-      if (live) {{
-        if (q == 0) D[row][j] = x;
-        const int last = diag ? row : bw - 1;
-        for (int c = j + 1 + q; c <= last; c += 4) {{
-          if (c == row) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
-          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(X[c])));
-        }}
-      }}
-      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
-      __syncthreads();
-    }}
-    if (t == 0) {{
+{steps}    if (t == 0) {{
       // Not over the tile the other blocks read: below the diagonal mirrored into the unused upper
       // triangle, the pivots into the diagonal array after the matrices.
       for (int e = tid; e < 1024; e += blockDim.x) {{
