@@ -70,7 +70,7 @@ fn main() {
                 let b = gpu.upload(&f32t(&[n as i64, 8], matrix(n, 9)[..n * 8].to_vec())).unwrap();
                 let inputs: Vec<&device::DTensor> = if name == "cholesky" { vec![&a] } else { vec![&a, &b] };
                 let result_len = if name == "cholesky" { n * n } else { n * 8 };
-                let mut outs = vec![gpu.alloc_raw(oxhlo_cpu::Kind::F64, 2 * plan.work).unwrap(), gpu.alloc_raw(oxhlo_cpu::Kind::F32, result_len).unwrap()];
+                let mut outs = vec![gpu.alloc_raw(oxhlo_cpu::Kind::F64, plan.work).unwrap(), gpu.alloc_raw(oxhlo_cpu::Kind::F32, result_len).unwrap()];
                 let whole = time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|_| true);
                 let per: Vec<f64> = (0..plan.kernels.len()).map(|k| time_us(&gpu, &plan, &kernels, &inputs, &mut outs, &|i| i == k)).collect();
                 let counts: Vec<usize> = (0..plan.kernels.len()).map(|k| plan.launches.iter().filter(|l| l.kernel == k).count()).collect();

@@ -1,25 +1,24 @@
 //! `stablehlo.cholesky` and `stablehlo.triangular_solve` on the GPU (what `jnp.linalg.cholesky`,
 //! `cho_solve`, `solve_triangular` and JAX's LU-based `solve` / `inv` lower to on our platform), for
 //! f32 and f64 batches of matrices, with the reference interpreter's arithmetic step for step: every
-//! element held as a complex double (the imaginary zeros' signs and a zero pivot's NaNs included),
-//! products and sums as the interpreter orders them, `__dmul_rn` / `__dadd_rn` / `__dsub_rn` so that
-//! nothing is contracted into a fused multiply-add, one rounding to the result type at the end. So the
-//! results are the interpreter's bit for bit (NaN payloads aside).
+//! element held as a double (the interpreter computes real operands in real f64), products and
+//! differences as the interpreter orders them, `__dmul_rn` / `__dsub_rn` so that nothing is contracted
+//! into a fused multiply-add, one rounding to the result type at the end. So the results are the
+//! interpreter's bit for bit (NaN payloads aside).
 //!
 //! Both are blocked, right-looking, over panels of [`PANEL`] columns (rows of the solve), which keeps
 //! the interpreter's order: every element subtracts its products in the order their factors were
 //! solved, and each solved panel is applied to everything after it as soon as it is known. cholesky, a
 //! panel at a time: one launch factors the panel (every block factors the panel's diagonal tile in
 //! shared memory and solves its own tile of 32 rows below it in the same steps, a column a step: the
-//! pivot, the column scaled, each row's rest updated, four threads a row, two barriers a step), a
+//! pivot, the column scaled, each row's rest updated, four threads a row, one barrier a step), a
 //! second subtracts the panel's products from the trailing lower triangle (a block a 32 x 32 tile, a
 //! thread folding the panel's columns in order). triangular_solve, a block of rows at a time: one
 //! launch solves them for every line (a block 32 rows x 8 lines, a warp a line and a lane a row, each
 //! solved value handed on by a warp shuffle), a second subtracts them from the rows after (tiles of
-//! 32 rows x 8 lines). Backward solves run the
-//! same kernels on the mirrored indices. The working values are complex doubles in a scratch buffer
-//! (one a result element); a first launch fills it from the operands, a last one rounds the result.
-//! Other element types and dynamic shapes stay on the host.
+//! 32 rows x 8 lines). Backward solves run the same kernels on the mirrored indices. The working
+//! values are doubles in a scratch buffer (one a result element); a first launch fills it from the
+//! operands, a last one rounds the result. Complex element types and dynamic shapes stay on the host.
 
 use crate::device::{DTensor, Gpu, Memo};
 use crate::render::{kind_of, ENTRY, PRELUDE};
@@ -31,28 +30,7 @@ use std::fmt::Write;
 /// The kernels' roles in the program's [`Memo`]: fill, panel / solve, trailing / update, store.
 const MEMO_TAG: u32 = 65;
 
-/// Complex doubles and the interpreter's complex arithmetic, uncontracted.
-const COMPLEX: &str = r#"
-struct oxc { double r, i; };
-__device__ __forceinline__ oxc oxc_sub(oxc a, oxc b) { oxc z; z.r = __dsub_rn(a.r, b.r); z.i = __dsub_rn(a.i, b.i); return z; }
-__device__ __forceinline__ oxc oxc_mul(oxc a, oxc b) {
-  oxc z; z.r = __dsub_rn(__dmul_rn(a.r, b.r), __dmul_rn(a.i, b.i)); z.i = __dadd_rn(__dmul_rn(a.r, b.i), __dmul_rn(a.i, b.r)); return z;
-}
-__device__ __forceinline__ oxc oxc_div(oxc a, oxc b) {
-  oxc z;
-  if (b.i == 0.0) { z.r = a.r / b.r; z.i = a.i / b.r; return z; }
-  double d = __dadd_rn(__dmul_rn(b.r, b.r), __dmul_rn(b.i, b.i));
-  z.r = __dadd_rn(__dmul_rn(a.r, b.r), __dmul_rn(a.i, b.i)) / d;
-  z.i = __dsub_rn(__dmul_rn(a.i, b.r), __dmul_rn(a.r, b.i)) / d;
-  return z;
-}
-__device__ __forceinline__ oxc oxc_conj(oxc a) { a.i = -a.i; return a; }
-__device__ __forceinline__ oxc oxc_make(double r, double i) { oxc z; z.r = r; z.i = i; return z; }
-__device__ __forceinline__ oxc oxc_at(const double* w, long long e) { return oxc_make(w[2 * e], w[2 * e + 1]); }
-__device__ __forceinline__ void oxc_put(double* w, long long e, oxc z) { w[2 * e] = z.r; w[2 * e + 1] = z.i; }
-"#;
-
-/// A cholesky pivot from the diagonal's real part `d`, as the interpreter takes it: its square root,
+/// A cholesky pivot from the diagonal element `d`, as the interpreter takes it: its square root,
 /// zero for zero, NaN below.
 const PIVOT: &str = "__device__ __forceinline__ double oxh_pivot(double d) { return d > 0.0 ? sqrt(d) : d == 0.0 ? 0.0 : __longlong_as_double(0x7ff8000000000000LL); }\n";
 
@@ -62,11 +40,11 @@ const PIVOT: &str = "__device__ __forceinline__ double oxh_pivot(double d) { ret
 const PANEL_STEPS_TWO_BARRIERS: &str = r#"    const int row = tid >> 2, q = tid & 3;
     const bool diag = row < 32;
     for (int j = 0; j < bw; j++) {
-      const double p = oxh_pivot(D[j][j].r);
+      const double p = oxh_pivot(D[j][j]);
       const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
-      oxc x = oxc_make(0.0, 0.0);
+      double x = 0.0;
       if (live) {
-        x = oxc_div(D[row][j], oxc_make(p, 0.0));
+        x = D[row][j] / p;
         if (diag && q == 0) X[0][row] = x;
       }
       __syncthreads();
@@ -74,11 +52,10 @@ const PANEL_STEPS_TWO_BARRIERS: &str = r#"    const int row = tid >> 2, q = tid 
         if (q == 0) D[row][j] = x;
         const int last = diag ? row : bw - 1;
         for (int c = j + 1 + q; c <= last; c += 4) {
-          if (c == row) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i)));
-          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(X[0][c])));
+          D[row][c] = __dsub_rn(D[row][c], __dmul_rn(x, c == row ? x : X[0][c]));
         }
       }
-      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
+      if (row == j && q == 0) D[j][j] = p;
       __syncthreads();
     }
 "#;
@@ -93,34 +70,33 @@ const PANEL_STEPS_TWO_BARRIERS: &str = r#"    const int row = tid >> 2, q = tid 
 const PANEL_STEPS_ONE_BARRIER: &str = r#"    const int row = tid >> 2, q = tid & 3, lead = (tid & 31) & ~3;
     const bool diag = row < 32;
     const bool mine = diag ? row < bw : row - 32 < rows;
-    double p = oxh_pivot(D[0][0].r);
-    oxc x = oxc_make(0.0, 0.0);
+    double p = oxh_pivot(D[0][0]);
+    double x = 0.0;
     if (mine && q == 0 && (!diag || row > 0)) {
-      x = oxc_div(D[row][0], oxc_make(p, 0.0));
+      x = D[row][0] / p;
       D[row][0] = x;
       if (diag) X[0][row] = x;
     }
     __syncthreads();
     for (int j = 0; j < bw; j++) {
-      const oxc* Xc = X[j & 1];
-      oxc* Xn = X[(j + 1) & 1];
-      x.r = __shfl_sync(0xffffffffu, x.r, lead);
-      x.i = __shfl_sync(0xffffffffu, x.i, lead);
+      const double* Xc = X[j & 1];
+      double* Xn = X[(j + 1) & 1];
+      x = __shfl_sync(0xffffffffu, x, lead);
       double pn = 0.0;
       if (j + 1 < bw) {
-        const oxc y = Xc[j + 1];
-        pn = oxh_pivot(__dsub_rn(D[j + 1][j + 1].r, __dadd_rn(__dmul_rn(y.r, y.r), __dmul_rn(y.i, y.i))));
+        const double y = Xc[j + 1];
+        pn = oxh_pivot(__dsub_rn(D[j + 1][j + 1], __dmul_rn(y, y)));
       }
-      if (row == j && q == 0) D[j][j] = oxc_make(p, 0.0);
+      if (row == j && q == 0) D[j][j] = p;
       const bool live = diag ? (row > j && row < bw) : row - 32 < rows;
       if (live) {
         const int last = diag ? row : bw - 1;
         for (int c = j + 1 + q; c <= last; c += 4) {
-          if (c == row) { if (c != j + 1) D[row][row].r = __dsub_rn(D[row][row].r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i))); }
-          else D[row][c] = oxc_sub(D[row][c], oxc_mul(x, oxc_conj(Xc[c])));
+          if (c != row) D[row][c] = __dsub_rn(D[row][c], __dmul_rn(x, Xc[c]));
+          else if (c != j + 1) D[row][row] = __dsub_rn(D[row][row], __dmul_rn(x, x));
         }
         if (q == 0 && j + 1 < bw && (!diag || row > j + 1)) {
-          x = oxc_div(D[row][j + 1], oxc_make(pn, 0.0));
+          x = D[row][j + 1] / pn;
           D[row][j + 1] = x;
           if (diag) Xn[row] = x;
         }
@@ -179,7 +155,7 @@ pub struct Launch {
 }
 
 /// How `op` runs: its kernels (signature `(long long blocks, long long k0, operands..., double* work,
-/// result)`), the launches in order, and the complex doubles of the work buffer.
+/// result)`), the launches in order, and the doubles of the work buffer.
 pub struct Plan {
     pub kernels: Vec<String>,
     pub launches: Vec<Launch>,
@@ -198,11 +174,10 @@ pub fn plan(func: &Func, op: &Op) -> Option<Plan> {
     }
 }
 
-/// A kernel's source: the prelude, the complex helpers, `defs`, then the entry with `params` (after
+/// A kernel's source: the prelude, `defs`, then the entry with `params` (after
 /// `blocks, k0`) whose body runs once per block index `blk` (grid-stride).
 fn kernel(defs: &str, params: &str, body: &str) -> String {
     let mut src = String::from(PRELUDE);
-    src.push_str(COMPLEX);
     src.push_str(defs);
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}(long long blocks, long long k0, {params}) {{");
     let _ = writeln!(src, "  const int tid = threadIdx.x;");
@@ -235,14 +210,14 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     let total = batch.checked_mul(nn)?;
     let params = format!("const {ty}* __restrict__ in0, double* __restrict__ work, {ty}* __restrict__ out0");
     // Fill: the Hermitian input as lower-triangle elements (i >= j), read from the triangle asked for.
-    let get = if lower { format!("oxc_make((double)m[r * {n}LL + c], 0.0)") } else { format!("oxc_conj(oxc_make((double)m[c * {n}LL + r], 0.0))") };
+    let get = if lower { format!("(double)m[r * {n}LL + c]") } else { format!("(double)m[c * {n}LL + r]") };
     let fill = per_element(
         &params,
         total,
         &format!(
             "      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL;
       const {ty}* m = in0 + b * {nn}LL;
-      if (c <= r) oxc_put(work, e, {get});
+      if (c <= r) work[e] = {get};
 "
         ),
     );
@@ -257,15 +232,15 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
         PIVOT,
         &params,
         &format!(
-            "    __shared__ oxc D[64][33];
-    __shared__ oxc X[2][32];
+            "    __shared__ double D[64][33];
+    __shared__ double X[2][32];
     const long long b = blk / {tiles}, t = blk % {tiles}, r0 = k0 + 32 * t;
     const int bw = (int)min(32LL, {n}LL - k0), rows = t == 0 ? 0 : (int)min(32LL, {n}LL - r0);
-    double* w = work + b * {w2}LL;
+    double* w = work + b * {nn}LL;
     for (int e = tid; e < 2048; e += blockDim.x) {{
       const int r = e >> 5, c = e & 31;
-      if (r < 32 && r < bw && c <= r) D[r][c] = oxc_at(w, (k0 + r) * {n}LL + k0 + c);
-      if (r >= 32 && r - 32 < rows && c < bw) D[r][c] = oxc_at(w, (r0 + r - 32) * {n}LL + k0 + c);
+      if (r < 32 && r < bw && c <= r) D[r][c] = w[(k0 + r) * {n}LL + k0 + c];
+      if (r >= 32 && r - 32 < rows && c < bw) D[r][c] = w[(r0 + r - 32) * {n}LL + k0 + c];
     }}
     __syncthreads();
 {steps}    if (t == 0) {{
@@ -273,14 +248,13 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
       // triangle, the pivots into the diagonal array after the matrices.
       for (int e = tid; e < 1024; e += blockDim.x) {{
         const int r = e >> 5, c = e & 31;
-        if (r < bw && c < r) oxc_put(w, (k0 + c) * {n}LL + k0 + r, D[r][c]);
-        if (r < bw && c == r) oxc_put(work, {total}LL + b * {n}LL + k0 + r, D[r][r]);
+        if (r < bw && c < r) w[(k0 + c) * {n}LL + k0 + r] = D[r][c];
+        if (r < bw && c == r) work[{total}LL + b * {n}LL + k0 + r] = D[r][r];
       }}
     }} else {{
-      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) oxc_put(w, (r0 + r) * {n}LL + k0 + c, D[32 + r][c]); }}
+      for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, c = e & 31; if (r < rows && c < bw) w[(r0 + r) * {n}LL + k0 + c] = D[32 + r][c]; }}
     }}
 ",
-            w2 = 2 * nn
         ),
     );
     // Trailing update after the panel at k0: block (matrix, lower tile pair (ti >= tj)) of the matrix
@@ -290,39 +264,34 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
         "",
         &params,
         &format!(
-            "    __shared__ oxc P[32][33];
-    __shared__ oxc Q[32][33];
+            "    __shared__ double P[32][33];
+    __shared__ double Q[32][33];
     const long long s0 = k0 + 32, tt = ({n}LL - s0 + 31) / 32;
     const long long b = blk / {pairs}, q = blk % {pairs};
     long long ti = (long long)((sqrt(8.0 * (double)q + 1.0) - 1.0) / 2.0);
     while ((ti + 1) * (ti + 2) / 2 <= q) ti++;
     while (ti * (ti + 1) / 2 > q) ti--;
     const long long tj = q - ti * (ti + 1) / 2, r0 = s0 + 32 * ti, c0 = s0 + 32 * tj;
-    double* w = work + b * {w2}LL;
+    double* w = work + b * {nn}LL;
     for (int e = tid; e < 1024; e += blockDim.x) {{
       const int r = e >> 5, c = e & 31;
-      if (r0 + r < {n}LL) P[r][c] = oxc_at(w, (r0 + r) * {n}LL + k0 + c);
-      if (c0 + r < {n}LL) Q[r][c] = oxc_at(w, (c0 + r) * {n}LL + k0 + c);
+      if (r0 + r < {n}LL) P[r][c] = w[(r0 + r) * {n}LL + k0 + c];
+      if (c0 + r < {n}LL) Q[r][c] = w[(c0 + r) * {n}LL + k0 + c];
     }}
     __syncthreads();
     for (int e = tid; e < 1024; e += blockDim.x) {{
       const int r = e >> 5, c = e & 31;
       const long long i = r0 + r, j = c0 + c;
       if (i < {n}LL && j <= i) {{
-        oxc a = oxc_at(w, i * {n}LL + j);
-        if (i == j) {{
-          for (int k = 0; k < 32; k++) {{ const oxc x = P[r][k]; a.r = __dsub_rn(a.r, __dadd_rn(__dmul_rn(x.r, x.r), __dmul_rn(x.i, x.i))); }}
-        }} else {{
-          for (int k = 0; k < 32; k++) a = oxc_sub(a, oxc_mul(P[r][k], oxc_conj(Q[c][k])));
-        }}
-        oxc_put(w, i * {n}LL + j, a);
+        double a = w[i * {n}LL + j];
+        for (int k = 0; k < 32; k++) a = __dsub_rn(a, __dmul_rn(P[r][k], Q[c][k]));
+        w[i * {n}LL + j] = a;
       }}
     }}
 ",
-            w2 = 2 * nn
         ),
     );
-    // Lower: L's triangle; upper: L's conjugate transpose (the real part: L's element mirrored); the
+    // Lower: L's triangle; upper: its transpose (L's element mirrored); the
     // other triangle zeros. L(i, j) is where the panels left it: a pivot in the diagonal array, an
     // element of a diagonal tile mirrored, the rest in place.
     let (keep, ij) = if lower { ("c <= r", "r, j = c") } else { ("c >= r", "c, j = r") };
@@ -332,7 +301,7 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
         &format!(
             "      const long long b = e / {nn}LL, r = (e % {nn}LL) / {n}LL, c = e % {n}LL, i = {ij};
       const long long at = i == j ? {total}LL + b * {n}LL + i : b * {nn}LL + (i / 32 == j / 32 ? j * {n}LL + i : i * {n}LL + j);
-      out0[e] = {keep} ? ({ty})work[2 * at] : ({ty})0.0;
+      out0[e] = {keep} ? ({ty})work[at] : ({ty})0.0;
 "
         ),
     );
@@ -382,28 +351,27 @@ fn triangular_solve(func: &Func, op: &Op) -> Option<Plan> {
     let total = batch.checked_mul(per_matrix)?;
     let line_at = if left { format!("v * {cols}LL + c") } else { format!("c * {cols}LL + v") };
     // op(a)'s element (i, j), as the interpreter builds it: the unit diagonal, the triangle, zeros,
-    // conjugated for ADJOINT, transposed when `flip`.
+    // transposed when `flip` (ADJOINT is TRANSPOSE for real elements).
     let (vi, vj) = if flip { ("j", "i") } else { ("i", "j") };
     let in_tri = if lower { format!("{vj} <= {vi}") } else { format!("{vj} >= {vi}") };
-    let unit_test = if unit { format!("{vi} == {vj} ? oxc_make(1.0, 0.0) : ") } else { String::new() };
-    let conj = |e: String| if trans == Transpose::Adjoint { format!("oxc_conj({e})") } else { e };
-    let t_elem = conj(format!("({unit_test}{in_tri} ? oxc_make((double)A[{vi} * {m}LL + {vj}], 0.0) : oxc_make(0.0, 0.0))"));
+    let unit_test = if unit { format!("{vi} == {vj} ? 1.0 : ") } else { String::new() };
+    let t_elem = format!("({unit_test}{in_tri} ? (double)A[{vi} * {m}LL + {vj}] : 0.0)");
     // Solved in mirrored order when the effective triangle is upper: position p of the order is row
     // `oxh_v(p)`.
     let mirror = if eff_lower { "p".to_string() } else { format!("{m}LL - 1 - p") };
     let defs = format!(
-        "__device__ __forceinline__ oxc oxh_t(const {ty}* A, long long i, long long j) {{ return {t_elem}; }}
+        "__device__ __forceinline__ double oxh_t(const {ty}* A, long long i, long long j) {{ return {t_elem}; }}
 __device__ __forceinline__ long long oxh_v(long long p) {{ return {mirror}; }}
 __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {line_at}; }}
 "
     );
     let params = format!("const {ty}* __restrict__ in0, const {ty}* __restrict__ in1, double* __restrict__ work, {ty}* __restrict__ out0");
-    let fill = per_element(&params, total, "      oxc_put(work, e, oxc_make((double)in1[e], 0.0));\n");
+    let fill = per_element(&params, total, "      work[e] = (double)in1[e];\n");
     // A tile: 32 positions of the order (rows) x 8 lines; thread tid holds row tid / 8, line tid % 8.
     let groups = (lines + 7) / 8;
     let tile_of = format!(
         "    const long long b = blk / ({groups}LL * tiles), g = blk % {groups}LL, c0 = g * 8;
-    const {ty}* A = in0 + b * {mm}LL; double* x = work + 2 * b * {per_matrix}LL;
+    const {ty}* A = in0 + b * {mm}LL; double* x = work + b * {per_matrix}LL;
     const int tr = tid >> 3, tl = tid & 7;
     const long long c = c0 + tl;
     const int bw = (int)min(32LL, {m}LL - k0);
@@ -416,22 +384,22 @@ __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {
         &defs,
         &params,
         &format!(
-            "    __shared__ oxc T[32][33];
+            "    __shared__ double T[32][33];
     const long long b = blk / {groups}LL, c0 = (blk % {groups}LL) * 8;
-    const {ty}* A = in0 + b * {mm}LL; double* x = work + 2 * b * {per_matrix}LL;
+    const {ty}* A = in0 + b * {mm}LL; double* x = work + b * {per_matrix}LL;
     const int tr = tid & 31, tl = tid >> 5;
     const long long c = c0 + tl;
     const int bw = (int)min(32LL, {m}LL - k0);
     for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r < bw && k <= r) T[r][k] = oxh_t(A, oxh_v(k0 + r), oxh_v(k0 + k)); }}
-    oxc v = oxc_make(0.0, 0.0);
-    if (tr < bw && c < {lines}LL) v = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
+    double v = 0.0;
+    if (tr < bw && c < {lines}LL) v = x[oxh_x(oxh_v(k0 + tr), c)];
     __syncthreads();
     for (int j = 0; j < bw; j++) {{
-      if (tr == j) v = oxc_div(v, T[j][j]);
-      const oxc vj = oxc_make(__shfl_sync(0xffffffffu, v.r, j), __shfl_sync(0xffffffffu, v.i, j));
-      if (tr > j && tr < bw) v = oxc_sub(v, oxc_mul(T[tr][j], vj));
+      if (tr == j) v = v / T[j][j];
+      const double vj = __shfl_sync(0xffffffffu, v, j);
+      if (tr > j && tr < bw) v = __dsub_rn(v, __dmul_rn(T[tr][j], vj));
     }}
-    if (tr < bw && c < {lines}LL) oxc_put(x, oxh_x(oxh_v(k0 + tr), c), v);
+    if (tr < bw && c < {lines}LL) x[oxh_x(oxh_v(k0 + tr), c)] = v;
 ",
             mm = m * m
         ),
@@ -442,23 +410,23 @@ __device__ __forceinline__ long long oxh_x(long long v, long long c) {{ return {
         &defs,
         &params,
         &format!(
-            "    __shared__ oxc T[32][33];
-    __shared__ oxc X[32][9];
+            "    __shared__ double T[32][33];
+    __shared__ double X[32][9];
     const long long s0 = k0 + 32, tiles = ({m}LL - s0 + 31) / 32;
 {tile_of}    const long long r0 = s0 + 32 * ((blk / {groups}LL) % tiles);
     for (int e = tid; e < 1024; e += blockDim.x) {{ const int r = e >> 5, k = e & 31; if (r0 + r < {m}LL) T[r][k] = oxh_t(A, oxh_v(r0 + r), oxh_v(k0 + k)); }}
-    if (c < {lines}LL) X[tr][tl] = oxc_at(x, oxh_x(oxh_v(k0 + tr), c));
+    if (c < {lines}LL) X[tr][tl] = x[oxh_x(oxh_v(k0 + tr), c)];
     __syncthreads();
     if (r0 + tr < {m}LL && c < {lines}LL) {{
       const long long at = oxh_x(oxh_v(r0 + tr), c);
-      oxc s = oxc_at(x, at);
-      for (int k = 0; k < 32; k++) s = oxc_sub(s, oxc_mul(T[tr][k], X[k][tl]));
-      oxc_put(x, at, s);
+      double s = x[at];
+      for (int k = 0; k < 32; k++) s = __dsub_rn(s, __dmul_rn(T[tr][k], X[k][tl]));
+      x[at] = s;
     }}
 "
         ),
     );
-    let store = per_element(&params, total, &format!("      out0[e] = ({ty})work[2 * e];\n"));
+    let store = per_element(&params, total, &format!("      out0[e] = ({ty})work[e];\n"));
     let mut launches = vec![Launch { kernel: 0, blocks: per_thread(total), k0: 0 }];
     for k0 in (0..m).step_by(PANEL as usize) {
         launches.push(Launch { kernel: 1, blocks: (batch * groups) as usize, k0 });
@@ -483,7 +451,7 @@ pub fn try_run(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) ->
     let results = crate::render::result_types(func, op)?;
     let kernels: Vec<_> = p.kernels.iter().zip(MEMO_TAG..).map(|(src, tag)| memo.get(op, tag, || Some(src.clone()))).collect::<Option<_>>()?;
     Some((|| {
-        let mut outs = vec![gpu.alloc_raw(Kind::F64, 2 * p.work)?];
+        let mut outs = vec![gpu.alloc_raw(Kind::F64, p.work)?];
         outs.extend(gpu.alloc_results(&results)?);
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         for l in &p.launches {

@@ -294,7 +294,7 @@ fn check_fft(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, 
 fn check_linalg(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, op: &oxhlo_ir::Op, ins: &[Val], want: &Val) {
     let p = oxhlo_cuda::linalg::plan(f, op).unwrap_or_else(|| panic!("{label}: {} stays on the host", op.name()));
     let entries: Vec<_> = p.kernels.iter().enumerate().map(|(j, src)| host_kernel(cxx, src, dir, &format!("{tag}_{j}"))).collect();
-    let mut work = vec![0f64; 2 * p.work];
+    let mut work = vec![0f64; p.work];
     let rt = f.ty(op.results[0]).as_tensor().unwrap().clone();
     let out = Buf::zeros(Kind::of(&rt.elem).unwrap(), rt.num_elements().unwrap());
     for l in &p.launches {
