@@ -174,7 +174,7 @@ fn every_rendered_kernel_compiles() {
         // next_after and reduce_precision of every float kind.
         ("tests/float_steps", &["oxh_next_after(", "mag >> "], "a next_after or reduce_precision kernel"),
         // cholesky and triangular_solve (f32, f64; every side, triangle and transpose).
-        ("tests/linalg", &["oxc_div("], "a cholesky or triangular_solve kernel"),
+        ("tests/linalg", &["oxh_pivot(", "oxh_t("], "a cholesky or triangular_solve kernel"),
         // Scatters of every update computation (atomic adds, stores, compare-and-swap loops).
         ("tests/scatters", &["atomicAdd(", "out0[t] = upd[i]", "atomicCAS("], "a scatter kernel"),
         // Complex arithmetic (complex64 and complex128 elementwise kernels).
