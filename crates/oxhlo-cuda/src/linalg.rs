@@ -11,7 +11,7 @@
 //! solved, and each solved panel is applied to everything after it as soon as it is known. cholesky, a
 //! panel at a time: one launch factors the panel (every block factors the panel's diagonal tile in
 //! shared memory and solves its own tile of 32 rows below it in the same steps, a column a step: the
-//! pivot, the column scaled, each row's rest updated, four threads a row, one barrier a step), a
+//! pivot, the column scaled, each row's rest updated, four threads a row, two barriers a step), a
 //! second subtracts the panel's products from the trailing lower triangle (a block a 32 x 32 tile, a
 //! thread folding the panel's columns in order). triangular_solve, a block of rows at a time: one
 //! launch solves them for every line (a block 32 rows x 8 lines, a warp a line and a lane a row, each
@@ -106,10 +106,12 @@ const PANEL_STEPS_ONE_BARRIER: &str = r#"    const int row = tid >> 2, q = tid &
     }
 "#;
 
-/// Whether cholesky panels take one block barrier a step ([`PANEL_STEPS_ONE_BARRIER`]): yes unless
-/// `OXHLO_CUDA_PANEL_BARRIERS=2` (read at every plan, so a bench can compare both in one process).
+/// Whether cholesky panels take one block barrier a step ([`PANEL_STEPS_ONE_BARRIER`]): only with
+/// `OXHLO_CUDA_PANEL_BARRIERS=1` (read at every plan, so a bench can compare both in one process). On
+/// the H200 the two-barrier steps were faster: 23.8 us a panel against 25.3 (`examples/linalg_lab.rs`,
+/// [1024, 1024]; crates/oxhlo-cuda/NOTES.md v28).
 pub fn one_barrier_panels() -> bool {
-    std::env::var("OXHLO_CUDA_PANEL_BARRIERS").map_or(true, |v| v.trim() != "2")
+    std::env::var("OXHLO_CUDA_PANEL_BARRIERS").is_ok_and(|v| v.trim() == "1")
 }
 
 /// A boolean attribute (unit, bool or integer), false when absent.
