@@ -16,7 +16,8 @@
 //!
 //! These shared-memory networks take a `__syncthreads` a step; sorts by default run the same networks
 //! with each thread's slots in registers ([`crate::sort_registers`], chosen by [`registers_form`]),
-//! and top_k and what does not fit those here.
+//! sorts by one key (JAX's) with key and position packed in one integer a slot
+//! ([`crate::sort_packed`]), and top_k and what does not fit those here.
 //!
 //! Anything else (dynamic shapes, a comparator that does not render) returns `None` and
 //! runs on the host; `OXHLO_CUDA_SORT=0` runs every sort there.
@@ -136,6 +137,9 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     };
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
     let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
+    if let Some(src) = crate::sort_packed::plan(func, op, &ks, &params, n, inner) {
+        return Some(SortPlan { src, rows, n, large: false, chunk: 0 });
+    }
     match registers_form(&ks, n) {
         Some(0) => return Some(SortPlan { src: crate::sort_registers::small(&comparator, &params, &ks, n, inner, &order), rows, n, large: false, chunk: 0 }),
         Some(c) => return Some(SortPlan { src: crate::sort_registers::large(&comparator, &params, &ks, n, inner, &order, c), rows, n, large: true, chunk: c }),
@@ -263,7 +267,7 @@ fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
 pub fn warp_rows(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
     let registers = match op.kind {
-        OpKind::Sort => operand_kinds(func, op).is_some_and(|ks| registers_form(&ks, n) == Some(0)),
+        OpKind::Sort => operand_kinds(func, op).is_some_and(|ks| crate::sort_packed::applies(func, op, &ks, n) || registers_form(&ks, n) == Some(0)),
         OpKind::ChloTopK => operand_kinds(func, op).is_some_and(|ks| ks.len() == 1 && crate::top_k::registers(ks[0], n)),
         _ => false,
     };
@@ -275,7 +279,11 @@ pub fn warp_rows(func: &Func, op: &Op) -> bool {
 pub fn plan_is_large(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
     if op.kind == OpKind::Sort {
-        if let Some(c) = operand_kinds(func, op).and_then(|ks| registers_form(&ks, n)) {
+        let ks = operand_kinds(func, op);
+        if ks.as_ref().is_some_and(|ks| crate::sort_packed::applies(func, op, ks, n)) {
+            return false;
+        }
+        if let Some(c) = ks.and_then(|ks| registers_form(&ks, n)) {
             return c > 0;
         }
     }

@@ -251,8 +251,27 @@ fn declarations(src: &mut String, kinds: &[Kind], slots: i64, e: i64) {
 /// (`rows`, the inputs, the outputs), `helpers` and `order` as [`crate::sort::network`] takes them:
 /// a block a row, each thread's slots loaded from the inputs, sorted, stored to the outputs.
 pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str) -> String {
-    row_kernel(helpers, params, kinds, n, inner, order, None)
+    row_kernel(helpers, params, kinds, n, inner, order, None, None)
 }
+
+/// A sort by one key per element ([`oxhlo_opt::sort_key`]) as [`small`] sorts, each slot one 64-bit
+/// value: the key's order-preserving 32 bits (`key`, a C expression of an unsigned int reading the
+/// element at `ix`) above the element's position, so that a comparison is one integer comparison and
+/// ties go by position (the stable order, as the comparator's). The sorted positions then gather each
+/// of the `operands` inputs to its output.
+pub fn small_packed(helpers: &str, params: &[String], operands: usize, n: i64, inner: i64, key: &str) -> String {
+    let order = "  if (in0[ia] != in0[ib]) return in0[ia] < in0[ib];\n";
+    row_kernel(helpers, params, &[Kind::U64], n, inner, order, None, Some(Packed { key, operands }))
+}
+
+/// [`small_packed`]'s key expression and operand count.
+struct Packed<'a> {
+    key: &'a str,
+    operands: usize,
+}
+
+/// The network's view of the kernel's inputs: [`small_packed`]'s one array of packed slots.
+const PACKED_INPUT: &str = "const unsigned long long* __restrict__ in0";
 
 /// The network form of a top_k of `keep` from rows of `n` elements of kind `kind` ([`fits_small`]),
 /// signature `params` (`rows, in0, out0, out1`; `index` the C type of `out1`), `order` the order's
@@ -262,17 +281,20 @@ pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
 /// distance `stride`, then a chunk's merge steps, directions alternating by pair); the rest sorts the
 /// whole row. The first `keep` slots are the results.
 pub fn top_k(params: &[String], kind: Kind, n: i64, order: &str, keep: i64, index: &str) -> String {
-    row_kernel("", params, &[kind], n, 1, order, Some((keep, index)))
+    row_kernel("", params, &[kind], n, 1, order, Some((keep, index)), None)
 }
 
-/// [`small`], or [`top_k`] with `top_k` (`keep`, the index type).
-fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, top_k: Option<(i64, &str)>) -> String {
+/// [`small`], [`small_packed`] (`packed`), or [`top_k`] with `top_k` (`keep`, the index type).
+#[allow(clippy::too_many_arguments)]
+fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, top_k: Option<(i64, &str)>, packed: Option<Packed>) -> String {
     let p = (n as u64).next_power_of_two() as i64;
     let warp = warp_rows(n);
     let e = if warp { (p / 32).max(1) } else { per_thread(p) };
     let inputs = kinds.len();
-    let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
-    src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
+    let packed_input = [PACKED_INPUT.to_string()];
+    let in_params = if packed.is_some() { &packed_input[..] } else { &params[1..=inputs] };
+    let mut src = crate::sort::prelude_and_order(helpers, in_params, "int", n, inner, order);
+    src.push_str(&crate::sort::before_in_shared(in_params, n, order));
     src.push_str(&before_in_registers(kinds, n, order));
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
     declarations(&mut src, kinds, p, e);
@@ -286,11 +308,23 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
     }
     let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
     let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      rp[e] = i;");
-    for (j, k) in kinds.iter().enumerate() {
+    if let Some(Packed { key, .. }) = &packed {
+        let _ = writeln!(src, "      const long long ix = base + (long long)(i < {n} ? i : 0) * {inner}LL;");
+        let _ = writeln!(src, "      r0[e] = i < {n} ? ((unsigned long long)({key}) << 32) | (unsigned)i : ~0ULL;");
+    }
+    for (j, k) in kinds.iter().enumerate().filter(|_| packed.is_none()) {
         let _ = writeln!(src, "      r{j}[e] = i < {n} ? in{j}[base + (long long)i * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
     }
     let _ = writeln!(src, "    }}");
     match top_k {
+        None if packed.is_some() => {
+            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
+            let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
+            let _ = writeln!(src, "        const long long q = (long long)(unsigned)r0[e];");
+            for j in 0..packed.as_ref().map_or(0, |pk| pk.operands) {
+                let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = in{j}[base + q * {inner}LL];");
+            }
+        }
         None => {
             stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
             let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");

@@ -728,14 +728,23 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
     let p = oxhlo_cuda::sort::plan(f, op).expect("JAX's argsort sorts on the device");
     assert_eq!((p.rows, p.n), (6, 37));
-    // The comparator: constants inlined, TOTALORDER as signed compares of the order keys.
-    assert!(p.src.contains("bool oxc(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
-    assert!(p.src.contains("(oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
+    // One key: the comparator's lhs side (constants inlined, TOTALORDER as the order key's bits) packed
+    // above each position in a 64-bit slot; the sorted positions gather both operands.
+    assert!(p.src.contains("unsigned oxs_key(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
+    assert!(p.src.contains("(unsigned)oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
+    assert!(p.src.contains("out1[base + (long long)i * 1LL] = in1[base + q * 1LL];"), "{}", p.src);
     // 64 positions for 37 elements, a warp a row, 2 a lane in registers (`sort_registers`); ties
     // broken by position (stable).
-    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; float r0[2]; int r1[2];") && p.src.contains("return a < b;"), "{}", p.src);
+    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; unsigned long long r0[2];") && p.src.contains("return a < b;"), "{}", p.src);
     assert!(p.src.contains("row = blockIdx.x * 8LL + (threadIdx.x >> 5)") && !p.src.contains("__syncthreads"), "{}", p.src);
-    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(float x0, float y0, int x1, int y1, int a, int b)"), "{}", p.src);
+    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x0, unsigned long long y0, int a, int b)"), "{}", p.src);
+    // Two keys: the comparator itself on the elements in registers.
+    let m = module(&std::fs::read_to_string(dir.join("sort_dim0_multikey.mlir")).unwrap());
+    let f = &m.funcs[0];
+    let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
+    let p = oxhlo_cuda::sort::plan(f, op).expect("a lexicographic sort sorts on the device");
+    assert!(p.src.contains("bool oxc(long long p0, long long p1, float p2, float p3, long long p4, long long p5)") && !p.src.contains("oxs_key("), "{}", p.src);
+    assert!(p.src.contains("int rp[2]; int r0[2]; float r1[2]; int r2[2];") && p.src.contains("bool oxs_before_r(int x0, int y0, float x1, float y1, int x2, int y2, int a, int b)"), "{}", p.src);
     // A row longer than shared memory holds sorts in global memory; a comparator that does not render
     // stays on the host.
     let long = module(
@@ -793,7 +802,9 @@ fn jax_sorts_sort_on_the_device_after_the_optimizer() {
     for f in &m.funcs {
         for op in f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::Sort) {
             sorts += 1;
-            assert!(oxhlo_cuda::sort::plan(f, op).is_some(), "a sort of @{} stays on the host", f.name);
+            let p = oxhlo_cuda::sort::plan(f, op).unwrap_or_else(|| panic!("a sort of @{} stays on the host", f.name));
+            // One key (the canonicalized element under TOTALORDER): packed with its position.
+            assert!(p.src.contains("unsigned oxs_key(") && p.src.contains("unsigned long long r0["), "@{} not packed:\n{}", f.name, p.src);
         }
     }
     assert_eq!(sorts, 2);

@@ -23,6 +23,7 @@ pub mod lift;
 pub mod loop_state;
 pub mod reshape_sink;
 pub mod simplify;
+pub mod sort_key;
 pub mod splat_broadcast;
 pub mod unit_reduce;
 pub mod util;
