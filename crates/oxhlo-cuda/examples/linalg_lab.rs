@@ -4,11 +4,12 @@
 //! chain and of each kernel role alone (the fill, the panels, the trailing updates, the store), then the
 //! same for `triangular_solve` of n x n against n x 8. Times: CUDA events around the launches, the
 //! launches held until all are enqueued (`profile::device_ms_per_call`), best of five.
-//! cholesky runs twice: panels of one block barrier a step (`OXHLO_CUDA_PANEL_BARRIERS=1`) and of two (`=2`, the default).
+//! cholesky runs once with each form of its panels' steps (`linalg::PanelSteps`: the warp-factored
+//! diagonal tile, one block barrier a step, two).
 //! `LINALG_LAB_SIZES=256,1024` picks the sizes (default 256, 512, 1024).
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_cuda::device::{self, Gpu, Kernel};
-use oxhlo_cuda::linalg::{self, Plan, THREADS};
+use oxhlo_cuda::linalg::{self, PanelSteps, Plan, THREADS};
 use oxhlo_ir::{ElementType, FloatType, OpKind, TensorType};
 
 /// Device microseconds of one pass over the plan's launches whose kernel `keep` accepts, best of five.
@@ -56,14 +57,17 @@ fn main() {
             ("cholesky", format!("func.func @main(%a: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{\n  %0 = stablehlo.cholesky %a, lower = true : tensor<{n}x{n}xf32>\n  return %0 : tensor<{n}x{n}xf32>\n}}\n")),
             ("triangular_solve", format!("func.func @main(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x8xf32>) -> tensor<{n}x8xf32> {{\n  %0 = \"stablehlo.triangular_solve\"(%a, %b) {{left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>}} : (tensor<{n}x{n}xf32>, tensor<{n}x8xf32>) -> tensor<{n}x8xf32>\n  return %0 : tensor<{n}x8xf32>\n}}\n")),
         ] {
-            for variant in if name == "cholesky" { vec!["1", "2"] } else { vec!["1"] } {
+            let forms: Vec<Option<PanelSteps>> = if name == "cholesky" { PanelSteps::ALL.into_iter().map(Some).collect() } else { vec![None] };
+            for variant in forms {
                 let m = oxhlo_text::parse_module(&text, "linalg_lab").expect("parses");
                 let func = m.entry().expect("an entry");
                 let block = func.body.blocks.first().expect("a body");
                 let op = block.ops.iter().find(|o| matches!(o.kind, OpKind::Cholesky | OpKind::TriangularSolve)).expect("the op");
-                // The panels' form is read at every plan (`linalg::one_barrier_panels`).
-                std::env::set_var("OXHLO_CUDA_PANEL_BARRIERS", variant);
-                let plan = linalg::plan(func, op).expect("runs on the device");
+                let plan = match variant {
+                    Some(steps) => linalg::plan_cholesky(func, op, steps),
+                    None => linalg::plan(func, op),
+                }
+                .expect("runs on the device");
                 let kernels: Vec<Kernel> = plan.kernels.iter().map(|s| Kernel::new(s.clone())).collect();
                 let f32t = |shape: &[i64], v: Vec<f32>| NTensor::new(TensorType::new(shape.to_vec(), ElementType::Float(FloatType::F32)), Buf::F32(v));
                 let a = gpu.upload(&f32t(&[n as i64, n as i64], matrix(n, 7))).unwrap();
@@ -76,7 +80,7 @@ fn main() {
                 let counts: Vec<usize> = (0..plan.kernels.len()).map(|k| plan.launches.iter().filter(|l| l.kernel == k).count()).collect();
                 println!(
                     "{name} {n}{}: whole {whole:.1} us in {} launches; fill {:.1}, {} x {} {:.1} us ({:.2} a launch), {} x {} {:.1} us ({:.2} a launch), store {:.1}",
-                    if name == "cholesky" { format!(" ({variant} barriers a panel step)") } else { String::new() },
+                    variant.map_or(String::new(), |v| format!(" ({v:?} panels)")),
                     plan.launches.len(),
                     per[0],
                     counts[1],

@@ -106,12 +106,85 @@ const PANEL_STEPS_ONE_BARRIER: &str = r#"    const int row = tid >> 2, q = tid &
     }
 "#;
 
-/// Whether cholesky panels take one block barrier a step ([`PANEL_STEPS_ONE_BARRIER`]): only with
-/// `OXHLO_CUDA_PANEL_BARRIERS=1` (read at every plan, so a bench can compare both in one process). On
-/// the H200 the two-barrier steps were faster: 23.8 us a panel against 25.3 (`examples/linalg_lab.rs`,
-/// [1024, 1024]; crates/oxhlo-cuda/NOTES.md v28).
-pub fn one_barrier_panels() -> bool {
-    std::env::var("OXHLO_CUDA_PANEL_BARRIERS").is_ok_and(|v| v.trim() == "1")
+/// The same steps without a block barrier in the column loop: warp 0 factors the diagonal tile, a
+/// lane a row (each column published in `X[0]`, two warp barriers a step), then four threads a row
+/// solve the block's rows below against the factored tile (its pivots on the diagonal), each row's
+/// elements less their products in the steps' order (a warp barrier a step). Same operations on the
+/// same values in the same order: the same bits; the pivot chain waits on no other warp.
+const PANEL_STEPS_WARP_TILE: &str = r#"    const int lane = tid & 31;
+    if (tid < 32) {
+      for (int j = 0; j < bw; j++) {
+        const double p = oxh_pivot(D[j][j]);
+        const bool live = lane > j && lane < bw;
+        double x = 0.0;
+        if (live) {
+          x = D[lane][j] / p;
+          D[lane][j] = x;
+          X[0][lane] = x;
+        }
+        __syncwarp();
+        if (live) {
+          #pragma unroll
+          for (int c = 1; c < 32; c++) {
+            if (c > j && c <= lane) D[lane][c] = __dsub_rn(D[lane][c], __dmul_rn(x, X[0][c]));
+          }
+        }
+        if (lane == j) D[j][j] = p;
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+    if (rows > 0 && tid < 128) {
+      const int row = 32 + (tid >> 2), q = tid & 3, lead = lane & ~3;
+      const bool live = row - 32 < rows;
+      for (int j = 0; j < bw; j++) {
+        double x = 0.0;
+        if (live && q == 0) {
+          x = D[row][j] / D[j][j];
+          D[row][j] = x;
+        }
+        x = __shfl_sync(0xffffffffu, x, lead);
+        if (live) {
+          for (int c = j + 1 + q; c < bw; c += 4) D[row][c] = __dsub_rn(D[row][c], __dmul_rn(x, D[c][j]));
+        }
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+"#;
+
+/// The steps a cholesky panel takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelSteps {
+    /// [`PANEL_STEPS_WARP_TILE`] (`OXHLO_CUDA_PANEL_BARRIERS=0`).
+    WarpTile,
+    /// [`PANEL_STEPS_ONE_BARRIER`] (`OXHLO_CUDA_PANEL_BARRIERS=1`).
+    OneBarrier,
+    /// [`PANEL_STEPS_TWO_BARRIERS`] (`OXHLO_CUDA_PANEL_BARRIERS=2`, the default).
+    TwoBarriers,
+}
+
+impl PanelSteps {
+    /// Every form (for the tests and `examples/linalg_lab.rs`).
+    pub const ALL: [PanelSteps; 3] = [PanelSteps::WarpTile, PanelSteps::OneBarrier, PanelSteps::TwoBarriers];
+
+    /// The form `OXHLO_CUDA_PANEL_BARRIERS` asks for, read at every plan. On the H200 one barrier was
+    /// slower than two: 25.3 us a panel against 23.8 at [1024, 1024] (crates/oxhlo-cuda/NOTES.md v28).
+    pub fn from_env() -> PanelSteps {
+        match std::env::var("OXHLO_CUDA_PANEL_BARRIERS").as_deref().map(str::trim) {
+            Ok("0") => PanelSteps::WarpTile,
+            Ok("1") => PanelSteps::OneBarrier,
+            _ => PanelSteps::TwoBarriers,
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            PanelSteps::WarpTile => PANEL_STEPS_WARP_TILE,
+            PanelSteps::OneBarrier => PANEL_STEPS_ONE_BARRIER,
+            PanelSteps::TwoBarriers => PANEL_STEPS_TWO_BARRIERS,
+        }
+    }
 }
 
 /// A boolean attribute (unit, bool or integer), false when absent.
@@ -170,7 +243,7 @@ pub fn plan(func: &Func, op: &Op) -> Option<Plan> {
         return None;
     }
     match op.kind {
-        OpKind::Cholesky => cholesky(func, op),
+        OpKind::Cholesky => cholesky(func, op, PanelSteps::from_env()),
         OpKind::TriangularSolve => triangular_solve(func, op),
         _ => None,
     }
@@ -199,7 +272,12 @@ fn per_thread(items: i64) -> usize {
     (items as u64).div_ceil(THREADS as u64) as usize
 }
 
-fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
+/// [`plan`] of cholesky `op` with its panels' steps `steps` (None for other ops).
+pub fn plan_cholesky(func: &Func, op: &Op, steps: PanelSteps) -> Option<Plan> {
+    (op.kind == OpKind::Cholesky && op.results.len() == 1).then(|| cholesky(func, op, steps)).flatten()
+}
+
+fn cholesky(func: &Func, op: &Op, steps: PanelSteps) -> Option<Plan> {
     let (k, shape) = kind_of(func, *op.operands.first()?)?;
     let (rk, rshape) = kind_of(func, op.results[0])?;
     let ty = c_type(k)?;
@@ -229,7 +307,7 @@ fn cholesky(func: &Func, op: &Op) -> Option<Plan> {
     // elements less its products with the tile's column, the diagonal by |l|^2: the interpreter's
     // formulas, each element subtracting in column order); tile 0 stores the factored tile.
     let tiles = format!("(({n}LL - k0 + 31) / 32)");
-    let steps = if one_barrier_panels() { PANEL_STEPS_ONE_BARRIER } else { PANEL_STEPS_TWO_BARRIERS };
+    let steps = steps.source();
     let panel = kernel(
         PIVOT,
         &params,

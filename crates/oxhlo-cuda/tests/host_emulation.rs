@@ -43,6 +43,8 @@ static std::barrier<>* ox_block;
 static std::vector<std::unique_ptr<std::barrier<>>> ox_warps;
 static unsigned long long ox_slots[1024];
 static inline void __syncthreads() { ox_block->arrive_and_wait(); }
+// Every lane of the warp calls it (the kernels call it where the whole warp runs).
+static inline void __syncwarp(unsigned = 0xffffffffu) { ox_warps[threadIdx.x / 32]->arrive_and_wait(); }
 // Every lane of the warp calls it: each publishes its value, then reads lane + off's (its own past the warp).
 template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
   const unsigned t = threadIdx.x, lane = t & 31;
@@ -289,10 +291,24 @@ fn check_fft(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, 
 }
 
 /// Runs cholesky or triangular_solve `op`'s launches in order on operands `ins` (each launch one block
-/// striding over its blocks) and asserts the result is `want` bit for bit.
+/// striding over its blocks) and asserts the result is `want` bit for bit: a cholesky with each of its
+/// panels' forms.
 #[allow(clippy::too_many_arguments)]
 fn check_linalg(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, op: &oxhlo_ir::Op, ins: &[Val], want: &Val) {
+    if op.kind == OpKind::Cholesky {
+        for (i, steps) in oxhlo_cuda::linalg::PanelSteps::ALL.into_iter().enumerate() {
+            let p = oxhlo_cuda::linalg::plan_cholesky(f, op, steps).unwrap_or_else(|| panic!("{label}: cholesky stays on the host"));
+            check_linalg_plan(cxx, dir, &format!("{tag}_{i}"), &format!("{label} ({steps:?})"), f, op, &p, ins, want);
+        }
+        return;
+    }
     let p = oxhlo_cuda::linalg::plan(f, op).unwrap_or_else(|| panic!("{label}: {} stays on the host", op.name()));
+    check_linalg_plan(cxx, dir, tag, label, f, op, &p, ins, want);
+}
+
+/// [`check_linalg`] of plan `p`.
+#[allow(clippy::too_many_arguments)]
+fn check_linalg_plan(cxx: &str, dir: &Path, tag: &str, label: &str, f: &oxhlo_ir::Func, op: &oxhlo_ir::Op, p: &oxhlo_cuda::linalg::Plan, ins: &[Val], want: &Val) {
     let entries: Vec<_> = p.kernels.iter().enumerate().map(|(j, src)| host_kernel(cxx, src, dir, &format!("{tag}_{j}"))).collect();
     let mut work = vec![0f64; p.work];
     let rt = f.ty(op.results[0]).as_tensor().unwrap().clone();
