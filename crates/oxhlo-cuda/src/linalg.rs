@@ -340,6 +340,7 @@ fn cholesky(func: &Func, op: &Op, steps: PanelSteps) -> Option<Plan> {
     // Trailing update after the panel at k0: block (matrix, lower tile pair (ti >= tj)) of the matrix
     // from s0 = k0 + 32 subtracts the panel's products, a thread an element folding them in order.
     let pairs = "(tt * (tt + 1) / 2)";
+    let per = 1024 / THREADS;
     let trailing = kernel(
         "",
         &params,
@@ -359,14 +360,26 @@ fn cholesky(func: &Func, op: &Op, steps: PanelSteps) -> Option<Plan> {
       if (c0 + r < {n}LL) Q[r][c] = w[(c0 + r) * {n}LL + k0 + c];
     }}
     __syncthreads();
-    for (int e = tid; e < 1024; e += blockDim.x) {{
-      const int r = e >> 5, c = e & 31;
+    // A thread's elements side by side (independent chains), each folding the products in order.
+    double a[{per}];
+    #pragma unroll
+    for (int u = 0; u < {per}; u++) {{
+      const int e = tid + u * {THREADS}, r = e >> 5, c = e & 31;
       const long long i = r0 + r, j = c0 + c;
-      if (i < {n}LL && j <= i) {{
-        double a = w[i * {n}LL + j];
-        for (int k = 0; k < 32; k++) a = __dsub_rn(a, __dmul_rn(P[r][k], Q[c][k]));
-        w[i * {n}LL + j] = a;
+      a[u] = i < {n}LL && j <= i ? w[i * {n}LL + j] : 0.0;
+    }}
+    for (int k = 0; k < 32; k++) {{
+      #pragma unroll
+      for (int u = 0; u < {per}; u++) {{
+        const int e = tid + u * {THREADS};
+        a[u] = __dsub_rn(a[u], __dmul_rn(P[e >> 5][k], Q[e & 31][k]));
       }}
+    }}
+    #pragma unroll
+    for (int u = 0; u < {per}; u++) {{
+      const int e = tid + u * {THREADS}, r = e >> 5, c = e & 31;
+      const long long i = r0 + r, j = c0 + c;
+      if (i < {n}LL && j <= i) w[i * {n}LL + j] = a[u];
     }}
 ",
         ),
