@@ -260,8 +260,7 @@ pub fn small(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
 /// ties go by position (the stable order, as the comparator's). The sorted positions then gather each
 /// of the `operands` inputs to its output.
 pub fn small_packed(helpers: &str, params: &[String], operands: usize, n: i64, inner: i64, key: &str) -> String {
-    let order = "  if (in0[ia] != in0[ib]) return in0[ia] < in0[ib];\n";
-    row_kernel(helpers, params, &[Kind::U64], n, inner, order, None, Some(Packed { key, operands }))
+    row_kernel(helpers, params, &[Kind::U64], n, inner, "", None, Some(Packed { key, operands }))
 }
 
 /// [`small_packed`]'s key expression and operand count.
@@ -270,8 +269,10 @@ struct Packed<'a> {
     operands: usize,
 }
 
-/// The network's view of the kernel's inputs: [`small_packed`]'s one array of packed slots.
-const PACKED_INPUT: &str = "const unsigned long long* __restrict__ in0";
+/// [`small_packed`]'s orders of two slots, in shared memory and in registers.
+const PACKED_BEFORE: &str = "__device__ __forceinline__ bool oxs_before(const unsigned long long* s, int a, int b, int ia, int ib) { return s[ia] < s[ib]; }
+__device__ __forceinline__ bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }
+";
 
 /// The network form of a top_k of `keep` from rows of `n` elements of kind `kind` ([`fits_small`]),
 /// signature `params` (`rows, in0, out0, out1`; `index` the C type of `out1`), `order` the order's
@@ -291,11 +292,16 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
     let warp = warp_rows(n);
     let e = if warp { (p / 32).max(1) } else { per_thread(p) };
     let inputs = kinds.len();
-    let packed_input = [PACKED_INPUT.to_string()];
-    let in_params = if packed.is_some() { &packed_input[..] } else { &params[1..=inputs] };
-    let mut src = crate::sort::prelude_and_order(helpers, in_params, "int", n, inner, order);
-    src.push_str(&crate::sort::before_in_shared(in_params, n, order));
-    src.push_str(&before_in_registers(kinds, n, order));
+    let mut src = if packed.is_some() {
+        // Packed slots are distinct (each holds its position) and padding (all ones) sorts after every
+        // element: one integer comparison orders them.
+        format!("{}{helpers}{PACKED_BEFORE}", crate::render::PRELUDE)
+    } else {
+        let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
+        src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
+        src.push_str(&before_in_registers(kinds, n, order));
+        src
+    };
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
     declarations(&mut src, kinds, p, e);
     if warp {

@@ -733,11 +733,11 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     assert!(p.src.contains("unsigned oxs_key(float p0, float p1, long long p2, long long p3)"), "{}", p.src);
     assert!(p.src.contains("(unsigned)oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
     assert!(p.src.contains("out1[base + (long long)i * 1LL] = in1[base + q * 1LL];"), "{}", p.src);
-    // 64 positions for 37 elements, a warp a row, 2 a lane in registers (`sort_registers`); ties
-    // broken by position (stable).
-    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; unsigned long long r0[2];") && p.src.contains("return a < b;"), "{}", p.src);
+    // 64 slots for 37 elements, a warp a row, 2 a lane in registers (`sort_registers`); ties broken
+    // by position (stable) inside the one integer comparison.
+    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; unsigned long long r0[2];") && p.src.contains("r0[e] = i < 37 ? ((unsigned long long)(oxs_key("), "{}", p.src);
     assert!(p.src.contains("row = blockIdx.x * 8LL + (threadIdx.x >> 5)") && !p.src.contains("__syncthreads"), "{}", p.src);
-    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x0, unsigned long long y0, int a, int b)"), "{}", p.src);
+    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }"), "{}", p.src);
     // Two keys: the comparator itself on the elements in registers.
     let m = module(&std::fs::read_to_string(dir.join("sort_dim0_multikey.mlir")).unwrap());
     let f = &m.funcs[0];
