@@ -153,27 +153,86 @@ const PANEL_STEPS_WARP_TILE: &str = r#"    const int lane = tid & 31;
     __syncthreads();
 "#;
 
-/// The steps a cholesky panel takes.
+/// [`PANEL_STEPS_WARP_TILE`] with the rows below solved while warp 0 factors the tile: after each
+/// step warp 0 publishes the count of finished columns (`done`), and the rows' warps (1-4) take step
+/// `j` once column `j` and its pivot are final. Same operations in the same order: the same bits.
+const PANEL_STEPS_WARP_TILE_OVERLAPPED: &str = r#"    __shared__ int done;
+    const int lane = tid & 31;
+    if (tid == 0) done = 0;
+    __syncthreads();
+    if (tid < 32) {
+      for (int j = 0; j < bw; j++) {
+        const double p = oxh_pivot(D[j][j]);
+        const bool live = lane > j && lane < bw;
+        double x = 0.0;
+        if (live) {
+          x = D[lane][j] / p;
+          D[lane][j] = x;
+          X[0][lane] = x;
+        }
+        __syncwarp();
+        if (live) {
+          #pragma unroll
+          for (int c = 1; c < 32; c++) {
+            if (c > j && c <= lane) D[lane][c] = __dsub_rn(D[lane][c], __dmul_rn(x, X[0][c]));
+          }
+        }
+        if (lane == j) D[j][j] = p;
+        __syncwarp();
+        if (lane == 0) {
+          __threadfence_block();
+          atomicExch(&done, j + 1);
+        }
+      }
+    } else if (rows > 0 && tid < 160) {
+      const int row = 32 + ((tid - 32) >> 2), q = tid & 3, lead = lane & ~3;
+      const bool live = row - 32 < rows;
+      for (int j = 0; j < bw; j++) {
+        if (lane == 0) {
+          while (atomicAdd(&done, 0) <= j) __nanosleep(32);
+          __threadfence_block();
+        }
+        __syncwarp();
+        double x = 0.0;
+        if (live && q == 0) {
+          x = D[row][j] / D[j][j];
+          D[row][j] = x;
+        }
+        x = __shfl_sync(0xffffffffu, x, lead);
+        if (live) {
+          for (int c = j + 1 + q; c < bw; c += 4) D[row][c] = __dsub_rn(D[row][c], __dmul_rn(x, D[c][j]));
+        }
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+"#;
+
+/// The steps a cholesky panel takes (`OXHLO_CUDA_PANEL_STEPS`, read at every plan, so that a bench can
+/// compare them in one process: `examples/linalg_lab.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PanelSteps {
-    /// [`PANEL_STEPS_WARP_TILE`] (`OXHLO_CUDA_PANEL_BARRIERS=0`).
+    /// [`PANEL_STEPS_WARP_TILE`] (`warp`).
     WarpTile,
-    /// [`PANEL_STEPS_ONE_BARRIER`] (`OXHLO_CUDA_PANEL_BARRIERS=1`).
+    /// [`PANEL_STEPS_WARP_TILE_OVERLAPPED`] (`overlap`).
+    WarpTileOverlapped,
+    /// [`PANEL_STEPS_ONE_BARRIER`] (`one`; on the H200 slower than two: 25.3 us a panel against 23.8
+    /// at [1024, 1024], crates/oxhlo-cuda/NOTES.md v28).
     OneBarrier,
-    /// [`PANEL_STEPS_TWO_BARRIERS`] (`OXHLO_CUDA_PANEL_BARRIERS=2`, the default).
+    /// [`PANEL_STEPS_TWO_BARRIERS`] (`two`, the default).
     TwoBarriers,
 }
 
 impl PanelSteps {
     /// Every form (for the tests and `examples/linalg_lab.rs`).
-    pub const ALL: [PanelSteps; 3] = [PanelSteps::WarpTile, PanelSteps::OneBarrier, PanelSteps::TwoBarriers];
+    pub const ALL: [PanelSteps; 4] = [PanelSteps::WarpTile, PanelSteps::WarpTileOverlapped, PanelSteps::OneBarrier, PanelSteps::TwoBarriers];
 
-    /// The form `OXHLO_CUDA_PANEL_BARRIERS` asks for, read at every plan. On the H200 one barrier was
-    /// slower than two: 25.3 us a panel against 23.8 at [1024, 1024] (crates/oxhlo-cuda/NOTES.md v28).
+    /// The form `OXHLO_CUDA_PANEL_STEPS` names (`warp`, `overlap`, `one`, `two`), else the default.
     pub fn from_env() -> PanelSteps {
-        match std::env::var("OXHLO_CUDA_PANEL_BARRIERS").as_deref().map(str::trim) {
-            Ok("0") => PanelSteps::WarpTile,
-            Ok("1") => PanelSteps::OneBarrier,
+        match std::env::var("OXHLO_CUDA_PANEL_STEPS").as_deref().map(str::trim) {
+            Ok("warp") => PanelSteps::WarpTile,
+            Ok("overlap") => PanelSteps::WarpTileOverlapped,
+            Ok("one") => PanelSteps::OneBarrier,
             _ => PanelSteps::TwoBarriers,
         }
     }
@@ -181,6 +240,7 @@ impl PanelSteps {
     fn source(self) -> &'static str {
         match self {
             PanelSteps::WarpTile => PANEL_STEPS_WARP_TILE,
+            PanelSteps::WarpTileOverlapped => PANEL_STEPS_WARP_TILE_OVERLAPPED,
             PanelSteps::OneBarrier => PANEL_STEPS_ONE_BARRIER,
             PanelSteps::TwoBarriers => PANEL_STEPS_TWO_BARRIERS,
         }
