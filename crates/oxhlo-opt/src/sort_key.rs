@@ -27,7 +27,7 @@ pub struct KeyOrder<'b> {
 /// the same expression of one operand's lhs and rhs elements.
 pub fn key_order(block: &Block) -> Option<KeyOrder<'_>> {
     let last = block.ops.last()?;
-    if last.kind != OpKind::Return || last.operands.len() != 1 || block.args.len() % 2 != 0 {
+    if last.kind != OpKind::Return || last.operands.len() != 1 || !block.args.len().is_multiple_of(2) {
         return None;
     }
     let defs: HashMap<Value, &Op> = block.ops.iter().flat_map(|o| o.results.iter().map(move |&r| (r, o))).collect();
@@ -53,7 +53,7 @@ pub fn key_order(block: &Block) -> Option<KeyOrder<'_>> {
     // The one block argument each side reads: lhs 2i, rhs 2i + 1.
     let lhs = single_arg(x, &defs, &arg)?;
     let rhs = single_arg(y, &defs, &arg)?;
-    if lhs % 2 != 0 || rhs != lhs + 1 {
+    if !lhs.is_multiple_of(2) || rhs != lhs + 1 {
         return None;
     }
     let (a, b) = (block.args[lhs], block.args[rhs]);
