@@ -137,8 +137,8 @@ pub fn plan(func: &Func, op: &Op) -> Option<SortPlan> {
     };
     let order = format!("  if ({}) return true;\n  if ({}) return false;\n", call("ia", "ib"), call("ib", "ia"));
     let ks: Vec<Kind> = kinds.iter().map(|(k, _)| *k).collect();
-    if let Some(src) = crate::sort_packed::plan(func, op, &ks, &params, n, inner) {
-        return Some(SortPlan { src, rows, n, large: false, chunk: 0 });
+    if let Some(plan) = crate::sort_packed::plan(func, op, &ks, &params, rows, n, inner) {
+        return Some(plan);
     }
     match registers_form(&ks, n) {
         Some(0) => return Some(SortPlan { src: crate::sort_registers::small(&comparator, &params, &ks, n, inner, &order), rows, n, large: false, chunk: 0 }),
@@ -241,7 +241,7 @@ pub(crate) fn large_network(helpers: &str, params: &[String], inputs: usize, n: 
 pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>> {
     let (rows, n, _) = rows_of(func, op)?;
     let p = (n as u64).next_power_of_two() as i64;
-    let kinds = operand_kinds(func, op)?;
+    let kinds = network_kinds(func, op, n)?;
     if op.kind == OpKind::Sort {
         if let Some(c) = registers_form(&kinds, n).filter(|&c| c > 0) {
             return Some(crate::sort_registers::large_launches(&kinds, rows, n, c));
@@ -262,12 +262,19 @@ fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
     op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect()
 }
 
+/// The kinds sort `op`'s network sorts: one 64-bit slot an element where it packs its key
+/// ([`crate::sort_packed`]), else its operands'.
+fn network_kinds(func: &Func, op: &Op, n: i64) -> Option<Vec<Kind>> {
+    let kinds = operand_kinds(func, op)?;
+    Some(if op.kind == OpKind::Sort && crate::sort_packed::applies(func, op, &kinds, n) { vec![Kind::U64] } else { kinds })
+}
+
 /// Whether sort or top_k `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a
 /// row (top_k by selection aside).
 pub fn warp_rows(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
     let registers = match op.kind {
-        OpKind::Sort => operand_kinds(func, op).is_some_and(|ks| crate::sort_packed::applies(func, op, &ks, n) || registers_form(&ks, n) == Some(0)),
+        OpKind::Sort => network_kinds(func, op, n).is_some_and(|ks| registers_form(&ks, n) == Some(0)),
         OpKind::ChloTopK => operand_kinds(func, op).is_some_and(|ks| ks.len() == 1 && crate::top_k::registers(ks[0], n)),
         _ => false,
     };
@@ -279,11 +286,7 @@ pub fn warp_rows(func: &Func, op: &Op) -> bool {
 pub fn plan_is_large(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
     if op.kind == OpKind::Sort {
-        let ks = operand_kinds(func, op);
-        if ks.as_ref().is_some_and(|ks| crate::sort_packed::applies(func, op, ks, n)) {
-            return false;
-        }
-        if let Some(c) = ks.and_then(|ks| registers_form(&ks, n)) {
+        if let Some(c) = network_kinds(func, op, n).and_then(|ks| registers_form(&ks, n)) {
             return c > 0;
         }
     }
@@ -294,7 +297,7 @@ pub fn plan_is_large(func: &Func, op: &Op) -> bool {
 /// outputs): positions, and for [`crate::sort_registers`]' form every operand's elements too.
 pub fn large_scratch_bytes(func: &Func, op: &Op) -> Option<i64> {
     let (rows, n, _) = rows_of(func, op)?;
-    let kinds = operand_kinds(func, op)?;
+    let kinds = network_kinds(func, op, n)?;
     if op.kind == OpKind::Sort && registers_form(&kinds, n).is_some_and(|c| c > 0) {
         return Some(crate::sort_registers::scratch_bytes(&kinds, rows, n));
     }

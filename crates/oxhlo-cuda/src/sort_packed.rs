@@ -6,23 +6,30 @@
 //! sorted positions gather every operand ([`crate::sort_registers::small_packed`]).
 //!
 //! Keys that pack: f32 under `TOTALORDER` (`oxh_tok`'s bits), integers and booleans of up to 32 bits
-//! under their signed or unsigned order; `LT` sorts ascending, `GT` descending. Rows that fit a block
-//! in registers ([`crate::sort_registers::fits_small`]); `OXHLO_CUDA_SORT_PACKED=0` turns it off.
+//! under their signed or unsigned order; `LT` sorts ascending, `GT` descending. Rows the register
+//! networks take, a block a row or in chunks (`crate::sort::registers_form` of 64-bit slots);
+//! `OXHLO_CUDA_SORT_PACKED=0` turns it off.
 
 use crate::render::{is_int, is_unsigned, kind_of, load};
+use crate::sort::SortPlan;
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::ComparisonType;
 use oxhlo_ir::{Func, Op};
 
-/// The packed kernel of sort `op` over rows of `n` elements `inner` apart, signature `params` (rows,
-/// the inputs, the outputs), or None where its comparator is not one packable key or the row does not
-/// fit ([`crate::sort_registers::fits_small`] of one 64-bit slot).
-pub fn plan(func: &Func, op: &Op, kinds: &[Kind], params: &[String], n: i64, inner: i64) -> Option<String> {
+/// The packed plan of sort `op` over `rows` rows of `n` elements `inner` apart, signature `params`
+/// (rows, the inputs, the outputs), or None where its comparator is not one packable key or the
+/// register networks do not take rows of `n` 64-bit slots ([`crate::sort::registers_form`]).
+#[allow(clippy::too_many_arguments)]
+pub fn plan(func: &Func, op: &Op, kinds: &[Kind], params: &[String], rows: i64, n: i64, inner: i64) -> Option<SortPlan> {
     let (helper, key) = key(func, op, kinds, n)?;
-    Some(crate::sort_registers::small_packed(&helper, params, kinds.len(), n, inner, &key))
+    Some(match crate::sort::registers_form(&[Kind::U64], n)? {
+        0 => SortPlan { src: crate::sort_registers::small_packed(&helper, params, kinds.len(), n, inner, &key), rows, n, large: false, chunk: 0 },
+        c => SortPlan { src: crate::sort_registers::large_packed(&helper, params, kinds.len(), n, inner, &key, c), rows, n, large: true, chunk: c },
+    })
 }
 
-/// Whether sort `op` of rows of `n` elements of operands `kinds` takes [`plan`]'s packed form.
+/// Whether sort `op` of rows of `n` elements of operands `kinds` takes [`plan`]'s packed form (whose
+/// network sorts one [`Kind::U64`] a slot).
 pub fn applies(func: &Func, op: &Op, kinds: &[Kind], n: i64) -> bool {
     key(func, op, kinds, n).is_some()
 }
@@ -30,7 +37,7 @@ pub fn applies(func: &Func, op: &Op, kinds: &[Kind], n: i64) -> bool {
 /// The key function `oxs_key` of sort `op` (rows of `n` elements of operands `kinds`) and the call of it on
 /// the element at index `ix` of its key operand, or None where the packed form does not apply.
 fn key(func: &Func, op: &Op, kinds: &[Kind], n: i64) -> Option<(String, String)> {
-    if crate::env_off("OXHLO_CUDA_SORT_PACKED") || n > crate::sort::SORT_MAX || n > u32::MAX as i64 || !crate::sort_registers::fits_small(&[Kind::U64], n) {
+    if crate::env_off("OXHLO_CUDA_SORT_PACKED") || n >= u32::MAX as i64 || crate::sort::registers_form(&[Kind::U64], n).is_none() {
         return None;
     }
     let block = op.regions.first()?.blocks.first()?;

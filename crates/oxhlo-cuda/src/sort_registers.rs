@@ -366,17 +366,36 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
 /// (`params` as for [`small`]; the scratch [`scratch_bytes`] long), launched as [`large_launches`]
 /// lists (see the module doc).
 pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, c: i64) -> String {
+    large_kernel(helpers, params, kinds, n, inner, order, c, None)
+}
+
+/// [`small_packed`]'s form of rows longer than a block sorts at once: [`large`] over one 64-bit slot an
+/// element (its network kinds `[U64]`: [`large_launches`] and [`scratch_bytes`] of those).
+pub fn large_packed(helpers: &str, params: &[String], operands: usize, n: i64, inner: i64, key: &str, c: i64) -> String {
+    large_kernel(helpers, params, &[Kind::U64], n, inner, "", c, Some(Packed { key, operands }))
+}
+
+/// [`large`], or [`large_packed`] with `packed`.
+#[allow(clippy::too_many_arguments)]
+fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, c: i64, packed: Option<Packed>) -> String {
     let p = (n as u64).next_power_of_two() as i64;
     let e = c / THREADS;
     let inputs = kinds.len();
     let chunks = p / c;
+    // The kernel's own inputs and outputs (a packed sort's operands; the network's slots otherwise).
+    let operands = packed.as_ref().map_or(inputs, |pk| pk.operands);
     let mut kparams = vec!["long long rows".to_string(), "long long k".to_string(), "long long j".to_string(), "long long steps".to_string()];
-    kparams.extend(params[1..=inputs].iter().cloned());
+    kparams.extend(params[1..=operands].iter().cloned());
     kparams.push("int* __restrict__ pos_all".to_string());
-    kparams.extend(params[inputs + 1..].iter().cloned());
-    let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
-    src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
-    src.push_str(&before_in_registers(kinds, n, order));
+    kparams.extend(params[operands + 1..].iter().cloned());
+    let mut src = if packed.is_some() {
+        format!("{}{helpers}{PACKED_BEFORE}", crate::render::PRELUDE)
+    } else {
+        let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
+        src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
+        src.push_str(&before_in_registers(kinds, n, order));
+        src
+    };
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", kparams.join(", "));
     // The scratch: positions, then each operand's elements, `rows * p` of each.
     let mut offset = 4;
@@ -389,7 +408,14 @@ pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
     // The results.
     let _ = writeln!(src, "  if (k < 0) {{\n    for (long long q = tid; q < rows * {n}LL; q += stride) {{");
     let _ = writeln!(src, "      const long long row = q / {n}LL, t = q % {n}LL, base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    for j in 0..inputs {
+    if packed.is_some() {
+        // The sorted positions gather the operands.
+        let _ = writeln!(src, "      const long long at = (long long)(unsigned)kv0[row * {p}LL + t];");
+        for j in 0..operands {
+            let _ = writeln!(src, "      out{j}[base + t * {inner}LL] = in{j}[base + at * {inner}LL];");
+        }
+    }
+    for j in (0..inputs).filter(|_| packed.is_none()) {
         let _ = writeln!(src, "      out{j}[base + t * {inner}LL] = kv{j}[row * {p}LL + t];");
     }
     let _ = writeln!(src, "    }}\n    return;\n  }}");
@@ -402,7 +428,11 @@ pub fn large(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i6
     let _ = writeln!(src, "      const long long base = (row / {inner}LL) * {}LL + row % {inner}LL, at = row * {p}LL + c0;", n * inner);
     let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;");
     let _ = writeln!(src, "        if (k == {c}) {{\n          const long long g = c0 + i;\n          rp[e] = (int)g;");
-    for (j, k) in kinds.iter().enumerate() {
+    if let Some(Packed { key, .. }) = &packed {
+        let _ = writeln!(src, "          const long long ix = base + (g < {n} ? g : 0) * {inner}LL;");
+        let _ = writeln!(src, "          r0[e] = g < {n} ? ((unsigned long long)({key}) << 32) | (unsigned)g : ~0ULL;");
+    }
+    for (j, k) in kinds.iter().enumerate().filter(|_| packed.is_none()) {
         let _ = writeln!(src, "          r{j}[e] = g < {n} ? in{j}[base + g * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
     }
     let _ = write!(src, "        }} else {{\n          rp[e] = pos_all[at + i];");

@@ -738,6 +738,14 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; unsigned long long r0[2];") && p.src.contains("r0[e] = i < 37 ? ((unsigned long long)(oxs_key("), "{}", p.src);
     assert!(p.src.contains("row = blockIdx.x * 8LL + (threadIdx.x >> 5)") && !p.src.contains("__syncthreads"), "{}", p.src);
     assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }"), "{}", p.src);
+    // A long row of one key: packed slots in chunks of 4096 (12 bytes a slot with its position), the
+    // sorted positions gathering the operands at the end.
+    let m = module(&std::fs::read_to_string(dir.join("sort_large.mlir")).unwrap());
+    let f = &m.funcs[0];
+    let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
+    let p = oxhlo_cuda::sort::plan(f, op).expect("a long row sorts on the device");
+    assert!(p.large && p.chunk == 4096 && p.src.contains("unsigned oxs_key(") && p.src.contains("out0[base + t * 1LL] = in0[base + at * 1LL];"), "{}", p.src);
+    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 12));
     // Two keys: the comparator itself on the elements in registers.
     let m = module(&std::fs::read_to_string(dir.join("sort_dim0_multikey.mlir")).unwrap());
     let f = &m.funcs[0];
