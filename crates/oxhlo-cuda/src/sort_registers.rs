@@ -269,6 +269,21 @@ struct Packed<'a> {
     operands: usize,
 }
 
+/// The prelude, `helpers` and the orders of two slots (`oxs_before` of positions in global and shared
+/// memory, `oxs_before_r` in registers) by `order` over the inputs `in_params` of `kinds`; `packed`:
+/// [`PACKED_BEFORE`]'s instead (packed slots are distinct, each holding its position, and padding, all
+/// ones, sorts after every element: one integer comparison orders them).
+#[allow(clippy::too_many_arguments)]
+fn prelude_and_orders(helpers: &str, in_params: &[String], kinds: &[Kind], n: i64, inner: i64, order: &str, packed: bool) -> String {
+    if packed {
+        return format!("{}{helpers}{PACKED_BEFORE}", crate::render::PRELUDE);
+    }
+    let mut src = crate::sort::prelude_and_order(helpers, in_params, "int", n, inner, order);
+    src.push_str(&crate::sort::before_in_shared(in_params, n, order));
+    src.push_str(&before_in_registers(kinds, n, order));
+    src
+}
+
 /// [`small_packed`]'s orders of two slots, in shared memory and in registers.
 const PACKED_BEFORE: &str = "__device__ __forceinline__ bool oxs_before(const unsigned long long* s, int a, int b, int ia, int ib) { return s[ia] < s[ib]; }
 __device__ __forceinline__ bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }
@@ -292,16 +307,7 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
     let warp = warp_rows(n);
     let e = if warp { (p / 32).max(1) } else { per_thread(p) };
     let inputs = kinds.len();
-    let mut src = if packed.is_some() {
-        // Packed slots are distinct (each holds its position) and padding (all ones) sorts after every
-        // element: one integer comparison orders them.
-        format!("{}{helpers}{PACKED_BEFORE}", crate::render::PRELUDE)
-    } else {
-        let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
-        src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
-        src.push_str(&before_in_registers(kinds, n, order));
-        src
-    };
+    let mut src = prelude_and_orders(helpers, &params[1..=inputs], kinds, n, inner, order, packed.is_some());
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
     declarations(&mut src, kinds, p, e);
     if warp {
@@ -388,14 +394,7 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     kparams.extend(params[1..=operands].iter().cloned());
     kparams.push("int* __restrict__ pos_all".to_string());
     kparams.extend(params[operands + 1..].iter().cloned());
-    let mut src = if packed.is_some() {
-        format!("{}{helpers}{PACKED_BEFORE}", crate::render::PRELUDE)
-    } else {
-        let mut src = crate::sort::prelude_and_order(helpers, &params[1..=inputs], "int", n, inner, order);
-        src.push_str(&crate::sort::before_in_shared(&params[1..=inputs], n, order));
-        src.push_str(&before_in_registers(kinds, n, order));
-        src
-    };
+    let mut src = prelude_and_orders(helpers, &params[1..=operands], kinds, n, inner, order, packed.is_some());
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", kparams.join(", "));
     // The scratch: positions, then each operand's elements, `rows * p` of each.
     let mut offset = 4;
