@@ -31,6 +31,7 @@ mod region;
 pub mod render;
 pub mod rows;
 pub mod sort;
+pub mod sort_merge;
 pub mod sort_packed;
 pub mod sort_registers;
 pub mod tiers;

@@ -244,6 +244,9 @@ pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>>
     let kinds = network_kinds(func, op, n)?;
     if op.kind == OpKind::Sort {
         if let Some(c) = registers_form(&kinds, n).filter(|&c| c > 0) {
+            if merges(func, op, n) {
+                return Some(crate::sort_merge::launches(rows, n, c));
+            }
             return Some(crate::sort_registers::large_launches(&kinds, rows, n, c));
         }
     }
@@ -260,6 +263,12 @@ pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>>
 /// The element kinds of `op`'s operands.
 fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
     op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect()
+}
+
+/// Whether sort `op` of rows of `n` elements packs its key ([`crate::sort_packed`]) and, its rows longer
+/// than a block sorts, merges its chunks ([`crate::sort_merge`]).
+fn merges(func: &Func, op: &Op, n: i64) -> bool {
+    crate::sort_merge::enabled() && operand_kinds(func, op).is_some_and(|ks| crate::sort_packed::applies(func, op, &ks, n))
 }
 
 /// The kinds sort `op`'s network sorts: one 64-bit slot an element where it packs its key
@@ -299,6 +308,9 @@ pub fn large_scratch_bytes(func: &Func, op: &Op) -> Option<i64> {
     let (rows, n, _) = rows_of(func, op)?;
     let kinds = network_kinds(func, op, n)?;
     if op.kind == OpKind::Sort && registers_form(&kinds, n).is_some_and(|c| c > 0) {
+        if merges(func, op, n) {
+            return Some(crate::sort_merge::scratch_bytes(rows, n));
+        }
         return Some(crate::sort_registers::scratch_bytes(&kinds, rows, n));
     }
     Some(rows * ((n as u64).next_power_of_two() as i64) * 4)

@@ -395,6 +395,10 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     kparams.push("int* __restrict__ pos_all".to_string());
     kparams.extend(params[operands + 1..].iter().cloned());
     let mut src = prelude_and_orders(helpers, &params[1..=operands], kinds, n, inner, order, packed.is_some());
+    let merge = packed.is_some() && crate::sort_merge::enabled();
+    if merge {
+        src.push_str(crate::sort_merge::SPLIT);
+    }
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", kparams.join(", "));
     // The scratch: positions, then each operand's elements, `rows * p` of each.
     let mut offset = 4;
@@ -418,6 +422,9 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
         let _ = writeln!(src, "      out{j}[base + t * {inner}LL] = kv{j}[row * {p}LL + t];");
     }
     let _ = writeln!(src, "    }}\n    return;\n  }}");
+    if merge {
+        src.push_str(&crate::sort_merge::merge_branch(operands, n, inner, p));
+    }
     // Steps within chunks: a block a chunk.
     let _ = writeln!(src, "  if (j < 0) {{");
     declarations(&mut src, kinds, c, e);
@@ -440,7 +447,8 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     }
     let _ = writeln!(src, "\n        }}\n      }}");
     let mut body = String::new();
-    stages(&mut body, kinds, c, e, "c0", &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"), 2 * c);
+    // Merged chunks all ascend; the network's alternate by the chunk's stage bit.
+    stages(&mut body, kinds, c, e, if merge { "0" } else { "c0" }, &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"), 2 * c);
     for line in body.lines() {
         let _ = writeln!(src, "  {line}");
     }

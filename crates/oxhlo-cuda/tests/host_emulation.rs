@@ -3,7 +3,7 @@
 //! triangular_solve, run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
 //! the few helpers these kernels call) is compiled by the C++ compiler as a shared library and run as
 //! one block of as many threads as the backend launches (OS threads: `__shared__` arrays are static,
-//! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` / `__shfl_sync` an exchange through slots between two
+//! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` / `__shfl_sync` / `__ballot_sync` an exchange through slots between two
 //! barriers of the warp, atomics on C++20 `atomic_ref`) over every row (the kernels' loops stride by
 //! `gridDim.x`, so one block is a valid launch). Each such op of every program of `tests/sorts`,
 //! `tests/sorts_jax`, `tests/variadic_reduces`, `tests/windows`, `tests/float_steps`, `tests/linalg`
@@ -84,6 +84,18 @@ template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int mask) {
   warp.arrive_and_wait();
   return r;
 }
+// Every lane of the warp calls it: each publishes its predicate, then reads the warp's.
+static inline unsigned __ballot_sync(unsigned, int pred) {
+  const unsigned t = threadIdx.x, lane = t & 31, w0 = t - lane;
+  std::barrier<>& warp = *ox_warps[t / 32];
+  ox_slots[t] = pred != 0;
+  warp.arrive_and_wait();
+  unsigned r = 0;
+  for (unsigned l = 0; l < 32 && w0 + l < blockDim.x; ++l) r |= (unsigned)ox_slots[w0 + l] << l;
+  warp.arrive_and_wait();
+  return r;
+}
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline long long min(long long a, long long b) { return a < b ? a : b; }
 static inline long long max(long long a, long long b) { return a > b ? a : b; }
 static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }

@@ -745,7 +745,11 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
     let p = oxhlo_cuda::sort::plan(f, op).expect("a long row sorts on the device");
     assert!(p.large && p.chunk == 4096 && p.src.contains("unsigned oxs_key(") && p.src.contains("out0[base + t * 1LL] = in0[base + at * 1LL];"), "{}", p.src);
-    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 12));
+    // Its four chunks merge in two passes (`sort_merge`): chunk slots and positions, then a second slot
+    // buffer; the second pass reads the second buffer and writes the results.
+    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 20));
+    assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -1, 0, 4 * 256), (4096, -2, 0, 8 * 256), (8192, -2, 3, 8 * 256)]);
+    assert!(p.src.contains("long long oxs_split(") && p.src.contains("if (j == -2) {") && p.src.contains("out0[base + (t0 + t) * 1LL] = in0[base + at * 1LL];"), "{}", p.src);
     // Two keys: the comparator itself on the elements in registers.
     let m = module(&std::fs::read_to_string(dir.join("sort_dim0_multikey.mlir")).unwrap());
     let f = &m.funcs[0];
