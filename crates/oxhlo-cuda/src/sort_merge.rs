@@ -75,11 +75,12 @@ __device__ __forceinline__ long long oxs_split(const unsigned long long* a, cons
 
 /// The kernel's merge-pass branch (`j == -2`, see the module doc) for rows of `n` elements `inner`
 /// apart, `p` slots a row, the scratch's slot buffers `kv0` and `kv0 + rows * p`; the last pass gathers
-/// each of the `operands` inputs to its output.
-pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64) -> String {
+/// each of the `operands` inputs to its output. It works in the chunk launch's shared arrays (a block
+/// declares at most 48 KiB): `ms` of at least [`TILE`] 64-bit slots, `cut` of at least two ints.
+pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64, ms: &str, cut: &str) -> String {
     let mut src = String::new();
     let _ = writeln!(src, "  if (j == -2) {{");
-    let _ = writeln!(src, "    __shared__ unsigned long long ms[{TILE}];\n    __shared__ long long cut[2];");
+    let _ = writeln!(src, "    unsigned long long* ms = {ms};\n    int* cut = {cut};");
     let _ = writeln!(src, "    const unsigned long long* from = (steps & 1) ? kv0 + rows * {p}LL : kv0;");
     let _ = writeln!(src, "    unsigned long long* to = (steps & 1) ? kv0 : kv0 + rows * {p}LL;");
     let _ = writeln!(src, "    for (long long tile = blockIdx.x; tile < rows * {}LL; tile += gridDim.x) {{", p / TILE);
@@ -88,7 +89,7 @@ pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64) -> String {
     let _ = writeln!(src, "      const long long s0 = (t0 / (2 * k)) * 2 * k, d0 = t0 - s0;");
     let _ = writeln!(src, "      const unsigned long long* a = from + row * {p}LL + s0;\n      const unsigned long long* b = a + k;");
     let _ = writeln!(src, "      if (threadIdx.x < 64) {{\n        const long long i = oxs_split(a, b, k, d0 + (threadIdx.x >> 5) * {TILE}LL);");
-    let _ = writeln!(src, "        if ((threadIdx.x & 31) == 0) cut[threadIdx.x >> 5] = i;\n      }}\n      __syncthreads();");
+    let _ = writeln!(src, "        if ((threadIdx.x & 31) == 0) cut[threadIdx.x >> 5] = (int)i;\n      }}\n      __syncthreads();");
     // The stretches of a (first) and b (after it) the tile takes.
     let _ = writeln!(src, "      const long long i0 = cut[0];\n      const int la = (int)(cut[1] - i0);\n      const long long j0 = d0 - i0;");
     let _ = writeln!(src, "      for (int t = threadIdx.x; t < {TILE}; t += blockDim.x) ms[t] = t < la ? a[i0 + t] : b[j0 + t - la];");

@@ -422,12 +422,16 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
         let _ = writeln!(src, "      out{j}[base + t * {inner}LL] = kv{j}[row * {p}LL + t];");
     }
     let _ = writeln!(src, "    }}\n    return;\n  }}");
-    if merge {
-        src.push_str(&crate::sort_merge::merge_branch(operands, n, inner, p));
-    }
     // Steps within chunks: a block a chunk.
     let _ = writeln!(src, "  if (j < 0) {{");
     declarations(&mut src, kinds, c, e);
+    if merge {
+        // A merge pass, in the chunk sort's shared arrays.
+        let branch = crate::sort_merge::merge_branch(operands, n, inner, p, "sv0", "pos");
+        branch.lines().for_each(|line| {
+            let _ = writeln!(src, "  {line}");
+        });
+    }
     let _ = writeln!(src, "    const int me = threadIdx.x;");
     let _ = writeln!(src, "    for (long long ch = blockIdx.x; ch < rows * {chunks}LL; ch += gridDim.x) {{");
     let _ = writeln!(src, "      const long long row = ch / {chunks}LL, c0 = (ch % {chunks}LL) * {c}LL;");
