@@ -245,7 +245,7 @@ pub fn large_launches(func: &Func, op: &Op) -> Option<Vec<(i64, i64, i64, i64)>>
     if op.kind == OpKind::Sort {
         if let Some(c) = registers_form(&kinds, n).filter(|&c| c > 0) {
             if merges(func, op, n) {
-                return Some(crate::sort_merge::launches(rows, n, c));
+                return Some(crate::sort_merge::launches(rows, n, crate::sort_merge::chunk(c)));
             }
             return Some(crate::sort_registers::large_launches(&kinds, rows, n, c));
         }

@@ -18,8 +18,25 @@
 
 use std::fmt::Write;
 
-/// Output slots a block of a merge pass takes (256 threads, 8 each).
+/// Output slots a block of a merge pass takes at most (256 threads, 8 each; [`tile`]).
 pub const TILE: i64 = 2048;
+
+/// The chunk a block sorts before the merges, given the largest the register networks take
+/// (`network`): `OXHLO_CUDA_SORT_MERGE_CHUNK` (a power of two from 1024 to `network`) or [`CHUNK`].
+pub fn chunk(network: i64) -> i64 {
+    let asked = std::env::var("OXHLO_CUDA_SORT_MERGE_CHUNK").ok().and_then(|v| v.parse::<i64>().ok());
+    let c = asked.filter(|c| c.count_ones() == 1).unwrap_or(CHUNK);
+    c.clamp(1024, network)
+}
+
+/// The default chunk of [`chunk`].
+const CHUNK: i64 = 4096;
+
+/// The output slots a block of a merge pass takes after chunks of `c` (its slots fit in the chunk
+/// sort's shared arrays).
+pub fn tile(c: i64) -> i64 {
+    c.min(TILE)
+}
 
 /// Whether long packed rows merge (`OXHLO_CUDA_SORT_MERGE=0` keeps the network's stages).
 pub fn enabled() -> bool {
@@ -33,12 +50,13 @@ pub fn enabled() -> bool {
 /// the last pass (which writes the results).
 pub fn launches(rows: i64, n: i64, c: i64) -> Vec<(i64, i64, i64, i64)> {
     let p = (n as u64).next_power_of_two() as i64;
+    let tile = tile(c);
     let mut out = vec![(c, -1, 0, rows * (p / c) * 256)];
     let mut w = c;
     let mut from = 0;
     while w < p {
         let last = if 2 * w >= p { 2 } else { 0 };
-        out.push((w, -2, from | last, rows * (p / TILE) * 256));
+        out.push((w, -2, from | last, rows * (p / tile) * 256));
         from ^= 1;
         w *= 2;
     }
@@ -77,42 +95,44 @@ __device__ __forceinline__ long long oxs_split(const unsigned long long* a, cons
 /// apart, `p` slots a row, the scratch's slot buffers `kv0` and `kv0 + rows * p`; the last pass gathers
 /// each of the `operands` inputs to its output. It works in the chunk launch's shared arrays (a block
 /// declares at most 48 KiB): `ms` of at least [`TILE`] 64-bit slots, `cut` of at least two ints.
-pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64, ms: &str, cut: &str) -> String {
+pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64, c: i64, ms: &str, cut: &str) -> String {
+    let tile = tile(c);
+    let per = tile / 256;
     let mut src = String::new();
     let _ = writeln!(src, "  if (j == -2) {{");
     let _ = writeln!(src, "    unsigned long long* ms = {ms};\n    int* cut = {cut};");
     let _ = writeln!(src, "    const unsigned long long* from = (steps & 1) ? kv0 + rows * {p}LL : kv0;");
     let _ = writeln!(src, "    unsigned long long* to = (steps & 1) ? kv0 : kv0 + rows * {p}LL;");
-    let _ = writeln!(src, "    for (long long tile = blockIdx.x; tile < rows * {}LL; tile += gridDim.x) {{", p / TILE);
-    let _ = writeln!(src, "      const long long row = tile / {}LL, t0 = (tile % {}LL) * {TILE}LL;", p / TILE, p / TILE);
+    let _ = writeln!(src, "    for (long long tile = blockIdx.x; tile < rows * {}LL; tile += gridDim.x) {{", p / tile);
+    let _ = writeln!(src, "      const long long row = tile / {}LL, t0 = (tile % {}LL) * {tile}LL;", p / tile, p / tile);
     // The pair of runs this tile's outputs come from, and its first output's place in their merge.
     let _ = writeln!(src, "      const long long s0 = (t0 / (2 * k)) * 2 * k, d0 = t0 - s0;");
     let _ = writeln!(src, "      const unsigned long long* a = from + row * {p}LL + s0;\n      const unsigned long long* b = a + k;");
-    let _ = writeln!(src, "      if (threadIdx.x < 64) {{\n        const long long i = oxs_split(a, b, k, d0 + (threadIdx.x >> 5) * {TILE}LL);");
+    let _ = writeln!(src, "      if (threadIdx.x < 64) {{\n        const long long i = oxs_split(a, b, k, d0 + (threadIdx.x >> 5) * {tile}LL);");
     let _ = writeln!(src, "        if ((threadIdx.x & 31) == 0) cut[threadIdx.x >> 5] = (int)i;\n      }}\n      __syncthreads();");
     // The stretches of a (first) and b (after it) the tile takes.
     let _ = writeln!(src, "      const long long i0 = cut[0];\n      const int la = (int)(cut[1] - i0);\n      const long long j0 = d0 - i0;");
-    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {TILE}; t += blockDim.x) ms[t] = t < la ? a[i0 + t] : b[j0 + t - la];");
+    let _ = writeln!(src, "      for (int t = threadIdx.x; t < {tile}; t += blockDim.x) ms[t] = t < la ? a[i0 + t] : b[j0 + t - la];");
     let _ = writeln!(src, "      __syncthreads();");
     // This thread's 8 outputs: its cut of the two stretches, then a sequential merge.
-    let _ = writeln!(src, "      const int d = threadIdx.x * 8;");
-    let _ = writeln!(src, "      int lo = d > {TILE} - la ? d - ({TILE} - la) : 0, hi = d < la ? d : la;");
+    let _ = writeln!(src, "      const int d = threadIdx.x * {per};");
+    let _ = writeln!(src, "      int lo = d > {tile} - la ? d - ({tile} - la) : 0, hi = d < la ? d : la;");
     let _ = writeln!(src, "      while (lo < hi) {{\n        const int mid = (lo + hi) >> 1;\n        if (ms[mid] <= ms[la + d - 1 - mid]) lo = mid + 1; else hi = mid;\n      }}");
-    let _ = writeln!(src, "      int ia = lo, ib = la + d - lo;\n      unsigned long long v[8];");
-    let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < 8; e++) {{");
-    let _ = writeln!(src, "        const unsigned long long x = ia < la ? ms[ia] : ~0ULL, y = ib < {TILE} ? ms[ib] : ~0ULL;");
+    let _ = writeln!(src, "      int ia = lo, ib = la + d - lo;\n      unsigned long long v[{per}];");
+    let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < {per}; e++) {{");
+    let _ = writeln!(src, "        const unsigned long long x = ia < la ? ms[ia] : ~0ULL, y = ib < {tile} ? ms[ib] : ~0ULL;");
     let _ = writeln!(src, "        const bool first = x <= y;\n        v[e] = first ? x : y;\n        ia += first;\n        ib += !first;\n      }}");
     let _ = writeln!(src, "      __syncthreads();");
-    let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < 8; e++) ms[d + e] = v[e];\n      __syncthreads();");
+    let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < {per}; e++) ms[d + e] = v[e];\n      __syncthreads();");
     let _ = writeln!(src, "      if (steps & 2) {{");
     let _ = writeln!(src, "        const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {TILE} && t0 + t < {n}LL; t += blockDim.x) {{");
+    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {tile} && t0 + t < {n}LL; t += blockDim.x) {{");
     let _ = writeln!(src, "          const long long at = (long long)(unsigned)ms[t];");
     for j in 0..operands {
         let _ = writeln!(src, "          out{j}[base + (t0 + t) * {inner}LL] = in{j}[base + at * {inner}LL];");
     }
     let _ = writeln!(src, "        }}\n      }} else {{");
-    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {TILE}; t += blockDim.x) to[row * {p}LL + t0 + t] = ms[t];\n      }}");
+    let _ = writeln!(src, "        for (int t = threadIdx.x; t < {tile}; t += blockDim.x) to[row * {p}LL + t0 + t] = ms[t];\n      }}");
     let _ = writeln!(src, "      __syncthreads();\n    }}\n    return;\n  }}");
     src
 }

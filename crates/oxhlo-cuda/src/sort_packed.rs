@@ -24,7 +24,11 @@ pub fn plan(func: &Func, op: &Op, kinds: &[Kind], params: &[String], rows: i64, 
     let (helper, key) = key(func, op, kinds, n)?;
     Some(match crate::sort::registers_form(&[Kind::U64], n)? {
         0 => SortPlan { src: crate::sort_registers::small_packed(&helper, params, kinds.len(), n, inner, &key), rows, n, large: false, chunk: 0 },
-        c => SortPlan { src: crate::sort_registers::large_packed(&helper, params, kinds.len(), n, inner, &key, c), rows, n, large: true, chunk: c },
+        c => {
+            // Merged chunks may be smaller than the network's (more blocks at once, more merge passes).
+            let c = if crate::sort_merge::enabled() { crate::sort_merge::chunk(c) } else { c };
+            SortPlan { src: crate::sort_registers::large_packed(&helper, params, kinds.len(), n, inner, &key, c), rows, n, large: true, chunk: c }
+        }
     })
 }
 

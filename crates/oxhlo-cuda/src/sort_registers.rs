@@ -427,7 +427,7 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     declarations(&mut src, kinds, c, e);
     if merge {
         // A merge pass, in the chunk sort's shared arrays.
-        let branch = crate::sort_merge::merge_branch(operands, n, inner, p, "sv0", "pos");
+        let branch = crate::sort_merge::merge_branch(operands, n, inner, p, c, "sv0", "pos");
         branch.lines().for_each(|line| {
             let _ = writeln!(src, "  {line}");
         });
@@ -456,7 +456,9 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     for line in body.lines() {
         let _ = writeln!(src, "  {line}");
     }
-    let _ = write!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;\n        pos_all[at + i] = rp[e];");
+    // Merged chunks' slots hold their positions: only the network's later launches read `pos_all`.
+    let positions = if merge { "" } else { " pos_all[at + i] = rp[e];" };
+    let _ = write!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;\n       {positions}");
     for j in 0..inputs {
         let _ = write!(src, " kv{j}[at + i] = r{j}[e];");
     }
