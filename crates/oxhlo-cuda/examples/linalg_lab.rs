@@ -4,8 +4,8 @@
 //! chain and of each kernel role alone (the fill, the panels, the trailing updates, the store), then the
 //! same for `triangular_solve` of n x n against n x 8. Times: CUDA events around the launches, the
 //! launches held until all are enqueued (`profile::device_ms_per_call`), best of five.
-//! cholesky runs once with each form of its panels' steps (`linalg::PanelSteps`: the warp-factored
-//! diagonal tile, one block barrier a step, two).
+//! cholesky runs once with each form of its panels' steps (`linalg::PanelSteps`: one block barrier a
+//! step, two).
 //! `LINALG_LAB_SIZES=256,1024` picks the sizes (default 256, 512, 1024).
 use oxhlo_cpu::{Buf, NTensor};
 use oxhlo_cuda::device::{self, Gpu, Kernel};

@@ -106,75 +106,14 @@ const PANEL_STEPS_ONE_BARRIER: &str = r#"    const int row = tid >> 2, q = tid &
     }
 "#;
 
-/// The same steps without a block barrier in the column loop: warp 0 factors the diagonal tile, a
-/// lane a row (each column published in `X[0]`, two warp barriers a step), then four threads a row
-/// solve the block's rows below against the factored tile (its pivots on the diagonal), each row's
-/// elements less their products in the steps' order (a warp barrier a step). With `overlap` the rows
-/// are solved while warp 0 factors: after each step warp 0 publishes the count of finished columns
-/// (`done`), and the rows' warps (1-4) take step `j` once column `j` and its pivot are final. Same
-/// operations on the same values in the same order: the same bits; the pivot chain waits on no other
-/// warp.
-fn warp_tile_steps(overlap: bool) -> String {
-    let (head, publish, rows, row, wait) = if overlap {
-        (
-            "    __shared__ int done;\n    const int lane = tid & 31;\n    if (tid == 0) done = 0;\n    __syncthreads();\n",
-            "        if (lane == 0) {\n          __threadfence_block();\n          atomicExch(&done, j + 1);\n        }\n",
-            "    } else if (rows > 0 && tid < 160) {\n",
-            "32 + ((tid - 32) >> 2)",
-            "        if (lane == 0) {\n          while (atomicAdd(&done, 0) <= j) __nanosleep(32);\n          __threadfence_block();\n        }\n        __syncwarp();\n",
-        )
-    } else {
-        ("    const int lane = tid & 31;\n", "", "    }\n    __syncthreads();\n    if (rows > 0 && tid < 128) {\n", "32 + (tid >> 2)", "")
-    };
-    format!(
-        r#"{head}    if (tid < 32) {{
-      for (int j = 0; j < bw; j++) {{
-        const double p = oxh_pivot(D[j][j]);
-        const bool live = lane > j && lane < bw;
-        double x = 0.0;
-        if (live) {{
-          x = D[lane][j] / p;
-          D[lane][j] = x;
-          X[0][lane] = x;
-        }}
-        __syncwarp();
-        if (live) {{
-          #pragma unroll
-          for (int c = 1; c < 32; c++) {{
-            if (c > j && c <= lane) D[lane][c] = __dsub_rn(D[lane][c], __dmul_rn(x, X[0][c]));
-          }}
-        }}
-        if (lane == j) D[j][j] = p;
-        __syncwarp();
-{publish}      }}
-{rows}      const int row = {row}, q = tid & 3, lead = lane & ~3;
-      const bool live = row - 32 < rows;
-      for (int j = 0; j < bw; j++) {{
-{wait}        double x = 0.0;
-        if (live && q == 0) {{
-          x = D[row][j] / D[j][j];
-          D[row][j] = x;
-        }}
-        x = __shfl_sync(0xffffffffu, x, lead);
-        if (live) {{
-          for (int c = j + 1 + q; c < bw; c += 4) D[row][c] = __dsub_rn(D[row][c], __dmul_rn(x, D[c][j]));
-        }}
-        __syncwarp();
-      }}
-    }}
-    __syncthreads();
-"#
-    )
-}
-
 /// The steps a cholesky panel takes (`OXHLO_CUDA_PANEL_STEPS`, read at every plan, so that a bench can
 /// compare them in one process: `examples/linalg_lab.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Session 30 also tried the diagonal tile factored by one warp without block barriers (the rows
+/// below solved after it, or alongside it): 1.6-1.8x slower at [1024, 1024] on an H100 (NOTES.md v29),
+/// removed in session 31.
 pub enum PanelSteps {
-    /// [`warp_tile_steps`] (`warp`).
-    WarpTile,
-    /// [`warp_tile_steps`] with the rows solved while the tile is factored (`overlap`).
-    WarpTileOverlapped,
     /// [`PANEL_STEPS_ONE_BARRIER`] (`one`; on the H200 slower than two: 25.3 us a panel against 23.8
     /// at [1024, 1024], crates/oxhlo-cuda/NOTES.md v28).
     OneBarrier,
@@ -184,13 +123,11 @@ pub enum PanelSteps {
 
 impl PanelSteps {
     /// Every form (for the tests and `examples/linalg_lab.rs`).
-    pub const ALL: [PanelSteps; 4] = [PanelSteps::WarpTile, PanelSteps::WarpTileOverlapped, PanelSteps::OneBarrier, PanelSteps::TwoBarriers];
+    pub const ALL: [PanelSteps; 2] = [PanelSteps::OneBarrier, PanelSteps::TwoBarriers];
 
-    /// The form `OXHLO_CUDA_PANEL_STEPS` names (`warp`, `overlap`, `one`, `two`), else the default.
+    /// The form `OXHLO_CUDA_PANEL_STEPS` names (`one`, `two`), else the default.
     pub fn from_env() -> PanelSteps {
         match std::env::var("OXHLO_CUDA_PANEL_STEPS").as_deref().map(str::trim) {
-            Ok("warp") => PanelSteps::WarpTile,
-            Ok("overlap") => PanelSteps::WarpTileOverlapped,
             Ok("one") => PanelSteps::OneBarrier,
             _ => PanelSteps::TwoBarriers,
         }
@@ -198,8 +135,6 @@ impl PanelSteps {
 
     fn source(self) -> String {
         match self {
-            PanelSteps::WarpTile => warp_tile_steps(false),
-            PanelSteps::WarpTileOverlapped => warp_tile_steps(true),
             PanelSteps::OneBarrier => PANEL_STEPS_ONE_BARRIER.to_string(),
             PanelSteps::TwoBarriers => PANEL_STEPS_TWO_BARRIERS.to_string(),
         }

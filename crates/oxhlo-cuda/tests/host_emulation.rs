@@ -44,10 +44,6 @@ static std::barrier<>* ox_block;
 static std::vector<std::unique_ptr<std::barrier<>>> ox_warps;
 static unsigned long long ox_slots[1024];
 static inline void __syncthreads() { ox_block->arrive_and_wait(); }
-// Every lane of the warp calls it (the kernels call it where the whole warp runs).
-static inline void __syncwarp(unsigned = 0xffffffffu) { ox_warps[threadIdx.x / 32]->arrive_and_wait(); }
-static inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-static inline void __nanosleep(unsigned) { std::this_thread::yield(); }
 // Every lane of the warp calls it: each publishes its value, then reads lane + off's (its own past the warp).
 template <typename T> static inline T __shfl_down_sync(unsigned, T v, int off) {
   const unsigned t = threadIdx.x, lane = t & 31;
@@ -117,7 +113,6 @@ static inline double __dsub_rn(double a, double b) { return a - b; }
 #include <atomic>
 template <typename T> static inline T atomicCAS(T* p, T expected, T desired) { std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired); return expected; }
 template <typename T, typename U> static inline T atomicAdd(T* p, U v) { return std::atomic_ref<T>(*p).fetch_add((T)v); }
-template <typename T, typename U> static inline T atomicExch(T* p, U v) { return std::atomic_ref<T>(*p).exchange((T)v); }
 template <typename T, typename U> static inline T atomicMax(T* p, U v) {
   std::atomic_ref<T> a(*p); T old = a.load();
   while (old < (T)v && !a.compare_exchange_weak(old, (T)v)) {}
