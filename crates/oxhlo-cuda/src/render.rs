@@ -10,7 +10,7 @@
 
 use oxhlo_cpu::Kind;
 use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
-use oxhlo_ir::{Attr, Block, Func, Op, OpKind, Type, Value};
+use oxhlo_ir::{Block, Func, Op, OpKind, Type, Value};
 use oxhlo_plan::fusion::{ew_class, EwClass, FusedKernel};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -587,12 +587,7 @@ fn complex_expr(op: &Op, args: &[(String, Kind)], rk: Kind) -> Option<String> {
             round(rk, &format!("{f}({a}, {b})"))
         }
         (OpKind::Compare, Some(b)) if rk == Kind::Bool && is_complex(ak) => {
-            let dir = match op.attr("comparison_direction")? {
-                Attr::ComparisonDirection(d) => *d,
-                Attr::Str(s) => Dir::from_keyword(s)?,
-                _ => return None,
-            };
-            match dir {
+            match op.comparison().ok()?.0 {
                 Dir::Eq => format!("({a}.re == {b}.re && {a}.im == {b}.im)"),
                 Dir::Ne => format!("({a}.re != {b}.re || {a}.im != {b}.im)"),
                 _ => return None,
@@ -607,17 +602,7 @@ fn complex_expr(op: &Op, args: &[(String, Kind)], rk: Kind) -> Option<String> {
 }
 
 fn compare(op: &Op, k: Kind, a: &str, b: &str) -> Option<String> {
-    let dir = match op.attr("comparison_direction")? {
-        Attr::ComparisonDirection(d) => *d,
-        Attr::Str(s) => Dir::from_keyword(s)?,
-        _ => return None,
-    };
-    let ty = match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
-        Some(Attr::ComparisonType(t)) => Some(*t),
-        Some(Attr::Str(s)) => Some(CmpTy::from_keyword(s)?),
-        Some(_) => return None,
-        None => None,
-    };
+    let (dir, ty) = op.comparison().ok()?;
     if matches!(ty, Some(CmpTy::WeakOrder)) && is_float(k) {
         return None;
     }

@@ -2,7 +2,7 @@
 //! attributes and nested regions, blocks with arguments. Ops are stored in place (a tree of regions), value
 //! types in the function's arena, in the manner of Cranelift's typed indices.
 
-use crate::attr::{Attr, NamedAttr};
+use crate::attr::{Attr, ComparisonDirection, ComparisonType, NamedAttr};
 use crate::location::Location;
 use crate::ops::OpKind;
 
@@ -54,6 +54,24 @@ impl Op {
     /// The i64 list of an array attribute.
     pub fn i64s(&self, name: &str) -> Option<Vec<i64>> {
         self.attr(name).and_then(Attr::as_i64_list)
+    }
+
+    /// A compare's `comparison_direction` and `compare_type` (also spelled `comparison_type`; None when
+    /// absent), typed or as their keywords; Err saying which is missing or not one of the spec's.
+    pub fn comparison(&self) -> Result<(ComparisonDirection, Option<ComparisonType>), String> {
+        let dir = match self.attr("comparison_direction") {
+            Some(Attr::ComparisonDirection(d)) => *d,
+            Some(Attr::Str(s)) => ComparisonDirection::from_keyword(s).ok_or_else(|| format!("unknown comparison direction {s}"))?,
+            Some(_) => return Err("comparison_direction is not a direction".into()),
+            None => return Err("compare without a comparison_direction".into()),
+        };
+        let ty = match self.attr("compare_type").or_else(|| self.attr("comparison_type")) {
+            Some(Attr::ComparisonType(t)) => Some(*t),
+            Some(Attr::Str(s)) => Some(ComparisonType::from_keyword(s).ok_or_else(|| format!("unknown compare type {s}"))?),
+            Some(_) => return Err("compare_type is not a compare type".into()),
+            None => None,
+        };
+        Ok((dir, ty))
     }
 }
 

@@ -5,7 +5,7 @@
 //! per comparison.
 
 use oxhlo_ir::attr::{ComparisonDirection, ComparisonType};
-use oxhlo_ir::{Attr, Block, Op, OpKind, Value};
+use oxhlo_ir::{Block, Op, OpKind, Value};
 use std::collections::HashMap;
 
 /// A comparator that orders by one operand's key.
@@ -35,18 +35,11 @@ pub fn key_order(block: &Block) -> Option<KeyOrder<'_>> {
     if compare.kind != OpKind::Compare || compare.operands.len() != 2 {
         return None;
     }
-    let descending = match compare.attr("comparison_direction")? {
-        Attr::ComparisonDirection(ComparisonDirection::Lt) => false,
-        Attr::ComparisonDirection(ComparisonDirection::Gt) => true,
-        Attr::Str(s) if s == "LT" => false,
-        Attr::Str(s) if s == "GT" => true,
+    let (direction, compare_type) = compare.comparison().ok()?;
+    let descending = match direction {
+        ComparisonDirection::Lt => false,
+        ComparisonDirection::Gt => true,
         _ => return None,
-    };
-    let compare_type = match compare.attr("compare_type").or_else(|| compare.attr("comparison_type")) {
-        Some(Attr::ComparisonType(t)) => Some(*t),
-        Some(Attr::Str(s)) => Some(ComparisonType::from_keyword(s)?),
-        Some(_) => return None,
-        None => None,
     };
     let (x, y) = (compare.operands[0], compare.operands[1]);
     let arg = |v: Value| block.args.iter().position(|&a| a == v);

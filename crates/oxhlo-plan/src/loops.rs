@@ -113,11 +113,10 @@ pub fn trip_count(func: &Func, consts: &HashMap<Value, i128>, op: &Op) -> Option
         return None;
     }
     // The compare's own type, when it names one, must read the counter as its element type does.
-    match cmp.attr("compare_type").or_else(|| cmp.attr("comparison_type")) {
-        None | Some(Attr::ComparisonType(CmpTy::NotType)) => {}
-        Some(Attr::ComparisonType(CmpTy::Signed)) if signed => {}
-        Some(Attr::ComparisonType(CmpTy::Unsigned)) if !signed => {}
-        Some(Attr::Str(s)) if CmpTy::from_keyword(s) == Some(if signed { CmpTy::Signed } else { CmpTy::Unsigned }) => {}
+    match cmp.comparison().ok()?.1 {
+        None | Some(CmpTy::NotType) => {}
+        Some(CmpTy::Signed) if signed => {}
+        Some(CmpTy::Unsigned) if !signed => {}
         Some(_) => return None,
     }
     let start = *consts.get(&op.operands[i])?;

@@ -8,22 +8,12 @@ use super::quant;
 use crate::ops::OpCtx;
 use crate::tensor::{Data, RtValue, Tensor};
 use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
-use oxhlo_ir::{Attr, ElementType};
+use oxhlo_ir::ElementType;
 use std::cmp::Ordering;
 
 /// Reads the comparison direction and type attributes.
 pub(crate) fn compare_attrs(ctx: &OpCtx) -> Result<(Dir, Option<CmpTy>), String> {
-    let dir = match ctx.op.attr("comparison_direction") {
-        Some(Attr::ComparisonDirection(d)) => *d,
-        Some(Attr::Str(s)) => Dir::from_keyword(s).ok_or_else(|| format!("unknown comparison direction {s}"))?,
-        _ => return Err("compare without a comparison_direction".into()),
-    };
-    let ty = match ctx.op.attr("compare_type").or_else(|| ctx.op.attr("comparison_type")) {
-        Some(Attr::ComparisonType(t)) => Some(*t),
-        Some(Attr::Str(s)) => CmpTy::from_keyword(s),
-        _ => None,
-    };
-    Ok((dir, ty))
+    ctx.op.comparison()
 }
 
 /// Whether an ordering (None: unordered) satisfies the comparison direction (unordered: only `NE`).
