@@ -137,9 +137,14 @@ fn shuffled(k: Kind, x: &str) -> String {
 }
 
 /// A statement ordering slots `lo` < `hi` held in one thread's registers (elements `<v><j>[..]`,
-/// positions `<p>[..]`; `up`: the one first in order at `lo`), swapping them unless they are in order.
-fn ordered_pair(kinds: &[Kind], v: &str, p: &str, lo: &str, hi: &str) -> String {
+/// positions `<p>[..]` unless `!pos`, packed slots holding theirs; `up`: the one first in order at
+/// `lo`), swapping them unless they are in order.
+fn ordered_pair(kinds: &[Kind], pos: bool, v: &str, p: &str, lo: &str, hi: &str) -> String {
     let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? {v}{j}[{hi}] : {v}{j}[{lo}], up ? {v}{j}[{lo}] : {v}{j}[{hi}]")).collect();
+    if !pos {
+        let swaps: String = kinds.iter().enumerate().map(|(j, k)| format!(" {{ const {} x = {v}{j}[{lo}]; {v}{j}[{lo}] = {v}{j}[{hi}]; {v}{j}[{hi}] = x; }}", storage_type(*k).unwrap_or("int"))).collect();
+        return format!("if (oxs_before_r({})) {{{swaps} }}", args.join(", "));
+    }
     args.push(format!("up ? {p}[{hi}] : {p}[{lo}], up ? {p}[{lo}] : {p}[{hi}]"));
     let swaps: String = kinds
         .iter()
@@ -151,12 +156,12 @@ fn ordered_pair(kinds: &[Kind], v: &str, p: &str, lo: &str, hi: &str) -> String 
 
 /// The steps of distance `jtop` down to `max(32 e, jbot)` through shared memory (`pos`, `sv<j>`):
 /// the thread's slots stored, the shared-memory network's compare-and-swaps, the slots loaded back.
-fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) {
+fn shared_steps(src: &mut String, kinds: &[Kind], pos: bool, slots: i64, e: i64, g0: &str) {
     let active = slots / e;
     let regs = |shared_to_regs: bool| {
         let mut s = format!("        if (me < {active}) {{\n          #pragma unroll\n          for (int e = 0; e < {e}; e++) {{");
         let slot = format!("me * {e} + e");
-        let names = [("rp".to_string(), "pos".to_string())].into_iter().chain((0..kinds.len()).map(|j| (format!("r{j}"), format!("sv{j}"))));
+        let names = [("rp".to_string(), "pos".to_string())].into_iter().filter(|_| pos).chain((0..kinds.len()).map(|j| (format!("r{j}"), format!("sv{j}"))));
         for (r, sv) in names {
             let _ = if shared_to_regs { write!(s, " {r}[e] = {sv}[{slot}];") } else { write!(s, " {sv}[{slot}] = {r}[e];") };
         }
@@ -169,7 +174,8 @@ fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) 
     let _ = writeln!(src, "        for (int j = jtop; j >= {} && j >= jbot; j >>= 1) {{", 32 * e);
     let _ = writeln!(src, "          for (int h = threadIdx.x; h < {}; h += blockDim.x) {{", slots / 2);
     let _ = writeln!(src, "            const int t = ((h & ~(j - 1)) << 1) | (h & (j - 1)), u = t + j;");
-    let _ = writeln!(src, "            const bool up = (({g0} + t) & kk) == 0;\n            {}", crate::sort::compare_swap(Some(kinds), kinds.len(), "pos"));
+    let swap = if pos { crate::sort::compare_swap(Some(kinds), kinds.len(), "pos") } else { PACKED_SWAP.to_string() };
+    let _ = writeln!(src, "            const bool up = (({g0} + t) & kk) == 0;\n            {swap}");
     let _ = writeln!(src, "          }}\n          __syncthreads();\n        }}");
     src.push_str(&regs(true));
     let _ = writeln!(src, "      }}");
@@ -182,35 +188,39 @@ fn shared_steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str) 
 /// lanes or in registers by their distance (see the module doc). Only the forms of distances within
 /// `[jmin, jmax]` (what `jbot` and `jtop` can be) are emitted.
 #[allow(clippy::too_many_arguments)]
-fn steps(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, jmin: i64, jmax: i64) {
+fn steps(src: &mut String, kinds: &[Kind], pos: bool, slots: i64, e: i64, g0: &str, jmin: i64, jmax: i64) {
     // Distances of 32 threads' slots or more: through shared memory (none in a warp's row).
     if jmax.min(slots / 2) >= 32 * e {
-        shared_steps(src, kinds, slots, e, g0);
+        shared_steps(src, kinds, pos, slots, e, g0);
     }
     // Across lanes: slot s of this thread against slot s of the thread m lanes away.
     if jmax < e || jmin > 16 * e {
-        return registers_steps(src, kinds, e, g0, jmin, jmax);
+        return registers_steps(src, kinds, pos, e, g0, jmin, jmax);
     }
     let _ = writeln!(src, "      for (int j = jtop < {} ? jtop : {}; j >= {e} && j >= jbot; j >>= 1) {{", 16 * e, 16 * e);
     let _ = writeln!(src, "        const int m = j / {e};\n        const bool low = (me & m) == 0;");
     let _ = writeln!(src, "        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
-    let _ = writeln!(src, "          const int ob = __shfl_xor_sync(0xffffffffu, rp[e], m);");
+    if pos {
+        let _ = writeln!(src, "          const int ob = __shfl_xor_sync(0xffffffffu, rp[e], m);");
+    }
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "          const {} o{j} = {};", storage_type(*k).unwrap_or("int"), shuffled(*k, &format!("r{j}[e]")));
     }
     // The pair's lower slot is this thread's when `low`; both threads ask the same question of it.
     let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0, f = up == low;");
     let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("f ? o{j} : r{j}[e], f ? r{j}[e] : o{j}")).collect();
-    args.push("f ? ob : rp[e], f ? rp[e] : ob".into());
+    if pos {
+        args.push("f ? ob : rp[e], f ? rp[e] : ob".into());
+    }
     let moves: String = (0..kinds.len()).map(|j| format!(" r{j}[e] = o{j};")).collect();
-    let _ = writeln!(src, "          if (oxs_before_r({})) {{ rp[e] = ob;{moves} }}", args.join(", "));
+    let _ = writeln!(src, "          if (oxs_before_r({})) {{{}{moves} }}", args.join(", "), if pos { " rp[e] = ob;" } else { "" });
     let _ = writeln!(src, "        }}\n      }}");
-    registers_steps(src, kinds, e, g0, jmin, jmax);
+    registers_steps(src, kinds, pos, e, g0, jmin, jmax);
 }
 
 /// [`steps`]' distances below `e`, within a thread: each distance a literal so that the registers'
 /// indices are constants once unrolled (those within `[jmin, jmax]`).
-fn registers_steps(src: &mut String, kinds: &[Kind], e: i64, g0: &str, jmin: i64, jmax: i64) {
+fn registers_steps(src: &mut String, kinds: &[Kind], pos: bool, e: i64, g0: &str, jmin: i64, jmax: i64) {
     let mut jr = e / 2;
     while jr >= 1 {
         if jr < jmin || jr > jmax {
@@ -219,7 +229,7 @@ fn registers_steps(src: &mut String, kinds: &[Kind], e: i64, g0: &str, jmin: i64
         }
         let _ = writeln!(src, "      if (jtop >= {jr} && jbot <= {jr}) {{\n        #pragma unroll\n        for (int e = 0; e < {e}; e++) {{");
         let _ = writeln!(src, "          if ((e & {jr}) != 0) continue;\n          const int f = e | {jr};");
-        let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;\n          {}", ordered_pair(kinds, "r", "rp", "e", "f"));
+        let _ = writeln!(src, "          const bool up = (({g0} + me * {e} + e) & kk) == 0;\n          {}", ordered_pair(kinds, pos, "r", "rp", "e", "f"));
         let _ = writeln!(src, "        }}\n      }}");
         jr /= 2;
     }
@@ -227,24 +237,26 @@ fn registers_steps(src: &mut String, kinds: &[Kind], e: i64, g0: &str, jmin: i64
 
 /// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here; up
 /// to `kmax`), each stage's steps from `min(kk / 2, slots / 2)` down to 1 ([`steps`]).
-fn stages(src: &mut String, kinds: &[Kind], slots: i64, e: i64, g0: &str, k_loop: &str, kmax: i64) {
+fn stages(src: &mut String, kinds: &[Kind], pos: bool, slots: i64, e: i64, g0: &str, k_loop: &str, kmax: i64) {
     let _ = writeln!(src, "    {k_loop} {{");
     let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {}), jbot = 1;", slots / 2, slots / 2);
-    steps(src, kinds, slots, e, g0, 1, kmax / 2);
+    steps(src, kinds, pos, slots, e, g0, 1, kmax / 2);
     let _ = writeln!(src, "    }}");
 }
 
-/// Declarations of a thread's slots and of the block's shared ones.
-fn declarations(src: &mut String, kinds: &[Kind], slots: i64, e: i64) {
-    let _ = writeln!(src, "  __shared__ int pos[{slots}];");
+/// Declarations of a thread's slots and of the block's shared ones (without positions unless `pos`).
+fn declarations(src: &mut String, kinds: &[Kind], pos: bool, slots: i64, e: i64) {
+    if pos {
+        let _ = writeln!(src, "  __shared__ int pos[{slots}];");
+    }
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "  __shared__ {} sv{j}[{slots}];", storage_type(*k).unwrap_or("int"));
     }
-    let _ = write!(src, "  int rp[{e}];");
-    for (j, k) in kinds.iter().enumerate() {
-        let _ = write!(src, " {} r{j}[{e}];", storage_type(*k).unwrap_or("int"));
+    let mut regs: Vec<String> = kinds.iter().enumerate().map(|(j, k)| format!("{} r{j}[{e}];", storage_type(*k).unwrap_or("int"))).collect();
+    if pos {
+        regs.insert(0, format!("int rp[{e}];"));
     }
-    src.push('\n');
+    let _ = writeln!(src, "  {}", regs.join(" "));
 }
 
 /// The kernel of a sort of rows of `n` elements `inner` apart ([`fits_small`]), signature `params`
@@ -285,9 +297,11 @@ fn prelude_and_orders(helpers: &str, in_params: &[String], kinds: &[Kind], n: i6
 }
 
 /// [`small_packed`]'s orders of two slots, in shared memory and in registers.
-const PACKED_BEFORE: &str = "__device__ __forceinline__ bool oxs_before(const unsigned long long* s, int a, int b, int ia, int ib) { return s[ia] < s[ib]; }
-__device__ __forceinline__ bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }
+const PACKED_BEFORE: &str = "__device__ __forceinline__ bool oxs_before_r(unsigned long long x, unsigned long long y) { return x < y; }
 ";
+
+/// [`shared_steps`]' compare-and-swap of packed slots `t` < `u` in shared memory (`sv0`).
+const PACKED_SWAP: &str = "{ const unsigned long long a = sv0[t], b = sv0[u]; if (up ? b < a : a < b) { sv0[t] = b; sv0[u] = a; } }";
 
 /// The network form of a top_k of `keep` from rows of `n` elements of kind `kind` ([`fits_small`]),
 /// signature `params` (`rows, in0, out0, out1`; `index` the C type of `out1`), `order` the order's
@@ -309,7 +323,8 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
     let inputs = kinds.len();
     let mut src = prelude_and_orders(helpers, &params[1..=inputs], kinds, n, inner, order, packed.is_some());
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", params.join(", "));
-    declarations(&mut src, kinds, p, e);
+    let pos = packed.is_none();
+    declarations(&mut src, kinds, pos, p, e);
     if warp {
         // A warp a row, eight rows a block; no block-wide barrier (the rows' counts differ by warp).
         let _ = writeln!(src, "  const int me = threadIdx.x & 31;");
@@ -319,7 +334,7 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
         let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
     }
     let _ = writeln!(src, "    const long long base = (row / {inner}LL) * {}LL + row % {inner}LL;", n * inner);
-    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      rp[e] = i;");
+    let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;{}", if pos { "\n      rp[e] = i;" } else { "" });
     if let Some(Packed { key, .. }) = &packed {
         let _ = writeln!(src, "      const long long ix = base + (long long)(i < {n} ? i : 0) * {inner}LL;");
         let _ = writeln!(src, "      r0[e] = i < {n} ? ((unsigned long long)({key}) << 32) | (unsigned)i : ~0ULL;");
@@ -330,7 +345,7 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
     let _ = writeln!(src, "    }}");
     match top_k {
         None if packed.is_some() => {
-            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
+            stages(&mut src, kinds, pos, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
             let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
             let _ = writeln!(src, "        const long long q = (long long)(unsigned)r0[e];");
             for j in 0..packed.as_ref().map_or(0, |pk| pk.operands) {
@@ -338,7 +353,7 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
             }
         }
         None => {
-            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
+            stages(&mut src, kinds, pos, p, e, "0", &format!("for (long long kk = 2; kk <= {p}; kk <<= 1)"), p);
             let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {n}) {{");
             for j in 0..inputs {
                 let _ = writeln!(src, "        out{j}[base + (long long)i * {inner}LL] = r{j}[e];");
@@ -348,15 +363,15 @@ fn row_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner: i
             let top = (keep.max(1) as u64).next_power_of_two() as i64;
             let partial = keep >= 1 && keep < n && 4 * top <= p;
             let sorted = if partial { top } else { p };
-            stages(&mut src, kinds, p, e, "0", &format!("for (long long kk = 2; kk <= {sorted}; kk <<= 1)"), sorted);
+            stages(&mut src, kinds, pos, p, e, "0", &format!("for (long long kk = 2; kk <= {sorted}; kk <<= 1)"), sorted);
             if partial {
                 // Rounds: the half-cleaner (every pair first-in-order first: a stage bit no slot has),
                 // then the chunks' merges, directions alternating by pair (the stage of 2 stride).
                 let _ = writeln!(src, "    for (long long stride = {top}; stride < {p}; stride <<= 1) {{");
                 let _ = writeln!(src, "     {{\n      const long long kk = {};\n      const int jtop = (int)stride, jbot = (int)stride;", 2 * p);
-                steps(&mut src, kinds, p, e, "0", top, p / 2);
+                steps(&mut src, kinds, pos, p, e, "0", top, p / 2);
                 let _ = writeln!(src, "     }}\n     {{\n      const long long kk = 2 * stride;\n      const int jtop = {}, jbot = 1;", top / 2);
-                steps(&mut src, kinds, p, e, "0", 1, top / 2);
+                steps(&mut src, kinds, pos, p, e, "0", 1, top / 2);
                 let _ = writeln!(src, "     }}\n    }}");
             }
             let _ = writeln!(src, "    #pragma unroll\n    for (int e = 0; e < {e}; e++) {{\n      const int i = me * {e} + e;\n      if (i < {keep}) {{");
@@ -424,10 +439,12 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     let _ = writeln!(src, "    }}\n    return;\n  }}");
     // Steps within chunks: a block a chunk.
     let _ = writeln!(src, "  if (j < 0) {{");
-    declarations(&mut src, kinds, c, e);
+    let pos = packed.is_none();
+    declarations(&mut src, kinds, pos, c, e);
     if merge {
-        // A merge pass, in the chunk sort's shared arrays.
-        let branch = crate::sort_merge::merge_branch(operands, n, inner, p, c, "sv0", "pos");
+        // A merge pass, in the chunk sort's shared slots.
+        let _ = writeln!(src, "    __shared__ int cuts[2];");
+        let branch = crate::sort_merge::merge_branch(operands, n, inner, p, c, "sv0", "cuts");
         branch.lines().for_each(|line| {
             let _ = writeln!(src, "  {line}");
         });
@@ -437,7 +454,7 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     let _ = writeln!(src, "      const long long row = ch / {chunks}LL, c0 = (ch % {chunks}LL) * {c}LL;");
     let _ = writeln!(src, "      const long long base = (row / {inner}LL) * {}LL + row % {inner}LL, at = row * {p}LL + c0;", n * inner);
     let _ = writeln!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;");
-    let _ = writeln!(src, "        if (k == {c}) {{\n          const long long g = c0 + i;\n          rp[e] = (int)g;");
+    let _ = writeln!(src, "        if (k == {c}) {{\n          const long long g = c0 + i;{}", if pos { "\n          rp[e] = (int)g;" } else { "" });
     if let Some(Packed { key, .. }) = &packed {
         let _ = writeln!(src, "          const long long ix = base + (g < {n} ? g : 0) * {inner}LL;");
         let _ = writeln!(src, "          r0[e] = g < {n} ? ((unsigned long long)({key}) << 32) | (unsigned)g : ~0ULL;");
@@ -445,19 +462,19 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     for (j, k) in kinds.iter().enumerate().filter(|_| packed.is_none()) {
         let _ = writeln!(src, "          r{j}[e] = g < {n} ? in{j}[base + g * {inner}LL] : ({})0;", storage_type(*k).unwrap_or("int"));
     }
-    let _ = write!(src, "        }} else {{\n          rp[e] = pos_all[at + i];");
+    let _ = write!(src, "        }} else {{\n         {}", if pos { " rp[e] = pos_all[at + i];" } else { "" });
     for j in 0..inputs {
         let _ = write!(src, " r{j}[e] = kv{j}[at + i];");
     }
     let _ = writeln!(src, "\n        }}\n      }}");
     let mut body = String::new();
     // Merged chunks all ascend; the network's alternate by the chunk's stage bit.
-    stages(&mut body, kinds, c, e, if merge { "0" } else { "c0" }, &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"), 2 * c);
+    stages(&mut body, kinds, pos, c, e, if merge { "0" } else { "c0" }, &format!("for (long long kk = k == {c} ? 2 : k; kk <= k; kk <<= 1)"), 2 * c);
     for line in body.lines() {
         let _ = writeln!(src, "  {line}");
     }
-    // Merged chunks' slots hold their positions: only the network's later launches read `pos_all`.
-    let positions = if merge { "" } else { " pos_all[at + i] = rp[e];" };
+    // Packed slots hold their positions: only the comparator's later launches read `pos_all`.
+    let positions = if pos { " pos_all[at + i] = rp[e];" } else { "" };
     let _ = write!(src, "      #pragma unroll\n      for (int e = 0; e < {e}; e++) {{\n        const int i = threadIdx.x * {e} + e;\n       {positions}");
     for j in 0..inputs {
         let _ = write!(src, " kv{j}[at + i] = r{j}[e];");
@@ -466,20 +483,21 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     // Steps across chunks: a thread a group of 2^steps slots `lo` apart (j, j/2, ... lo in registers).
     let g = 1i64 << fused_steps(kinds);
     let _ = writeln!(src, "  const long long lo = j >> (steps - 1), groups = {p}LL >> steps;");
-    let _ = write!(src, "  int gp[{g}];");
-    for (j, k) in kinds.iter().enumerate() {
-        let _ = write!(src, " {} g{j}[{g}];", storage_type(*k).unwrap_or("int"));
+    let mut regs: Vec<String> = kinds.iter().enumerate().map(|(j, k)| format!("{} g{j}[{g}];", storage_type(*k).unwrap_or("int"))).collect();
+    if pos {
+        regs.insert(0, format!("int gp[{g}];"));
     }
+    let _ = write!(src, "  {}", regs.join(" "));
     let _ = writeln!(src, "\n  for (long long q = tid; q < rows * groups; q += stride) {{");
     let _ = writeln!(src, "    const long long row = q / groups, h = q % groups, first = (h / lo) * 2 * j + h % lo, at = row * {p}LL + first;");
     let _ = writeln!(src, "    const bool up = (first & k) == 0;");
-    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{ gp[s] = pos_all[at + s * lo];");
+    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{{}", if pos { " gp[s] = pos_all[at + s * lo];" } else { "" });
     for j in 0..inputs {
         let _ = write!(src, " g{j}[s] = kv{j}[at + s * lo];");
     }
     let _ = writeln!(src, " }}");
     // Each distance a literal so the registers' indices are constants once unrolled.
-    let pair = ordered_pair(kinds, "g", "gp", "s", "f");
+    let pair = ordered_pair(kinds, pos, "g", "gp", "s", "f");
     let mut d = g / 2;
     while d >= 1 {
         let _ = writeln!(src, "    if ({d} < (1 << steps)) {{\n      #pragma unroll\n      for (int s = 0; s < {g}; s++) {{");
@@ -488,7 +506,7 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
         let _ = writeln!(src, "      }}\n    }}");
         d /= 2;
     }
-    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{ pos_all[at + s * lo] = gp[s];");
+    let _ = write!(src, "    #pragma unroll\n    for (int s = 0; s < {g}; s++) if (s < (1 << steps)) {{{}", if pos { " pos_all[at + s * lo] = gp[s];" } else { "" });
     for j in 0..inputs {
         let _ = write!(src, " kv{j}[at + s * lo] = g{j}[s];");
     }

@@ -734,12 +734,14 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     assert!(p.src.contains("(unsigned)oxh_tok(") && p.src.contains("__int_as_float((int)0x7fc00000U)"), "{}", p.src);
     assert!(p.src.contains("out1[base + (long long)i * 1LL] = in1[base + q * 1LL];"), "{}", p.src);
     // 64 slots for 37 elements, a warp a row, 2 a lane in registers (`sort_registers`); ties broken
-    // by position (stable) inside the one integer comparison.
-    assert!(p.src.contains("__shared__ int pos[64];") && p.src.contains("int rp[2]; unsigned long long r0[2];") && p.src.contains("r0[e] = i < 37 ? ((unsigned long long)(oxs_key("), "{}", p.src);
+    // by position (stable) inside the one integer comparison; no separate positions (the slots hold
+    // theirs).
+    assert!(p.src.contains("  unsigned long long r0[2];") && p.src.contains("r0[e] = i < 37 ? ((unsigned long long)(oxs_key("), "{}", p.src);
+    assert!(!p.src.contains("int pos[") && !p.src.contains("rp["), "{}", p.src);
     assert!(p.src.contains("row = blockIdx.x * 8LL + (threadIdx.x >> 5)") && !p.src.contains("__syncthreads"), "{}", p.src);
-    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, rp[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x, unsigned long long y, int a, int b) { return x < y; }"), "{}", p.src);
-    // A long row of one key: packed slots in chunks of 4096 (12 bytes a slot with its position), the
-    // sorted positions gathering the operands at the end.
+    assert!(p.src.contains("__shfl_xor_sync(0xffffffffu, r0[e], m)") && p.src.contains("bool oxs_before_r(unsigned long long x, unsigned long long y) { return x < y; }"), "{}", p.src);
+    // A long row of one key: packed slots in chunks of 4096, the sorted positions gathering the
+    // operands at the end.
     let m = module(&std::fs::read_to_string(dir.join("sort_large.mlir")).unwrap());
     let f = &m.funcs[0];
     let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
@@ -832,7 +834,7 @@ fn a_comparator_s_outer_constants_render_as_its_inner_ones() {
     let sorts = |file: &str| -> Vec<String> {
         let mut m = module(&std::fs::read_to_string(root.join(file)).unwrap());
         oxhlo_cuda::optimize(&mut m, &oxhlo_cpu::OptOptions::at(oxhlo_cpu::OptLevel::O2)).unwrap();
-        oxhlo_cuda::kernels::module_kernels(&m, &fusion).into_iter().filter(|s| s.contains("oxs_before(")).collect()
+        oxhlo_cuda::kernels::module_kernels(&m, &fusion).into_iter().filter(|s| s.contains("oxs_before")).collect()
     };
     let inner = sorts("tests/sorts/sort_f32_rows.mlir");
     let outer = sorts("tests/sorts_jax/jnp_sort_argsort.mlir");
