@@ -1,9 +1,10 @@
 """jnp.sort / jnp.argsort / lax.top_k / jnp.argmax through the current JAX platform: first call, time a call, and equality with NumPy.
 
 Usage: python3 scripts/sort_probe.py [ROWSxCOLS ...] (default 4096x1024). Run with JAX_PLATFORMS=cuda for
-XLA, JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda for oxhlo's device sort (scripts/gpu_run.sh sorts runs both).
+XLA, JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda for oxhlo's device sort (scripts/gpu_run.sh sorts runs both);
+CASES=sort,argsort runs only those.
 """
-import sys, time
+import os, sys, time
 import numpy as np
 import jax, jax.numpy as jnp
 
@@ -17,7 +18,10 @@ for arg in sys.argv[1:] or ["4096x1024"]:
              ("top_k8", jax.jit(lambda x: jax.lax.top_k(x, 8)[0]), -np.sort(-xn, axis=-1)[..., :8]),
              ("top_k32", jax.jit(lambda x: jax.lax.top_k(x, 32)[0]), -np.sort(-xn, axis=-1)[..., :32]),
              ("argmax", jax.jit(lambda x: jnp.argmax(x, axis=-1)), np.argmax(xn, axis=-1))]
+    only = os.environ.get("CASES")
     for name, f, ref in cases:
+        if only and name not in only.split(","):
+            continue
         t0 = time.perf_counter(); r = f(x).block_until_ready(); t1 = time.perf_counter()
         for _ in range(3): f(x).block_until_ready()
         t2 = time.perf_counter()
