@@ -237,6 +237,7 @@ fn registers_steps(src: &mut String, kinds: &[Kind], pos: bool, e: i64, g0: &str
 
 /// The statements of stages `kk` (a `long long` loop the caller opens with `k_loop`, closed here; up
 /// to `kmax`), each stage's steps from `min(kk / 2, slots / 2)` down to 1 ([`steps`]).
+#[allow(clippy::too_many_arguments)]
 fn stages(src: &mut String, kinds: &[Kind], pos: bool, slots: i64, e: i64, g0: &str, k_loop: &str, kmax: i64) {
     let _ = writeln!(src, "    {k_loop} {{");
     let _ = writeln!(src, "      const int jtop = (int)(kk / 2 < {} ? kk / 2 : {}), jbot = 1;", slots / 2, slots / 2);
