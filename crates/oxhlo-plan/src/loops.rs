@@ -88,11 +88,7 @@ pub fn trip_count(func: &Func, consts: &HashMap<Value, i128>, op: &Op) -> Option
     if rest.iter().any(|o| o.kind != OpKind::Constant) || cmp.operands.len() != 2 || cmp.results.len() != 1 {
         return None;
     }
-    let dir = match cmp.attr("comparison_direction")? {
-        Attr::ComparisonDirection(d) => *d,
-        Attr::Str(s) => Dir::from_keyword(s)?,
-        _ => return None,
-    };
+    let (dir, compare_type) = cmp.comparison().ok()?;
     let body_ret = body.ops.last().filter(|o| o.kind == OpKind::Return && o.operands.len() == body.args.len())?;
     // The value the loop compares with: a constant, or a carried value the body returns unchanged.
     let bound = |v: Value| -> Option<i128> {
@@ -113,7 +109,7 @@ pub fn trip_count(func: &Func, consts: &HashMap<Value, i128>, op: &Op) -> Option
         return None;
     }
     // The compare's own type, when it names one, must read the counter as its element type does.
-    match cmp.comparison().ok()?.1 {
+    match compare_type {
         None | Some(CmpTy::NotType) => {}
         Some(CmpTy::Signed) if signed => {}
         Some(CmpTy::Unsigned) if !signed => {}

@@ -10,7 +10,7 @@ use super::fused_reduce::{self, Partial, RedView};
 use crate::tensor::{Buf, Kind, NTensor};
 use oxhlo_interp::ops::elementwise::{Bin, Un};
 use oxhlo_ir::attr::{ComparisonDirection as Dir, ComparisonType as CmpTy};
-use oxhlo_ir::{Attr, Func, Op, OpKind, TensorType, Type, Value};
+use oxhlo_ir::{Func, Op, OpKind, TensorType, Type, Value};
 use oxhlo_plan::fusion::{ew_class, EwClass};
 use std::collections::HashMap;
 
@@ -334,16 +334,7 @@ impl Builder<'_> {
                 if la != lb || rlane != Lane::Bool {
                     return None;
                 }
-                let dir = match op.attr("comparison_direction")? {
-                    Attr::ComparisonDirection(d) => *d,
-                    Attr::Str(s) => Dir::from_keyword(s)?,
-                    _ => return None,
-                };
-                let ty = match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
-                    Some(Attr::ComparisonType(t)) => Some(*t),
-                    Some(Attr::Str(s)) => CmpTy::from_keyword(s),
-                    _ => None,
-                };
+                let (dir, ty) = op.comparison().ok()?;
                 self.push(Inst::Cmp { dst: usize::MAX, a, b, dir, ty }, Lane::Bool, la)
             }
             EwClass::Select => {

@@ -428,23 +428,6 @@ impl Comparator {
     }
 }
 
-fn dir_of(op: &oxhlo_ir::Op) -> Option<Dir> {
-    match op.attr("comparison_direction") {
-        Some(Attr::ComparisonDirection(d)) => Some(*d),
-        Some(Attr::Str(s)) => Dir::from_keyword(s),
-        _ => None,
-    }
-}
-
-fn cmp_type_of(op: &oxhlo_ir::Op) -> Option<Option<CmpTy>> {
-    match op.attr("compare_type").or_else(|| op.attr("comparison_type")) {
-        Some(Attr::ComparisonType(t)) => Some(Some(*t)),
-        Some(Attr::Str(s)) => Some(Some(CmpTy::from_keyword(s)?)),
-        None => Some(None),
-        Some(_) => None,
-    }
-}
-
 /// The defining op of `v` among `ops`.
 fn def(ops: &[oxhlo_ir::Op], v: Value) -> Option<&oxhlo_ir::Op> {
     ops.iter().find(|o| o.results.contains(&v))
@@ -470,7 +453,7 @@ fn canon_arg(ops: &[oxhlo_ir::Op], v: Value, args: &[Value]) -> Option<(Value, O
     }
     let is_cmp = |p: Value, dir: Dir| -> Option<(Value, Value)> {
         let c = def(ops, p)?;
-        (c.kind == OpKind::Compare && c.operands.len() == 2 && dir_of(c)? == dir && matches!(cmp_type_of(c)?, None | Some(CmpTy::Float)))
+        (c.kind == OpKind::Compare && c.operands.len() == 2 && c.comparison().ok()?.0 == dir && matches!(c.comparison().ok()?.1, None | Some(CmpTy::Float)))
             .then(|| (c.operands[0], c.operands[1]))
     };
     let outer = def(ops, v)?;
@@ -528,5 +511,6 @@ pub fn comparator_body(func: &Func, region: &Region, nargs: usize, elem: &Elemen
     if cx.is_none() && body.len() != 1 {
         return None;
     }
-    Some(Comparator { dir: dir_of(cmp)?, ty: cmp_type_of(cmp)?, swapped, canon: cx })
+    let (dir, ty) = cmp.comparison().ok()?;
+    Some(Comparator { dir, ty, swapped, canon: cx })
 }
