@@ -166,7 +166,7 @@ fn every_rendered_kernel_compiles() {
         // Integer division and remainder, float -> integer conversions: on the device now.
         ("tests/int_ops", &[" % ", "oxh_f2i((double)"], "a kernel with the integer ops"),
         // Sorts and top_k (JAX's comparators, several operands, long rows).
-        ("tests/sorts", &["oxs_before(", "oxt_merge("], "a sort or top_k kernel"),
+        ("tests/sorts", &["oxs_before(", "oxs_key(", "oxt_merge("], "a sort or top_k kernel"),
         // Reductions of several inputs (JAX's argmax and argmin).
         ("tests/variadic_reduces", &["oxv("], "a several-input reduction kernel"),
         // Windowed ops and dynamic slices (pooling, its gradient, cumsum, dilations, scans).
