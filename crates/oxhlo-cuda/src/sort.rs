@@ -265,17 +265,22 @@ fn operand_kinds(func: &Func, op: &Op) -> Option<Vec<Kind>> {
     op.operands.iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect()
 }
 
-/// Whether sort `op` of rows of `n` elements packs its key ([`crate::sort_packed`]) and, its rows longer
-/// than a block sorts, merges its chunks ([`crate::sort_merge`]).
+/// Whether sort `op` of rows of `n` elements packs its key ([`crate::sort_packed`]).
+fn packs(func: &Func, op: &Op, n: i64) -> bool {
+    op.kind == OpKind::Sort && operand_kinds(func, op).is_some_and(|ks| crate::sort_packed::applies(func, op, &ks, n))
+}
+
+/// Whether sort `op` packs its key and, its rows longer than a block sorts, merges its chunks
+/// ([`crate::sort_merge`]).
 fn merges(func: &Func, op: &Op, n: i64) -> bool {
-    crate::sort_merge::enabled() && operand_kinds(func, op).is_some_and(|ks| crate::sort_packed::applies(func, op, &ks, n))
+    crate::sort_merge::enabled() && packs(func, op, n)
 }
 
 /// The kinds sort `op`'s network sorts: one 64-bit slot an element where it packs its key
 /// ([`crate::sort_packed`]), else its operands'.
 fn network_kinds(func: &Func, op: &Op, n: i64) -> Option<Vec<Kind>> {
     let kinds = operand_kinds(func, op)?;
-    Some(if op.kind == OpKind::Sort && crate::sort_packed::applies(func, op, &kinds, n) { vec![Kind::U64] } else { kinds })
+    Some(if packs(func, op, n) { vec![Kind::U64] } else { kinds })
 }
 
 /// Whether sort or top_k `op` sorts a warp a row ([`crate::sort_registers::warp_rows`]), not a block a
@@ -310,6 +315,10 @@ pub fn large_scratch_bytes(func: &Func, op: &Op) -> Option<i64> {
     if op.kind == OpKind::Sort && registers_form(&kinds, n).is_some_and(|c| c > 0) {
         if merges(func, op, n) {
             return Some(crate::sort_merge::scratch_bytes(rows, n));
+        }
+        if packs(func, op, n) {
+            // One 64-bit slot an element, holding its position.
+            return Some(rows * ((n as u64).next_power_of_two() as i64) * 8);
         }
         return Some(crate::sort_registers::scratch_bytes(&kinds, rows, n));
     }

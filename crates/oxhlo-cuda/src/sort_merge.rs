@@ -5,10 +5,10 @@
 //! that each read and write the slots once, where the network took a launch or two per stage plus
 //! every stage's steps within chunks again.
 //!
-//! A merge pass is a block a tile of [`TILE`] output slots (a thread 8): warps 0 and 1 find where the
+//! A merge pass is a block a tile of [`tile`] output slots (up to 2048, a thread 8): warps 0 and 1 find where the
 //! tile's first and last outputs cut the two runs (a merge-path search: the count `i` of outputs taken
 //! from the first run, a warp probing 32 candidates a round), the block loads those two stretches
-//! (`TILE` slots in all) into shared memory, each thread finds its own cut there and merges its 8
+//! (a tile's slots in all) into shared memory, each thread finds its own cut there and merges its
 //! outputs, and the block stores the tile coalesced. Packed slots are distinct (each holds its
 //! position) and padding (all ones) sorts after every element, so there are no ties to keep stable
 //! and the merge is the sorted order. The last pass gathers the operands by the sorted positions
@@ -65,10 +65,10 @@ pub fn launches(rows: i64, n: i64, c: i64) -> Vec<(i64, i64, i64, i64)> {
     out
 }
 
-/// Bytes of a merge sort's scratch: the chunk launch's positions (4 bytes a slot) and slots (8), then a
-/// second buffer of slots the passes alternate with.
+/// Bytes of a merge sort's scratch: two buffers of `rows * p` 64-bit slots the passes alternate
+/// between (the chunk launch writes the first).
 pub fn scratch_bytes(rows: i64, n: i64) -> i64 {
-    rows * ((n as u64).next_power_of_two() as i64) * 20
+    rows * ((n as u64).next_power_of_two() as i64) * 16
 }
 
 /// `oxs_split(a, b, w, d)`, called by a whole warp: how many of the first `d` slots of the merge of
@@ -96,7 +96,7 @@ __device__ __forceinline__ long long oxs_split(const unsigned long long* a, cons
 /// The kernel's merge-pass branch (`j == -2`, see the module doc) for rows of `n` elements `inner`
 /// apart, `p` slots a row, the scratch's slot buffers `kv0` and `kv0 + rows * p`; the last pass gathers
 /// each of the `operands` inputs to its output. It works in the chunk launch's shared arrays (a block
-/// declares at most 48 KiB): `ms` of at least [`TILE`] 64-bit slots, `cut` of at least two ints.
+/// declares at most 48 KiB): `ms` of at least [`tile`] 64-bit slots, `cut` of at least two ints.
 pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64, c: i64, ms: &str, cut: &str) -> String {
     let tile = tile(c);
     let per = tile / 256;
@@ -116,7 +116,7 @@ pub fn merge_branch(operands: usize, n: i64, inner: i64, p: i64, c: i64, ms: &st
     let _ = writeln!(src, "      const long long i0 = cut[0];\n      const int la = (int)(cut[1] - i0);\n      const long long j0 = d0 - i0;");
     let _ = writeln!(src, "      for (int t = threadIdx.x; t < {tile}; t += blockDim.x) ms[t] = t < la ? a[i0 + t] : b[j0 + t - la];");
     let _ = writeln!(src, "      __syncthreads();");
-    // This thread's 8 outputs: its cut of the two stretches, then a sequential merge.
+    // This thread's `per` outputs: its cut of the two stretches, then a sequential merge.
     let _ = writeln!(src, "      const int d = threadIdx.x * {per};");
     let _ = writeln!(src, "      int lo = d > {tile} - la ? d - ({tile} - la) : 0, hi = d < la ? d : la;");
     let _ = writeln!(src, "      while (lo < hi) {{\n        const int mid = (lo + hi) >> 1;\n        if (ms[mid] <= ms[la + d - 1 - mid]) lo = mid + 1; else hi = mid;\n      }}");

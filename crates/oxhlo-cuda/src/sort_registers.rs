@@ -412,12 +412,14 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     kparams.extend(params[operands + 1..].iter().cloned());
     let mut src = prelude_and_orders(helpers, &params[1..=operands], kinds, n, inner, order, packed.is_some());
     let merge = packed.is_some() && crate::sort_merge::enabled();
+    // Packed slots hold their positions: no position registers, shuffles or scratch.
+    let pos = packed.is_none();
     if merge {
         src.push_str(crate::sort_merge::SPLIT);
     }
     let _ = writeln!(src, "extern \"C\" __global__ void __launch_bounds__({THREADS}) {ENTRY}({}) {{", kparams.join(", "));
-    // The scratch: positions, then each operand's elements, `rows * p` of each.
-    let mut offset = 4;
+    // The scratch: positions (unless packed), then each operand's elements, `rows * p` of each.
+    let mut offset = if pos { 4 } else { 0 };
     for (j, k) in kinds.iter().enumerate() {
         let s = storage_type(*k).unwrap_or("int");
         let _ = writeln!(src, "  {s}* __restrict__ kv{j} = ({s}*)((char*)pos_all + rows * {}LL);", p * offset);
@@ -440,7 +442,6 @@ fn large_kernel(helpers: &str, params: &[String], kinds: &[Kind], n: i64, inner:
     let _ = writeln!(src, "    }}\n    return;\n  }}");
     // Steps within chunks: a block a chunk.
     let _ = writeln!(src, "  if (j < 0) {{");
-    let pos = packed.is_none();
     declarations(&mut src, kinds, pos, c, e);
     if merge {
         // A merge pass, in the chunk sort's shared slots.

@@ -747,10 +747,10 @@ fn sorts_render_a_stable_bitonic_kernel_with_their_comparator() {
     let op = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Sort).unwrap();
     let p = oxhlo_cuda::sort::plan(f, op).expect("a long row sorts on the device");
     assert!(p.large && p.chunk == 1024 && p.src.contains("unsigned oxs_key(") && p.src.contains("out0[base + t * 1LL] = in0[base + at * 1LL];"), "{}", p.src);
-    // Its sixteen chunks merge in four passes (`sort_merge`), tiles of 1024 slots: chunk slots (after
-    // room for positions the network's form keeps), then a second slot buffer; the passes alternate
-    // between them, the last (from the second buffer) writing the results.
-    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 20));
+    // Its sixteen chunks merge in four passes (`sort_merge`), tiles of 1024 slots: two buffers of
+    // slots the passes alternate between, the last (from the second buffer) writing the results.
+    assert_eq!(oxhlo_cuda::sort::large_scratch_bytes(f, op), Some(16384 * 16));
+    assert!(p.src.contains("unsigned long long* __restrict__ kv0 = (unsigned long long*)((char*)pos_all + rows * 0LL);"), "{}", p.src);
     let (chunks, tiles) = (16 * 256, 16 * 256);
     assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(1024, -1, 0, chunks), (1024, -2, 0, tiles), (2048, -2, 1, tiles), (4096, -2, 0, tiles), (8192, -2, 3, tiles)]);
     assert!(p.src.contains("long long oxs_split(") && p.src.contains("if (j == -2) {") && p.src.contains("out0[base + (t0 + t) * 1LL] = in0[base + at * 1LL];"), "{}", p.src);
