@@ -474,6 +474,23 @@ fn canon_arg(ops: &[oxhlo_ir::Op], v: Value, args: &[Value]) -> Option<(Value, O
     (zero == 0.0).then_some((x, Some(Canon { zero, nan })))
 }
 
+/// The ops of region block `block` (`body`, its terminator aside) and the constants of `func` they read
+/// from outside the region (JAX's exported comparators define their 0.0 and NaN in the enclosing
+/// function), so that a comparator reads the same wherever its constants are defined.
+fn with_outer_constants(func: &Func, block: &oxhlo_ir::Block, body: &[oxhlo_ir::Op]) -> Vec<oxhlo_ir::Op> {
+    let inner: std::collections::HashSet<Value> = body.iter().flat_map(|o| o.results.iter().copied()).chain(block.args.iter().copied()).collect();
+    let outer: Vec<Value> = body.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !inner.contains(v)).collect();
+    let mut ops = body.to_vec();
+    if !outer.is_empty() {
+        oxhlo_ir::body::walk_ops(&func.body, &mut |o| {
+            if o.kind == OpKind::Constant && o.results.first().is_some_and(|r| outer.contains(r)) {
+                ops.push(o.clone());
+            }
+        });
+    }
+    ops
+}
+
 /// Recognizes `^bb(%a, %b, ...): %r = compare dir, %a, %b [, type]; return %r` with `nargs` scalar
 /// arguments, the first two of element type `elem` (with float operands optionally canonicalized).
 pub fn comparator_body(func: &Func, region: &Region, nargs: usize, elem: &ElementType) -> Option<Comparator> {
@@ -492,12 +509,13 @@ pub fn comparator_body(func: &Func, region: &Region, nargs: usize, elem: &Elemen
     if body.iter().any(|o| !o.regions.is_empty() || o.results.len() != 1) {
         return None;
     }
-    let cmp = def(body, ret.operands[0])?;
+    let ops = with_outer_constants(func, block, body);
+    let cmp = def(&ops, ret.operands[0])?;
     if cmp.kind != OpKind::Compare || cmp.operands.len() != 2 {
         return None;
     }
-    let (x, cx) = canon_arg(body, cmp.operands[0], &[a, b])?;
-    let (y, cy) = canon_arg(body, cmp.operands[1], &[a, b])?;
+    let (x, cx) = canon_arg(&ops, cmp.operands[0], &[a, b])?;
+    let (y, cy) = canon_arg(&ops, cmp.operands[1], &[a, b])?;
     let swapped = match (x == a, y == b, x == b, y == a) {
         (true, true, _, _) => false,
         (_, _, true, true) => true,
