@@ -141,17 +141,15 @@ fn shuffled(k: Kind, x: &str) -> String {
 /// `lo`), swapping them unless they are in order.
 fn ordered_pair(kinds: &[Kind], pos: bool, v: &str, p: &str, lo: &str, hi: &str) -> String {
     let mut args: Vec<String> = (0..kinds.len()).map(|j| format!("up ? {v}{j}[{hi}] : {v}{j}[{lo}], up ? {v}{j}[{lo}] : {v}{j}[{hi}]")).collect();
-    if !pos {
-        let swaps: String = kinds.iter().enumerate().map(|(j, k)| format!(" {{ const {} x = {v}{j}[{lo}]; {v}{j}[{lo}] = {v}{j}[{hi}]; {v}{j}[{hi}] = x; }}", storage_type(*k).unwrap_or("int"))).collect();
-        return format!("if (oxs_before_r({})) {{{swaps} }}", args.join(", "));
+    let mut swaps = String::new();
+    if pos {
+        args.push(format!("up ? {p}[{hi}] : {p}[{lo}], up ? {p}[{lo}] : {p}[{hi}]"));
+        let _ = write!(swaps, " const int x = {p}[{lo}]; {p}[{lo}] = {p}[{hi}]; {p}[{hi}] = x;");
     }
-    args.push(format!("up ? {p}[{hi}] : {p}[{lo}], up ? {p}[{lo}] : {p}[{hi}]"));
-    let swaps: String = kinds
-        .iter()
-        .enumerate()
-        .map(|(j, k)| format!(" {{ const {} x = {v}{j}[{lo}]; {v}{j}[{lo}] = {v}{j}[{hi}]; {v}{j}[{hi}] = x; }}", storage_type(*k).unwrap_or("int")))
-        .collect();
-    format!("if (oxs_before_r({})) {{ const int x = {p}[{lo}]; {p}[{lo}] = {p}[{hi}]; {p}[{hi}] = x;{swaps} }}", args.join(", "))
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = write!(swaps, " {{ const {} x = {v}{j}[{lo}]; {v}{j}[{lo}] = {v}{j}[{hi}]; {v}{j}[{hi}] = x; }}", storage_type(*k).unwrap_or("int"));
+    }
+    format!("if (oxs_before_r({})) {{{swaps} }}", args.join(", "))
 }
 
 /// The steps of distance `jtop` down to `max(32 e, jbot)` through shared memory (`pos`, `sv<j>`):

@@ -453,8 +453,8 @@ fn canon_arg(ops: &[oxhlo_ir::Op], v: Value, args: &[Value]) -> Option<(Value, O
     }
     let is_cmp = |p: Value, dir: Dir| -> Option<(Value, Value)> {
         let c = def(ops, p)?;
-        (c.kind == OpKind::Compare && c.operands.len() == 2 && c.comparison().ok()?.0 == dir && matches!(c.comparison().ok()?.1, None | Some(CmpTy::Float)))
-            .then(|| (c.operands[0], c.operands[1]))
+        let (d, ty) = c.comparison().ok()?;
+        (c.kind == OpKind::Compare && c.operands.len() == 2 && d == dir && matches!(ty, None | Some(CmpTy::Float))).then(|| (c.operands[0], c.operands[1]))
     };
     let outer = def(ops, v)?;
     if outer.kind != OpKind::Select || outer.operands.len() != 3 {
