@@ -2,7 +2,7 @@
 
 Usage: python3 scripts/sort_probe.py [ROWSxCOLS ...] (default 4096x1024). Run with JAX_PLATFORMS=cuda for
 XLA, JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda for oxhlo's device sort (scripts/gpu_run.sh sorts runs both);
-CASES=sort,argsort runs only those.
+CASES=sort,argsort runs only those; CALLS=n times n pipelined calls (one wait) and n waited each.
 """
 import os, sys, time
 import numpy as np
@@ -27,6 +27,13 @@ for arg in sys.argv[1:] or ["4096x1024"]:
         t2 = time.perf_counter()
         for _ in range(10): r = f(x)
         r.block_until_ready(); t3 = time.perf_counter()
+        n = int(os.environ.get("CALLS", "10"))
+        t4 = time.perf_counter()
+        for _ in range(n): r = f(x)
+        r.block_until_ready(); t5 = time.perf_counter()
+        for _ in range(n): f(x).block_until_ready()
+        t6 = time.perf_counter()
         ok = bool(np.array_equal(np.asarray(r), ref))
         print(f"{jax.devices()[0].platform} {name} {arg}: first {1e3 * (t1 - t0):.0f} ms, "
-              f"{1e3 * (t3 - t2) / 10:.3f} ms a call, equal to numpy: {ok}", flush=True)
+              f"{1e3 * (t3 - t2) / 10:.3f} ms a call, {1e3 * (t5 - t4) / n:.3f} over {n} pipelined, "
+              f"{1e3 * (t6 - t5) / n:.3f} waited each, equal to numpy: {ok}", flush=True)

@@ -141,7 +141,7 @@ pub struct CudaProgram {
     graphable: bool,
     graph: std::sync::Mutex<crate::graph::GraphState>,
     /// `Gpu::upgrades` when the graph was captured: a graph holding quickly compiled kernels is captured
-    /// again once they were replaced (`tiers`).
+    /// again once they were replaced (`tiers`); [`ALL_FULL`] when it held none.
     graph_upgrades: AtomicU64,
     /// Step-by-step and replay wall times that decide whether the graph is kept.
     graph_timing: std::sync::Mutex<crate::graph::Timing>,
@@ -149,13 +149,64 @@ pub struct CudaProgram {
     gate: std::sync::Mutex<Option<crate::profile::Gate>>,
     /// Microseconds a run polls for its device work before returning it in flight ([`async_spin`]).
     spin_us: AtomicU64,
+    /// Runs left that return in flight without polling, and how many the next missed poll skips
+    /// ([`CudaProgram::in_flight`]'s back-off).
+    spin_skip: std::sync::Mutex<SpinBackoff>,
 }
 
-/// Programs with fewer top-level steps than this run step by step, never as a graph.
+/// After a poll that outlasted the spin (the run's device work, or the work queued before it, takes
+/// longer), the next runs return in flight at once: 1, 2, 4 ... 64 of them before polling again, back
+/// to 0 once a poll sees its work done. Without it a program whose device work takes longer than the
+/// spin paid the whole spin on the host every call (a pipelined loop of 112-us sorts host-bound at
+/// spin plus launches).
+#[derive(Default)]
+struct SpinBackoff {
+    skip_left: u32,
+    next_skip: u32,
+}
+
+impl SpinBackoff {
+    /// Whether this run polls (false: it is one of the skipped).
+    fn polls(&mut self) -> bool {
+        if self.skip_left > 0 {
+            self.skip_left -= 1;
+            return false;
+        }
+        true
+    }
+
+    /// Records a poll's outcome.
+    fn polled(&mut self, done: bool) {
+        if done {
+            self.next_skip = 0;
+        } else {
+            self.next_skip = (self.next_skip * 2).clamp(1, 64);
+            self.skip_left = self.next_skip;
+        }
+    }
+}
+
+/// Whether a poll that outlasts the spin makes the next runs skip theirs: yes unless
+/// `OXHLO_CUDA_SPIN_BACKOFF=0` (every run polls for the whole spin, as before session 32).
+fn spin_backoff() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_SPIN_BACKOFF"))
+}
+
+/// Programs with fewer top-level steps than this run step by step, never as a graph
+/// (`OXHLO_CUDA_GRAPH_MIN_STEPS` overrides it).
 const GRAPH_MIN_STEPS: usize = 16;
+
+fn graph_min_steps() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("OXHLO_CUDA_GRAPH_MIN_STEPS").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(GRAPH_MIN_STEPS))
+}
 /// Nor do programs whose runs take more steps than this (long counted loops: a graph of every
 /// iteration's launches would take longer to capture and instantiate than the launches save).
 const GRAPH_MAX_STEPS: usize = 20_000;
+
+/// `graph_upgrades` of a graph that holds no quickly compiled kernel (never captured again for an upgrade).
+const ALL_FULL: u64 = u64::MAX;
 
 /// The memo role of a fused kernel's finishing pass of several sums ([`reduce::render_finish_multi`]).
 const FINISH_MULTI_TAG: u32 = 60;
@@ -424,8 +475,8 @@ impl CudaProgram {
         // worth it for programs of many steps only.
         let trips = counted_loops(&module);
         let steps = module.entry().and_then(|f| f.body.entry()).map_or(0, |b| run_steps(&plans, &trips, b));
-        let graphable = (GRAPH_MIN_STEPS..=GRAPH_MAX_STEPS).contains(&steps) && !module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| has_control_flow(b, &trips)));
-        if (GRAPH_MIN_STEPS..=GRAPH_MAX_STEPS).contains(&steps) && !graphable {
+        let graphable = (graph_min_steps()..=GRAPH_MAX_STEPS).contains(&steps) && !module.funcs.iter().any(|f| f.body.blocks.iter().any(|b| has_control_flow(b, &trips)));
+        if (graph_min_steps()..=GRAPH_MAX_STEPS).contains(&steps) && !graphable {
             crate::graph::log(&format!("never captured ({steps} steps): control flow"));
         } else if steps > GRAPH_MAX_STEPS {
             crate::graph::log(&format!("never captured: {steps} steps a run"));
@@ -482,6 +533,7 @@ impl CudaProgram {
             graph_upgrades: Default::default(),
             graph_timing: Default::default(),
             spin_us: AtomicU64::new(async_spin().as_micros() as u64),
+            spin_skip: Default::default(),
             gate: Default::default(),
         })
     }
@@ -594,14 +646,23 @@ impl CudaProgram {
             return Ok(None);
         }
         let f = self.gpu.in_flight().map_err(ie)?;
-        let t0 = std::time::Instant::now();
         let spin = std::time::Duration::from_micros(self.spin_us.load(Ordering::Relaxed));
+        if spin.is_zero() || (spin_backoff() && !self.spin_skip.lock().map_or(true, |mut b| b.polls())) {
+            return Ok(Some(f));
+        }
+        let t0 = std::time::Instant::now();
         while t0.elapsed() < spin {
             if f.is_done() {
                 f.wait().map_err(ie)?;
+                if let Ok(mut b) = self.spin_skip.lock() {
+                    b.polled(true);
+                }
                 return Ok(None);
             }
             std::hint::spin_loop();
+        }
+        if let Ok(mut b) = self.spin_skip.lock() {
+            b.polled(false);
         }
         Ok(Some(f))
     }
@@ -618,7 +679,8 @@ impl CudaProgram {
         use crate::graph::{capture, log, GraphState};
         let Ok(mut g) = self.graph.lock() else { return Ok(None) };
         let upgrades = self.gpu.upgrades.load(Ordering::SeqCst);
-        if matches!(&*g, GraphState::Ready(_)) && self.graph_upgrades.load(Ordering::SeqCst) != upgrades {
+        let captured_at = self.graph_upgrades.load(Ordering::SeqCst);
+        if matches!(&*g, GraphState::Ready(_)) && captured_at != ALL_FULL && captured_at != upgrades {
             log("kernels upgraded to their fully optimized tier: capturing again");
             *g = GraphState::Learning(2);
         }
@@ -630,6 +692,9 @@ impl CudaProgram {
                 c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?
             }
             GraphState::Learning(n) if *n >= 2 => {
+                // A graph captured while no quickly compiled kernel was loaded holds fully optimized
+                // ones only: later upgrades (other programs' kernels) do not concern it.
+                let any_quick = self.gpu.quick.lock().map_or(true, |q| !q.is_empty());
                 let host0 = self.stats.host_ops.load(Ordering::Relaxed);
                 let captured = capture(&self.gpu, inputs, |owned| {
                     let outs = self.run_slots(owned.into_iter().map(DVal::Device).collect()).0.map_err(|e| e.to_string())?;
@@ -641,7 +706,7 @@ impl CudaProgram {
                 match captured {
                     Ok(c) => {
                         log("captured a run");
-                        self.graph_upgrades.store(upgrades, Ordering::SeqCst);
+                        self.graph_upgrades.store(if any_quick { upgrades } else { ALL_FULL }, Ordering::SeqCst);
                         self.stats.graph_captures.fetch_add(1, Ordering::Relaxed);
                         let _use = crate::graph::StreamUse::new();
                         let outs = c.replay(&self.gpu, inputs).map_err(|e| ie(format!("the GPU failed: {e}")))?;
