@@ -243,6 +243,18 @@ pub struct Memo {
     /// Zeroed `unsigned int` counters of kernels whose last block finishes the work (each launch
     /// leaves them at zero again), per (op, role).
     counters: Mutex<HashMap<MemoKey, DTensor>>,
+    /// Launch plans worked out once per (op, role) ([`Memo::plan`]).
+    plans: Plans,
+}
+
+/// [`Memo`]'s launch plans, each of its own type.
+#[derive(Default)]
+struct Plans(Mutex<HashMap<MemoKey, Arc<dyn std::any::Any + Send + Sync>>>);
+
+impl std::fmt::Debug for Plans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Plans({})", self.0.lock().map_or(0, |m| m.len()))
+    }
 }
 
 /// (op address, role).
@@ -294,6 +306,20 @@ impl Memo {
         let c = gpu.upload(&zeros)?;
         m.insert(key, c.clone());
         Ok(c)
+    }
+
+    /// What `make` works out for `op` in role `tag` (how its launches go: work too slow to repeat every
+    /// run, such as analysing a comparator), made on first use and kept.
+    pub fn plan<T: Send + Sync + 'static>(&self, op: &oxhlo_ir::Op, tag: u32, make: impl FnOnce() -> T) -> Arc<T> {
+        let key = (op as *const oxhlo_ir::Op as usize, tag);
+        if let Some(p) = self.plans.0.lock().ok().and_then(|m| m.get(&key).cloned()).and_then(|p| p.downcast::<T>().ok()) {
+            return p;
+        }
+        let p = Arc::new(make());
+        if let Ok(mut m) = self.plans.0.lock() {
+            m.insert(key, p.clone());
+        }
+        p
     }
 
     fn get_kernel(&self, op: &oxhlo_ir::Op, tag: u32, render: impl FnOnce() -> Option<Kernel>) -> Option<Arc<Kernel>> {

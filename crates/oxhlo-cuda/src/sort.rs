@@ -452,28 +452,56 @@ pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
 /// The kernel's role in the program's [`Memo`].
 const MEMO_TAG: u32 = 61;
 
+/// How sort or top_k `op` launches, worked out once per op ([`Memo::plan`]): whether its rows pack
+/// their key is an analysis of the comparator that renders its region (tens of microseconds, several
+/// times over, when every run asked again).
+enum Launches {
+    /// A selection top_k ([`crate::top_k_select`]): a warp a row (true) or a block.
+    Select(bool),
+    /// A long-row sort: its scratch buffer's bytes and its launches ([`large_launches`]).
+    Long { scratch: usize, launches: Vec<(i64, i64, i64, i64)> },
+    /// A row a warp (true) or a block.
+    Rows(bool),
+}
+
+fn launches_of(func: &Func, op: &Op) -> Result<Launches, String> {
+    if let Some(warp) = crate::top_k_select::selects(func, op) {
+        return Ok(Launches::Select(warp));
+    }
+    if plan_is_large(func, op) {
+        let scratch = large_scratch_bytes(func, op).ok_or("a long sort of no scratch")? as usize;
+        return Ok(Launches::Long { scratch, launches: large_launches(func, op).ok_or("a long sort of no launches")? });
+    }
+    Ok(Launches::Rows(warp_rows(func, op)))
+}
+
+/// The launch plan's role in the program's [`Memo`].
+const PLAN_TAG: u32 = 62;
+
 /// Runs sort or top_k `op` on device operands `ins`: its results, or None when it does not run on the
 /// device.
 pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -> Option<Result<Vec<DTensor>, String>> {
     let src = memo.get(op, MEMO_TAG, || render_sort(func, op))?;
     let (rows, _, _) = rows_of(func, op)?;
     let results = crate::render::result_types(func, op)?;
+    let plan = memo.plan(op, PLAN_TAG, || launches_of(func, op));
     Some((|| {
         let mut outs = gpu.alloc_results(&results)?;
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
-        if let Some(warp) = crate::top_k_select::selects(func, op) {
+        match &*plan {
+            Err(e) => return Err(e.clone()),
             // A selection top_k: a warp a row for short rows, a block for long ones.
-            gpu.launch_rows(&src, rows, warp, &bufs, &mut outs)?;
-        } else if plan_is_large(func, op) {
-            let mut with_pos = Vec::with_capacity(outs.len() + 1);
-            with_pos.push(gpu.alloc_raw(Kind::U8, large_scratch_bytes(func, op).ok_or("a long sort of no scratch")? as usize)?);
-            with_pos.extend(outs);
-            for (k, j, steps, items) in large_launches(func, op).ok_or("a long sort of no launches")? {
-                gpu.launch_sort_stage(&src, rows, [k, j, steps], items, &bufs, &mut with_pos)?;
+            Ok(Launches::Select(warp)) => gpu.launch_rows(&src, rows, *warp, &bufs, &mut outs)?,
+            Ok(Launches::Long { scratch, launches }) => {
+                let mut with_pos = Vec::with_capacity(outs.len() + 1);
+                with_pos.push(gpu.alloc_raw(Kind::U8, *scratch)?);
+                with_pos.extend(outs);
+                for &(k, j, steps, items) in launches {
+                    gpu.launch_sort_stage(&src, rows, [k, j, steps], items, &bufs, &mut with_pos)?;
+                }
+                outs = with_pos.split_off(1);
             }
-            outs = with_pos.split_off(1);
-        } else {
-            gpu.launch_rows(&src, rows, warp_rows(func, op), &bufs, &mut outs)?;
+            Ok(Launches::Rows(warp)) => gpu.launch_rows(&src, rows, *warp, &bufs, &mut outs)?,
         }
         Ok(Gpu::wrap_results(&results, outs))
     })())
