@@ -205,6 +205,9 @@ fn graph_min_steps() -> usize {
 /// iteration's launches would take longer to capture and instantiate than the launches save).
 const GRAPH_MAX_STEPS: usize = 20_000;
 
+/// The memo plan role of a variadic reduce's passed operands ([`crate::variadic_reduce::passed_operands`]).
+const PASSED_TAG: u32 = 63;
+
 /// `graph_upgrades` of a graph that holds no quickly compiled kernel (never captured again for an upgrade).
 const ALL_FULL: u64 = u64::MAX;
 
@@ -1494,8 +1497,19 @@ impl<'p> Run<'p> {
     /// A reduction of several inputs (argmax, argmin) whose reducer renders (`variadic_reduce.rs`),
     /// when every operand can live on the device.
     fn try_device_variadic_reduce(&mut self, frame: &mut Frame<'p>, op: &'p Op) -> Result<Option<Vec<Slot>>, String> {
-        let runs = crate::variadic_reduce::runs_on_device(&self.prog.memo, frame.func, op);
-        self.try_device_results(frame, op, runs, crate::variadic_reduce::try_reduce)
+        if !crate::variadic_reduce::runs_on_device(&self.prog.memo, frame.func, op) {
+            return Ok(None);
+        }
+        // Inputs computed as coordinates (iotas, which may never have run) are passed as another input.
+        let passed = self.prog.memo.plan(op, PASSED_TAG, || crate::variadic_reduce::passed_operands(frame.func, op));
+        let Some(ins) = self.devs(frame, &passed)? else { return Ok(None) };
+        match crate::variadic_reduce::try_reduce(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
+            Some(r) => {
+                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))
+            }
+            None => Ok(None),
+        }
     }
 
     /// Runs `op` by `run` on its operands on the device when `runs` (decided from types alone, before

@@ -58,6 +58,7 @@ pub fn plan_steps(func: &Func, block: &Block, fusion: &FusionOptions) -> Vec<Ste
     if fusion.sibling_reductions > 1 {
         steps = oxhlo_plan::reduce_fusion::merge_kernels(block, steps, fusion.sibling_reductions, fits);
     }
+    let steps = crate::variadic_reduce::absorb_iotas(func, block, steps);
     crate::finish_epilogue::reorder(func, block, steps)
 }
 
@@ -148,6 +149,7 @@ fn single_op_kernels(func: &Func, op: &Op, out: &mut Vec<String>) {
     }
     if crate::variadic_reduce::takes(func, op) {
         out.extend(crate::variadic_reduce::render(func, op).map(|(s, _)| s));
+        out.extend(crate::variadic_reduce::render_finish(func, op));
         return;
     }
     if let Some(p) = crate::linalg::plan(func, op) {

@@ -6,6 +6,11 @@
 //! groups take a thread a result folding in the interpreter's order (the reduced dimensions in the
 //! order `dimensions` lists them, the last fastest): any reducer that renders gives its bits.
 //!
+//! An input that is an `iota` of the reduce's shape (JAX's argmax and argmin reduce the values beside an
+//! iota of their positions) is not read: the kernel computes each element's coordinate instead
+//! ([`coordinate_inputs`]), and the iota's own step is dropped from the plan when nothing else uses it
+//! ([`absorb_iotas`]): a [4096, 1024] argmax read, wrote and read 16 MB more before.
+//!
 //! Reductions of one input take the parallel passes of `reduce.rs`, but for complex numbers (`jnp.sum`
 //! of complex64 / complex128, which those passes do not take): these take this kernel's thread a
 //! result, in the interpreter's order (complex values do not travel by warp shuffles). A reducer that
@@ -57,6 +62,12 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         }
     }
     let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
+    // Input j's element at offset `at`: loaded, or its coordinate along the iota's dimension.
+    let coords = coordinate_inputs(func, op);
+    let elem = |j: usize, at: &str| match coords.get(j).copied().flatten() {
+        Some(d) => format!("(({})(({at} / {}LL) % {}LL))", reg_type(kinds[j]), strides[d], shape[d]),
+        None => load(kinds[j], &format!("in{j}"), at),
+    };
     let mut params = vec!["long long n".to_string()];
     for (j, k) in kinds.iter().enumerate() {
         params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
@@ -84,10 +95,20 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     src.push_str(&reducer);
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    if let Some(parts) = split_parts(&dims, rank, red, n_out).filter(|_| !complex) {
+        // Result q of the first pass: part q % parts of group q / parts, its elements contiguous.
+        let seg = (red + parts - 1) / parts;
+        let base = format!("(o / {parts}LL) * {red}LL + (o % {parts}LL) * {seg}LL");
+        let len = format!("min({seg}LL, {red}LL - (o % {parts}LL) * {seg}LL)");
+        let elems: Vec<String> = (0..m).map(|j| elem(j, "at")).collect();
+        tree_kernel(&mut src, &params, &kinds, &elems, &len, tree_threads_for(seg), &base, "r");
+        return Some((src, (n_out * parts) as usize));
+    }
     if let Some(threads) = tree_threads(&dims, rank, red, n_out).filter(|_| !complex) {
         // A trailing group is contiguous: its elements at o * red + r.
         let (base, at) = if trailing(&dims, rank) { (format!("o * {red}LL"), "r".to_string()) } else { (offset("o", &kept), offset("r", &dims)) };
-        tree_kernel(&mut src, &params, &kinds, red, threads, &base, &at);
+        let elems: Vec<String> = (0..m).map(|j| elem(j, "at")).collect();
+        tree_kernel(&mut src, &params, &kinds, &elems, &format!("{red}LL"), threads, &base, &at);
         return Some((src, n_out.max(0) as usize));
     }
     let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
@@ -98,7 +119,7 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "    for (long long r = 0; r < {red}LL; ++r) {{");
     let _ = writeln!(src, "      const long long at = base + {};", offset("r", &dims));
-    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
+    let elems: Vec<String> = (0..m).map(|j| elem(j, "at")).collect();
     let _ = writeln!(src, "      oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
     let _ = writeln!(src, "    }}");
     for (j, k) in kinds.iter().enumerate() {
@@ -106,6 +127,115 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
     }
     let _ = writeln!(src, "  }}\n}}");
     Some((src, n_out.max(0) as usize))
+}
+
+/// For each operand of reduce `op` (inputs, then inits): the dimension along which it is an `iota` of
+/// the reduce's input shape, for inputs the kernel computes as coordinates rather than reads; None for
+/// the others (every one when all inputs are iotas: then one of them is read, so that the kernel has
+/// a buffer to pass for the rest). Integer and real float iotas only.
+pub fn coordinate_inputs(func: &Func, op: &Op) -> Vec<Option<usize>> {
+    let mut coords = vec![None; op.operands.len()];
+    if !takes(func, op) || complex_operands(func, op) {
+        return coords;
+    }
+    let m = op.operands.len() / 2;
+    for (j, c) in coords.iter_mut().enumerate().take(m) {
+        *c = iota_dimension(func, op.operands[j]).filter(|_| kind_of(func, op.operands[j]).is_some_and(|(k, _)| k != Kind::Bool));
+    }
+    if coords[..m].iter().all(Option::is_some) {
+        return vec![None; op.operands.len()];
+    }
+    coords
+}
+
+/// The dimension along which `v` counts 0, 1, 2 ...: an `iota`'s `iota_dimension`, or the dimension
+/// a `broadcast_in_dim` of an iota maps it to (the optimizer's canonical form of a higher-rank iota),
+/// the counted dimension kept at its length.
+fn iota_dimension(func: &Func, v: oxhlo_ir::Value) -> Option<usize> {
+    let def = defining(func, v)?;
+    let rank = kind_of(func, v)?.1.len();
+    let dim = match def.kind {
+        OpKind::Iota => usize::try_from(def.attr("iota_dimension").and_then(Attr::as_int)?).ok()?,
+        OpKind::BroadcastInDim => {
+            let x = *def.operands.first()?;
+            let inner = defining(func, x).filter(|o| o.kind == OpKind::Iota)?;
+            let d = usize::try_from(inner.attr("iota_dimension").and_then(Attr::as_int)?).ok()?;
+            let b = usize::try_from(*def.attr("broadcast_dimensions").and_then(Attr::as_i64_list)?.get(d)?).ok()?;
+            (kind_of(func, x)?.1.get(d) == kind_of(func, v)?.1.get(b)).then_some(b)?
+        }
+        _ => return None,
+    };
+    (dim < rank).then_some(dim)
+}
+
+/// The op of `func` whose result `v` is.
+fn defining(func: &Func, v: oxhlo_ir::Value) -> Option<&Op> {
+    let mut def = None;
+    oxhlo_ir::body::walk_ops(&func.body, &mut |o| {
+        if def.is_none() && o.results.contains(&v) {
+            def = Some(o);
+        }
+    });
+    def
+}
+
+/// The operands reduce `op`'s kernel is passed: each input it computes as coordinates
+/// ([`coordinate_inputs`]) replaced by an input it reads (the kernel never touches that parameter), so
+/// that the iota itself need not exist.
+pub fn passed_operands(func: &Func, op: &Op) -> Vec<oxhlo_ir::Value> {
+    let coords = coordinate_inputs(func, op);
+    let Some(read) = coords.iter().position(Option::is_none).map(|j| op.operands[j]) else { return op.operands.clone() };
+    op.operands.iter().zip(&coords).map(|(&v, c)| if c.is_some() { read } else { v }).collect()
+}
+
+/// `steps` of `block` without those that only compute iotas (and broadcasts of them) every use of
+/// which is a reduce here that runs on the device and computes them as coordinates
+/// ([`coordinate_inputs`]): the iota is never materialized. `OXHLO_CUDA_ABSORB_IOTA=0` keeps them.
+pub fn absorb_iotas(func: &Func, block: &oxhlo_ir::Block, steps: Vec<oxhlo_plan::fusion::Step>) -> Vec<oxhlo_plan::fusion::Step> {
+    use oxhlo_plan::fusion::Step;
+    if crate::env_off("OXHLO_CUDA_ABSORB_IOTA") || !block.ops.iter().any(|o| o.kind == OpKind::Iota) {
+        return steps;
+    }
+    // Users come after their operands' definitions: decided from the last op back.
+    let mut removable = vec![false; block.ops.len()];
+    for i in (0..block.ops.len()).rev() {
+        let op = &block.ops[i];
+        let [v] = op.results.as_slice() else { continue };
+        if !matches!(op.kind, OpKind::Iota | OpKind::BroadcastInDim) || uses_in_regions(block, *v) {
+            continue;
+        }
+        let mut users = 0;
+        let mut all = true;
+        for (u, o) in block.ops.iter().enumerate() {
+            for (j, w) in o.operands.iter().enumerate() {
+                if w != v {
+                    continue;
+                }
+                users += 1;
+                let computed = o.kind == OpKind::Reduce && coordinate_inputs(func, o).get(j).copied().flatten().is_some() && render(func, o).is_some();
+                all &= computed || (u > i && removable[u]);
+            }
+        }
+        removable[i] = users > 0 && all;
+    }
+    steps
+        .into_iter()
+        .filter(|s| match s {
+            Step::Op(i) => !removable[*i],
+            Step::Kernel(k) => !(k.reduce.is_empty() && k.rows.is_none() && k.ops.iter().all(|&i| removable[i])),
+        })
+        .collect()
+}
+
+/// Whether `v` is used inside a region of one of `block`'s ops.
+fn uses_in_regions(block: &oxhlo_ir::Block, v: oxhlo_ir::Value) -> bool {
+    block.ops.iter().any(|o| {
+        o.regions.iter().any(|r| {
+            let mut used = false;
+            oxhlo_ir::body::walk_ops(r, &mut |n| used |= n.operands.contains(&v));
+            used
+        })
+    })
 }
 
 /// Whether reduced dimensions `dims` (of `rank`) are the trailing ones in order: each result's group is
@@ -121,7 +251,81 @@ fn trailing(dims: &[usize], rank: usize) -> bool {
 /// elements side by side).
 fn tree_threads(dims: &[usize], rank: usize, red: i64, n_out: i64) -> Option<u32> {
     let tree = if trailing(dims, rank) { red >= TREE_MIN } else { red >= TREE_MIN_STRIDED && n_out < TREE_MAX_RESULTS_STRIDED };
-    tree.then(|| ((red as u64 / 8).next_power_of_two()).clamp(32, 1024) as u32)
+    tree.then(|| tree_threads_for(red))
+}
+
+/// A tree block's threads for groups of `len`: about 8 elements a thread, 32 to 1024.
+fn tree_threads_for(len: i64) -> u32 {
+    ((len.max(1) as u64 / 8).next_power_of_two()).clamp(32, 1024) as u32
+}
+
+/// Into how many parts a first pass splits each group, when the groups are contiguous, long
+/// ([`SPLIT_MIN`]) and too few to give the device [`SPLIT_BLOCKS`] blocks: a block a part, then a
+/// finishing pass ([`render_finish`]) folds each group's parts in order from the init values. None:
+/// a block a group. (A [16, 65536] argmax took 16 blocks of 1024 threads, each thread folding 64
+/// elements one after another.)
+pub fn split_parts(dims: &[usize], rank: usize, red: i64, n_out: i64) -> Option<i64> {
+    if !trailing(dims, rank) || red < SPLIT_MIN || n_out < 1 || n_out * 2 > SPLIT_BLOCKS || crate::env_off("OXHLO_CUDA_REDUCE_SPLIT") {
+        return None;
+    }
+    Some(((SPLIT_BLOCKS + n_out - 1) / n_out).min(red / SPLIT_PART_MIN).max(2))
+}
+
+/// The shortest contiguous group split into parts ([`split_parts`]).
+pub const SPLIT_MIN: i64 = 8192;
+/// The blocks a split aims at: two for each of an H100's or H200's 132 multiprocessors.
+pub const SPLIT_BLOCKS: i64 = 264;
+/// The shortest part of a split group.
+pub const SPLIT_PART_MIN: i64 = 2048;
+
+/// The parts of reduce `op`'s groups ([`split_parts`]), or None when a block (or thread) takes a group.
+pub fn parts(func: &Func, op: &Op) -> Option<i64> {
+    if !takes(func, op) || complex_operands(func, op) {
+        return None;
+    }
+    let shape = kind_of(func, *op.operands.first()?)?.1;
+    let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+    let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
+    let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
+    split_parts(&dims, shape.len(), red, n_out)
+}
+
+/// The finishing pass of a split reduce `op` ([`split_parts`]): a thread a result folds its group's
+/// parts in order from the init values. Signature `(long long n, parts..., inits..., outputs...)`, the
+/// parts `n * parts` values of each input kind (the first pass's outputs).
+pub fn render_finish(func: &Func, op: &Op) -> Option<String> {
+    let parts = parts(func, op)?;
+    let m = op.operands.len() / 2;
+    let kinds: Vec<Kind> = op.operands[..m].iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
+    let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
+    let mut params = vec!["long long n".to_string()];
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{}", value_type(*k)?, m + j));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", value_type(*k)?));
+    }
+    let mut src = String::from(PRELUDE);
+    src.push_str(&reducer);
+    let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
+    let outs: Vec<String> = (0..m).map(|j| format!("&acc{j}")).collect();
+    let _ = writeln!(src, "extern \"C\" __global__ void {ENTRY}({}) {{", params.join(", "));
+    let _ = writeln!(src, "  for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < n; o += (long long)gridDim.x * blockDim.x) {{");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    {} acc{j} = {};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
+    }
+    let _ = writeln!(src, "    for (long long p = 0; p < {parts}LL; ++p) {{");
+    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), &format!("o * {parts}LL + p"))).collect();
+    let _ = writeln!(src, "      oxv({}, {}, {});", accs.join(", "), elems.join(", "), outs.join(", "));
+    let _ = writeln!(src, "    }}");
+    for (j, k) in kinds.iter().enumerate() {
+        let _ = writeln!(src, "    out{j}[o] = {};", crate::render::store(*k, &format!("acc{j}")));
+    }
+    let _ = writeln!(src, "  }}\n}}");
+    Some(src)
 }
 
 /// The shortest contiguous group reduced by a block of threads rather than a thread.
@@ -140,7 +344,8 @@ pub const TREE_MAX_RESULTS_STRIDED: i64 = 8192;
 /// interspersed). Empty chunks (past the group's end) are never combined, so a reducer that keeps its
 /// right operand ("the last") gives the interpreter's result too. `base` is the index of result `o`'s
 /// first element, `at` the offset of its group's `r`-th element (in the interpreter's order) from it.
-fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, threads: u32, base: &str, at: &str) {
+#[allow(clippy::too_many_arguments)]
+fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], elems: &[String], len: &str, threads: u32, base: &str, at: &str) {
     let m = kinds.len();
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
     let others: Vec<String> = (0..m).map(|j| format!("oth{j}")).collect();
@@ -157,14 +362,13 @@ fn tree_kernel(src: &mut String, params: &[String], kinds: &[Kind], red: i64, th
     }
     let _ = writeln!(src, "  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;");
     let _ = writeln!(src, "  // Thread t folds elements [t * chunk, (t + 1) * chunk); those from `active` on have none.");
-    let _ = writeln!(src, "  const long long chunk = ({red}LL + blockDim.x - 1) / blockDim.x;");
-    let _ = writeln!(src, "  const int active = (int)(({red}LL + chunk - 1) / chunk), warps = (active + 31) / 32;");
     let _ = writeln!(src, "  for (long long o = blockIdx.x; o < n; o += gridDim.x) {{");
+    let _ = writeln!(src, "    const long long len = max({len}, 0LL), chunk = max((len + blockDim.x - 1) / blockDim.x, 1LL);");
+    let _ = writeln!(src, "    const int active = (int)((len + chunk - 1) / chunk), warps = (active + 31) / 32;");
     for (j, k) in kinds.iter().enumerate() {
         let _ = writeln!(src, "    {} acc{j} = {}, oth{j};", reg_type(*k), load(*k, &format!("in{}", m + j), "0"));
     }
-    let _ = writeln!(src, "    const long long base = {base}, hi = min((tid + 1) * chunk, {red}LL);");
-    let elems: Vec<String> = kinds.iter().enumerate().map(|(j, k)| load(*k, &format!("in{j}"), "at")).collect();
+    let _ = writeln!(src, "    const long long base = {base}, hi = min((tid + 1) * chunk, len);");
     let _ = writeln!(src, "    for (long long r = tid * chunk; r < hi; ++r) {{\n      const long long at = base + {at};");
     let _ = writeln!(src, "      oxv({}, {}, {});\n    }}", accs.join(", "), elems.join(", "), outs.join(", "));
     let tree = |src: &mut String, who: &str, count: &str| {
@@ -196,6 +400,9 @@ pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
     let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
     let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
     let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
+    if let Some(parts) = split_parts(&dims, shape.len(), red, n_out) {
+        return Some(tree_threads_for((red + parts - 1) / parts));
+    }
     tree_threads(&dims, shape.len(), red, n_out)
 }
 
@@ -207,6 +414,8 @@ pub fn runs_on_device(memo: &Memo, func: &Func, op: &Op) -> bool {
 
 /// The kernel's role in the program's [`Memo`].
 const MEMO_TAG: u32 = 62;
+/// The finishing pass's role ([`render_finish`]).
+const FINISH_TAG: u32 = 64;
 
 /// Runs reduce `op` (two or more inputs) on device operands `ins` (inputs, then inits): its results,
 /// or None when it does not run on the device.
@@ -214,6 +423,20 @@ pub fn try_reduce(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor])
     let src = memo.get_with_items(op, MEMO_TAG, || render(func, op))?;
     let n = src.items?;
     let results = crate::render::result_types(func, op)?;
+    if let Some(parts) = parts(func, op) {
+        let finish = memo.get(op, FINISH_TAG, || render_finish(func, op))?;
+        return Some((|| {
+            let m = ins.len() / 2;
+            let mut partial = results.iter().map(|(_, k)| gpu.alloc_raw(*k, n)).collect::<Result<Vec<_>, _>>()?;
+            let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
+            let threads = block_threads(func, op).ok_or("a split reduce of no block")?;
+            gpu.launch_blocks(&src, n, threads, &bufs, &mut partial)?;
+            let mut outs = gpu.alloc_results(&results)?;
+            let finish_ins: Vec<_> = partial.iter().map(|p| &**p).chain(ins[m..].iter().map(|d| &**d.buf)).collect();
+            gpu.launch_scalar(&finish, n / parts as usize, &finish_ins, &mut outs)?;
+            Ok(Gpu::wrap_results(&results, outs))
+        })());
+    }
     Some((|| {
         let mut outs = gpu.alloc_results(&results)?;
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();

@@ -424,6 +424,18 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
                 // element types and sizes.
                 unsafe { run(entry, 256, &words) };
             }
+        } else if let Some(parts) = (op.kind == OpKind::Reduce).then(|| oxhlo_cuda::variadic_reduce::parts(f, op)).flatten() {
+            // A split reduce: the first pass into n * parts values of each result's kind, then the
+            // finishing pass folding each group's parts (a thread a result).
+            let partial: Vec<Buf> = outs.iter().map(|b| Buf::zeros(b.kind(), b.len() * parts as usize)).collect();
+            let m = ins.len() / 2;
+            let words: Vec<usize> = [rows as usize].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(partial.iter().map(ptr)).collect();
+            // SAFETY: the first pass takes (n * parts, inputs..., inits..., parts...) with these types and sizes.
+            unsafe { run(entry, threads, &words) };
+            let finish = host_kernel(cxx, &oxhlo_cuda::variadic_reduce::render_finish(f, op).unwrap(), dir, &format!("{tag}_{s}_{form}_finish"));
+            let words: Vec<usize> = [rows as usize / parts as usize].into_iter().chain(partial.iter().map(ptr)).chain(ins[m..].iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the finishing pass takes (n, parts..., inits..., outputs...).
+            unsafe { run(finish, 64, &words) };
         } else {
             // An elementwise kernel's launch scalars (power-of-two broadcast sizes) follow `n`.
             let launch_scalars = oxhlo_cuda::render::split_scalars(&src).1.into_iter().map(|v| v as usize);

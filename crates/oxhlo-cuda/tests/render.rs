@@ -956,3 +956,51 @@ fn windows_and_dynamic_slices_render() {
     let (src, _) = oxhlo_cuda::dynamic::render(f, ds[0]).unwrap();
     assert!(src.contains("const long long st0 = (long long)(idx0[0]) < 0 ? 0LL : (long long)(idx0[0]) > 6LL ? 6LL : (long long)(idx0[0]);"), "{src}");
 }
+
+/// JAX's argmax (values reduced beside an iota of their positions, which the optimizer turns into a
+/// broadcast of a 1-D iota): the reduce's kernel computes the positions instead of reading them, and
+/// no step of the plan computes the iota or its broadcast (`variadic_reduce::absorb_iotas`); an iota
+/// that something else also uses keeps its step.
+#[test]
+fn argmax_positions_are_computed_not_materialized() {
+    let src = "func.func @main(%x: tensor<16x300xf32>) -> (tensor<16xi32>, tensor<16x300xi32>) {
+  %0 = stablehlo.constant dense<0> : tensor<i32>
+  %1 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %i = stablehlo.iota dim = 0 : tensor<300xi32>
+  %b = stablehlo.broadcast_in_dim %i, dims = [1] : (tensor<300xi32>) -> tensor<16x300xi32>
+  %r:2 = stablehlo.reduce(%x init: %1), (%b init: %0) across dimensions = [1] : (tensor<16x300xf32>, tensor<16x300xi32>, tensor<f32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xi32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%ai: tensor<i32>, %ci: tensor<i32>) {
+    %g = stablehlo.compare GT, %a, %c, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %e = stablehlo.compare EQ, %a, %c, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %l = stablehlo.compare LT, %ai, %ci, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %el = stablehlo.and %e, %l : tensor<i1>
+    %t = stablehlo.or %g, %el : tensor<i1>
+    %v = stablehlo.select %g, %a, %c : tensor<i1>, tensor<f32>
+    %w = stablehlo.select %t, %ai, %ci : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %w : tensor<f32>, tensor<i32>
+  }
+  return %r#1, %b : tensor<16xi32>, tensor<16x300xi32>
+}";
+    let opts = FusionOptions { enabled: true, aggressive: false, recompute: false, recompute_costly: false, rows: false, max_params: 0, sibling_reductions: 0 };
+    let computes = |m: &oxhlo_ir::Module, kinds: &[oxhlo_ir::OpKind]| {
+        let f = m.entry().unwrap();
+        let block = f.body.entry().unwrap();
+        let steps = oxhlo_cuda::kernels::plan_steps(f, block, &opts);
+        steps.iter().any(|s| match s {
+            Step::Op(i) => kinds.contains(&block.ops[*i].kind),
+            Step::Kernel(k) => k.ops.iter().any(|&i| kinds.contains(&block.ops[i].kind)),
+        })
+    };
+    use oxhlo_ir::OpKind::{BroadcastInDim, Iota};
+    // The broadcast is also returned: it keeps its steps.
+    let kept = module(src);
+    assert!(computes(&kept, &[BroadcastInDim]) && computes(&kept, &[Iota]), "a returned broadcast of the iota is computed");
+    // Returned no more: neither runs.
+    let m = module(&src.replace("-> (tensor<16xi32>, tensor<16x300xi32>)", "-> tensor<16xi32>").replace("return %r#1, %b : tensor<16xi32>, tensor<16x300xi32>", "return %r#1 : tensor<16xi32>"));
+    assert!(!computes(&m, &[BroadcastInDim, Iota]), "the iota and its broadcast have no step");
+    let f = m.entry().unwrap();
+    let reduce = f.body.entry().unwrap().ops.iter().find(|o| o.kind == oxhlo_ir::OpKind::Reduce).unwrap();
+    assert_eq!(oxhlo_cuda::variadic_reduce::coordinate_inputs(f, reduce), vec![None, Some(1), None, None]);
+    let (kernel, _) = oxhlo_cuda::variadic_reduce::render(f, reduce).expect("renders");
+    assert!(!kernel.contains("in1["), "the positions are not read:\n{kernel}");
+}

@@ -2,11 +2,13 @@
 // argmax (JAX's reducer) of [3, 70000] rows whose maximum 1008.25 repeats (ties go to the first
 // position, wherever its chunk lies); the same rows with NaNs put at 50000 + row and 60000 (the first NaN
 // wins); and a reducer that is not commutative, "the last positive value and its position", over
-// [5, 1000] (its value depends on the order of the fold); and argmax along the first dimension of the
+// [5, 1000] (its value depends on the order of the fold), and the same reducer over [3, 70000] rows
+// whose values past 30000 + 1000 * row are negative (a long group split into parts across blocks: the
+// parts' values combine in order); and argmax along the first dimension of the
 // rows transposed to [70000, 3] (strided groups, three results: a block each). The values are integers mod 1009 plus the
 // input clamped to [-0.25, 0.25].
 module @argmax_long {
-  func.func @main(%x: tensor<3x70000xf32>, %w: tensor<5x1000xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>) {
+  func.func @main(%x: tensor<3x70000xf32>, %w: tensor<5x1000xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>, tensor<3xf32>, tensor<3xi32>) {
     %lo = stablehlo.constant dense<-2.500000e-01> : tensor<f32>
     %hi = stablehlo.constant dense<2.500000e-01> : tensor<f32>
     %c7919 = stablehlo.constant dense<7919> : tensor<3x70000xi32>
@@ -83,6 +85,21 @@ module @argmax_long {
       %8 = stablehlo.select %6, %p1, %q1 : tensor<i1>, tensor<i32>
       stablehlo.return %7, %8 : tensor<f32>, tensor<i32>
     }
-    return %am#1, %an#0, %an#1, %lp#0, %lp#1, %at0#1 : tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>
+    %c30000 = stablehlo.constant dense<30000> : tensor<3x70000xi32>
+    %c1000 = stablehlo.constant dense<1000> : tensor<3x70000xi32>
+    %rk = stablehlo.multiply %r, %c1000 : tensor<3x70000xi32>
+    %cut = stablehlo.add %rk, %c30000 : tensor<3x70000xi32>
+    %before = stablehlo.compare LT, %i, %cut, SIGNED : (tensor<3x70000xi32>, tensor<3x70000xi32>) -> tensor<3x70000xi1>
+    %neg = stablehlo.constant dense<-1.000000e+00> : tensor<3x70000xf32>
+    %cm = stablehlo.select %before, %cx, %neg : tensor<3x70000xi1>, tensor<3x70000xf32>
+    %lq:2 = stablehlo.reduce(%cm init: %zf), (%i init: %m1) across dimensions = [1] : (tensor<3x70000xf32>, tensor<3x70000xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+     reducer(%p0: tensor<f32>, %q0: tensor<f32>) (%p1: tensor<i32>, %q1: tensor<i32>) {
+      %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %0 = stablehlo.compare GT, %q0, %z, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %1 = stablehlo.select %0, %q0, %p0 : tensor<i1>, tensor<f32>
+      %2 = stablehlo.select %0, %q1, %p1 : tensor<i1>, tensor<i32>
+      stablehlo.return %1, %2 : tensor<f32>, tensor<i32>
+    }
+    return %am#1, %an#0, %an#1, %lp#0, %lp#1, %at0#1, %lq#0, %lq#1 : tensor<3xi32>, tensor<3xf32>, tensor<3xi32>, tensor<5xf32>, tensor<5xi32>, tensor<3xi32>, tensor<3xf32>, tensor<3xi32>
   }
 }
