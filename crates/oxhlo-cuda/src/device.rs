@@ -415,7 +415,8 @@ impl Drop for DBuf {
 /// Device work the host has not waited for: a run's results are valid in stream order from the moment
 /// it returns (every later upload, download, copy and run on the GPU's one stream comes after it), and
 /// [`InFlight::wait`] says when the device has finished it, with the error of any kernel that failed.
-pub struct InFlight(cudarc::driver::CudaEvent);
+#[derive(Clone)]
+pub struct InFlight(Arc<cudarc::driver::CudaEvent>);
 
 impl InFlight {
     /// Blocks until the marked work is complete.
@@ -551,7 +552,7 @@ impl Gpu {
     pub fn in_flight(&self) -> Result<InFlight, String> {
         let _use = crate::graph::StreamUse::new();
         let flags = cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
-        self.stream.record_event(Some(flags)).map(InFlight).map_err(|e| format!("recording an event: {e}"))
+        self.stream.record_event(Some(flags)).map(|e| InFlight(Arc::new(e))).map_err(|e| format!("recording an event: {e}"))
     }
 
     /// Launches `src` (entry `(long long a, long long b)`, no buffers) on one thread: the profiler's gate.

@@ -149,48 +149,21 @@ pub struct CudaProgram {
     gate: std::sync::Mutex<Option<crate::profile::Gate>>,
     /// Microseconds a run polls for its device work before returning it in flight ([`async_spin`]).
     spin_us: AtomicU64,
-    /// Runs left that return in flight without polling, and how many the next missed poll skips
-    /// ([`CudaProgram::in_flight`]'s back-off).
-    spin_skip: std::sync::Mutex<SpinBackoff>,
+    /// The work the last run of this program returned in flight: a run that finds it still running does
+    /// not poll for its own ([`CudaProgram::in_flight`]).
+    last_in_flight: std::sync::Mutex<Option<InFlight>>,
 }
 
-/// After a poll that outlasted a quarter of the spin (the run's device work, or the work queued before
-/// it, takes longer), the next runs return in flight at once: 1, 2, 4 ... 64 of them before polling
-/// again, back to 0 once a poll sees its work done within the quarter. Without it a program whose device
-/// work takes tens of microseconds paid them on the host every call: a pipelined loop of [16, 65536]
-/// sorts (112 us of kernels) took 0.276 ms a call with the spin, 0.186 without (session 32, an H100).
-#[derive(Default)]
-struct SpinBackoff {
-    skip_left: u32,
-    next_skip: u32,
-}
-
-impl SpinBackoff {
-    /// Whether this run polls (false: it is one of the skipped).
-    fn polls(&mut self) -> bool {
-        if self.skip_left > 0 {
-            self.skip_left -= 1;
-            return false;
-        }
-        true
-    }
-
-    /// Records a poll's outcome.
-    fn polled(&mut self, done: bool) {
-        if done {
-            self.next_skip = 0;
-        } else {
-            self.next_skip = (self.next_skip * 2).clamp(1, 64);
-            self.skip_left = self.next_skip;
-        }
-    }
-}
-
-/// Whether a poll that outlasts the spin makes the next runs skip theirs: yes unless
-/// `OXHLO_CUDA_SPIN_BACKOFF=0` (every run polls for the whole spin, as before session 32).
-fn spin_backoff() -> bool {
+/// Whether a run skips its poll when the work of this program's previous run is still in flight: yes
+/// unless `OXHLO_CUDA_SPIN_SKIP=0` (every run polls, as before session 32). A caller that did not wait
+/// for the previous run's results is enqueueing calls ahead of the device (a pipelined loop): polling
+/// would only hold back its next call, and its own work queues behind the previous run's anyway. A
+/// pipelined loop of [16, 65536] sorts (112 us of kernels) took 0.276 ms a call polling, 0.186 not
+/// (session 32, an H100); a caller that waits for each call finds the previous work done and polls as
+/// before (a short run's hand-off to the completion thread costs more than its device time).
+fn spin_skip() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_SPIN_BACKOFF"))
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_SPIN_SKIP"))
 }
 
 /// Programs with fewer top-level steps than this run step by step, never as a graph
@@ -551,7 +524,7 @@ impl CudaProgram {
             graph_upgrades: Default::default(),
             graph_timing: Default::default(),
             spin_us: AtomicU64::new(async_spin().as_micros() as u64),
-            spin_skip: Default::default(),
+            last_in_flight: Default::default(),
             gate: Default::default(),
         })
     }
@@ -665,25 +638,19 @@ impl CudaProgram {
         }
         let f = self.gpu.in_flight().map_err(ie)?;
         let spin = std::time::Duration::from_micros(self.spin_us.load(Ordering::Relaxed));
-        if spin.is_zero() || (spin_backoff() && !self.spin_skip.lock().map_or(true, |mut b| b.polls())) {
-            return Ok(Some(f));
-        }
-        let t0 = std::time::Instant::now();
-        while t0.elapsed() < spin {
-            if f.is_done() {
-                f.wait().map_err(ie)?;
-                // Done late in the spin counts as missed: the host spent the time a pipelined caller
-                // would have enqueued its next call in.
-                let quick = t0.elapsed() <= spin / 4;
-                if let Ok(mut b) = self.spin_skip.lock() {
-                    b.polled(quick);
+        let pipelined = spin_skip() && self.last_in_flight.lock().is_ok_and(|l| l.as_ref().is_some_and(|l| !l.is_done()));
+        if !spin.is_zero() && !pipelined {
+            let t0 = std::time::Instant::now();
+            while t0.elapsed() < spin {
+                if f.is_done() {
+                    f.wait().map_err(ie)?;
+                    return Ok(None);
                 }
-                return Ok(None);
+                std::hint::spin_loop();
             }
-            std::hint::spin_loop();
         }
-        if let Ok(mut b) = self.spin_skip.lock() {
-            b.polled(false);
+        if let Ok(mut last) = self.last_in_flight.lock() {
+            *last = Some(f.clone());
         }
         Ok(Some(f))
     }
