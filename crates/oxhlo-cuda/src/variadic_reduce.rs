@@ -68,16 +68,7 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
         Some(d) => format!("(({})(({at} / {}LL) % {}LL))", reg_type(kinds[j]), strides[d], shape[d]),
         None => load(kinds[j], &format!("in{j}"), at),
     };
-    let mut params = vec!["long long n".to_string()];
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
-    }
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{}", value_type(*k)?, m + j));
-    }
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("{}* __restrict__ out{j}", value_type(*k)?));
-    }
+    let params = params_of(&kinds)?;
     // The offset of a coordinate list `idx` decomposed over `ds` (the last fastest).
     let offset = |var: &str, ds: &[usize]| -> String {
         let mut terms = vec!["0LL".to_string()];
@@ -238,6 +229,22 @@ fn uses_in_regions(block: &oxhlo_ir::Block, v: oxhlo_ir::Value) -> bool {
     })
 }
 
+/// The kernels' parameters for inputs of `kinds`: `(long long n, inputs..., inits..., outputs...)`.
+fn params_of(kinds: &[Kind]) -> Option<Vec<String>> {
+    let m = kinds.len();
+    let mut params = vec!["long long n".to_string()];
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("const {}* __restrict__ in{}", value_type(*k)?, m + j));
+    }
+    for (j, k) in kinds.iter().enumerate() {
+        params.push(format!("{}* __restrict__ out{j}", value_type(*k)?));
+    }
+    Some(params)
+}
+
 /// Whether reduced dimensions `dims` (of `rank`) are the trailing ones in order: each result's group is
 /// contiguous and its elements in memory order.
 fn trailing(dims: &[usize], rank: usize) -> bool {
@@ -298,16 +305,7 @@ pub fn render_finish(func: &Func, op: &Op) -> Option<String> {
     let m = op.operands.len() / 2;
     let kinds: Vec<Kind> = op.operands[..m].iter().map(|&v| kind_of(func, v).map(|(k, _)| k)).collect::<Option<_>>()?;
     let reducer = crate::region::reducer(func, op.regions.first()?.blocks.first()?, &kinds, "oxv")?;
-    let mut params = vec!["long long n".to_string()];
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{j}", value_type(*k)?));
-    }
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("const {}* __restrict__ in{}", value_type(*k)?, m + j));
-    }
-    for (j, k) in kinds.iter().enumerate() {
-        params.push(format!("{}* __restrict__ out{j}", value_type(*k)?));
-    }
+    let params = params_of(&kinds)?;
     let mut src = String::from(PRELUDE);
     src.push_str(&reducer);
     let accs: Vec<String> = (0..m).map(|j| format!("acc{j}")).collect();
