@@ -200,7 +200,7 @@ fn has_control_flow(block: &Block, trips: &HashMap<usize, u64>) -> bool {
 }
 
 /// Whether a sort or top_k of `module` launches across a long row's chunks ([`crate::sort::plan_is_large`]:
-/// 4 to 20 launches of one step, every run the same). Such a program is captured as a graph whatever its
+/// several launches of one step, the same every run). Such a program is captured as a graph whatever its
 /// step count: the launches' host work each run outweighs the graph's copies in and out (session 32, an
 /// H100: jnp.sort of [16, 65536] 0.186 -> 0.131 ms a call pipelined, 0.293 -> 0.162 waited each).
 fn has_long_sort(module: &Module) -> bool {
@@ -1469,23 +1469,22 @@ impl<'p> Run<'p> {
         }
         // Inputs computed as coordinates (iotas, which may never have run) are passed as another input.
         let passed = self.prog.memo.plan(op, PASSED_TAG, || crate::variadic_reduce::passed_operands(frame.func, op));
-        let Some(ins) = self.devs(frame, &passed)? else { return Ok(None) };
-        match crate::variadic_reduce::try_reduce(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
-            Some(r) => {
-                self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
-                Ok(Some(r?.into_iter().map(|d| Slot { dev: Some(d), host: None }).collect()))
-            }
-            None => Ok(None),
-        }
+        self.try_device_results_of(frame, op, &passed, true, crate::variadic_reduce::try_reduce)
     }
 
     /// Runs `op` by `run` on its operands on the device when `runs` (decided from types alone, before
     /// any operand is uploaded): its results, or None for the host.
     fn try_device_results(&mut self, frame: &mut Frame<'p>, op: &'p Op, runs: bool, run: DeviceRun) -> Result<Option<Vec<Slot>>, String> {
+        self.try_device_results_of(frame, op, &op.operands, runs, run)
+    }
+
+    /// [`Run::try_device_results`] on the device values of `operands` (what `run` is passed in place of
+    /// `op`'s own operands).
+    fn try_device_results_of(&mut self, frame: &mut Frame<'p>, op: &'p Op, operands: &[Value], runs: bool, run: DeviceRun) -> Result<Option<Vec<Slot>>, String> {
         if !runs {
             return Ok(None);
         }
-        let Some(ins) = self.devs(frame, &op.operands)? else { return Ok(None) };
+        let Some(ins) = self.devs(frame, operands)? else { return Ok(None) };
         match run(&self.prog.gpu, &self.prog.memo, frame.func, op, &ins) {
             Some(r) => {
                 self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);

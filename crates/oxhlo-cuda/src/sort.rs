@@ -456,17 +456,16 @@ const MEMO_TAG: u32 = 61;
 /// their key is an analysis of the comparator that renders its region (tens of microseconds, several
 /// times over, when every run asked again).
 enum Launches {
-    /// A selection top_k ([`crate::top_k_select`]): a warp a row (true) or a block.
-    Select(bool),
+    /// One launch, a warp a row (true) or a block: rows that fit a block, and top_k by selection
+    /// ([`crate::top_k_select`]) whatever its rows.
+    Rows(bool),
     /// A long-row sort: its scratch buffer's bytes and its launches ([`large_launches`]).
     Long { scratch: usize, launches: Vec<(i64, i64, i64, i64)> },
-    /// A row a warp (true) or a block.
-    Rows(bool),
 }
 
 fn launches_of(func: &Func, op: &Op) -> Result<Launches, String> {
     if let Some(warp) = crate::top_k_select::selects(func, op) {
-        return Ok(Launches::Select(warp));
+        return Ok(Launches::Rows(warp));
     }
     if plan_is_large(func, op) {
         let scratch = large_scratch_bytes(func, op).ok_or("a long sort of no scratch")? as usize;
@@ -490,8 +489,6 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
         let bufs: Vec<_> = ins.iter().map(|d| &**d.buf).collect();
         match &*plan {
             Err(e) => return Err(e.clone()),
-            // A selection top_k: a warp a row for short rows, a block for long ones.
-            Ok(Launches::Select(warp)) => gpu.launch_rows(&src, rows, *warp, &bufs, &mut outs)?,
             Ok(Launches::Long { scratch, launches }) => {
                 let mut with_pos = Vec::with_capacity(outs.len() + 1);
                 with_pos.push(gpu.alloc_raw(Kind::U8, *scratch)?);

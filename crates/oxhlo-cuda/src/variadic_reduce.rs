@@ -123,7 +123,8 @@ pub fn render(func: &Func, op: &Op) -> Option<(String, usize)> {
 /// For each operand of reduce `op` (inputs, then inits): the dimension along which it is an `iota` of
 /// the reduce's input shape, for inputs the kernel computes as coordinates rather than reads; None for
 /// the others (every one when all inputs are iotas: then one of them is read, so that the kernel has
-/// a buffer to pass for the rest). Integer and real float iotas only.
+/// a buffer to pass for the rest). Iotas of 32- and 64-bit integers and of f64, and of f32 up to 2^24
+/// positions.
 pub fn coordinate_inputs(func: &Func, op: &Op) -> Vec<Option<usize>> {
     let mut coords = vec![None; op.operands.len()];
     if !takes(func, op) || complex_operands(func, op) {
@@ -131,7 +132,15 @@ pub fn coordinate_inputs(func: &Func, op: &Op) -> Vec<Option<usize>> {
     }
     let m = op.operands.len() / 2;
     for (j, c) in coords.iter_mut().enumerate().take(m) {
-        *c = iota_dimension(func, op.operands[j]).filter(|_| kind_of(func, op.operands[j]).is_some_and(|(k, _)| k != Kind::Bool));
+        let Some((kind, shape)) = kind_of(func, op.operands[j]) else { continue };
+        // Kinds whose registers hold every coordinate exactly, as the iota's elements do (a narrow
+        // integer or half-precision iota wraps or rounds its larger positions).
+        let exact = |d: usize| match kind {
+            Kind::I32 | Kind::I64 | Kind::U32 | Kind::U64 | Kind::F64 => true,
+            Kind::F32 => shape.get(d).is_some_and(|&n| n <= 1 << 24),
+            _ => false,
+        };
+        *c = iota_dimension(func, op.operands[j]).filter(|&d| exact(d));
     }
     if coords[..m].iter().all(Option::is_some) {
         return vec![None; op.operands.len()];
@@ -290,11 +299,25 @@ pub fn parts(func: &Func, op: &Op) -> Option<i64> {
     if !takes(func, op) || complex_operands(func, op) {
         return None;
     }
+    let g = groups(func, op)?;
+    split_parts(&g.dims, g.rank, g.red, g.n_out)
+}
+
+/// How reduce `op` groups its input: the reduced dimensions, the input's rank, each group's length
+/// and the number of groups (results).
+struct Groups {
+    dims: Vec<usize>,
+    rank: usize,
+    red: i64,
+    n_out: i64,
+}
+
+fn groups(func: &Func, op: &Op) -> Option<Groups> {
     let shape = kind_of(func, *op.operands.first()?)?.1;
     let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
     let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
     let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
-    split_parts(&dims, shape.len(), red, n_out)
+    Some(Groups { dims, rank: shape.len(), red, n_out })
 }
 
 /// The finishing pass of a split reduce `op` ([`split_parts`]): a thread a result folds its group's
@@ -394,14 +417,11 @@ pub fn block_threads(func: &Func, op: &Op) -> Option<u32> {
     if complex_operands(func, op) {
         return None;
     }
-    let shape = kind_of(func, *op.operands.first()?)?.1;
-    let dims: Vec<usize> = op.attr("dimensions").and_then(Attr::as_i64_list)?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
-    let red: i64 = dims.iter().map(|&d| shape.get(d).copied()).product::<Option<i64>>()?;
-    let n_out: i64 = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).product();
-    if let Some(parts) = split_parts(&dims, shape.len(), red, n_out) {
-        return Some(tree_threads_for((red + parts - 1) / parts));
+    let g = groups(func, op)?;
+    if let Some(parts) = split_parts(&g.dims, g.rank, g.red, g.n_out) {
+        return Some(tree_threads_for((g.red + parts - 1) / parts));
     }
-    tree_threads(&dims, shape.len(), red, n_out)
+    tree_threads(&g.dims, g.rank, g.red, g.n_out)
 }
 
 /// Whether reduce `op` of several inputs runs on the device (its kernel rendered once and kept in
