@@ -296,9 +296,13 @@ pub fn warp_rows(func: &Func, op: &Op) -> bool {
 }
 
 /// Whether sort or top_k `op` launches as a long-row sort ([`large_launches`], a scratch buffer
-/// [`large_scratch_bytes`] long), not a block a row.
+/// [`large_scratch_bytes`] long) or a split top_k ([`crate::top_k_select::launches`]), not a block or
+/// warp a row.
 pub fn plan_is_large(func: &Func, op: &Op) -> bool {
     let Some((_, n, _)) = rows_of(func, op) else { return false };
+    if let Some(form) = crate::top_k_select::selects(func, op) {
+        return matches!(form, crate::top_k_select::Form::Split { .. });
+    }
     if op.kind == OpKind::Sort {
         if let Some(c) = network_kinds(func, op, n).and_then(|ks| registers_form(&ks, n)) {
             return c > 0;
@@ -457,15 +461,23 @@ const MEMO_TAG: u32 = 61;
 /// times over, when every run asked again).
 enum Launches {
     /// One launch, a warp a row (true) or a block: rows that fit a block, and top_k by selection
-    /// ([`crate::top_k_select`]) whatever its rows.
+    /// ([`crate::top_k_select`]) of many rows.
     Rows(bool),
-    /// A long-row sort: its scratch buffer's bytes and its launches ([`large_launches`]).
+    /// A long-row sort or a split top_k: its scratch buffer's bytes and its launches
+    /// ([`large_launches`], [`crate::top_k_select::launches`]).
     Long { scratch: usize, launches: Vec<(i64, i64, i64, i64)> },
 }
 
 fn launches_of(func: &Func, op: &Op) -> Result<Launches, String> {
-    if let Some(warp) = crate::top_k_select::selects(func, op) {
-        return Ok(Launches::Rows(warp));
+    use crate::top_k_select::{self as select, Form};
+    match select::selects(func, op) {
+        Some(Form::Warp) => return Ok(Launches::Rows(true)),
+        Some(Form::Block) => return Ok(Launches::Rows(false)),
+        Some(Form::Split { .. }) => {
+            let scratch = select::scratch_bytes(func, op).ok_or("a split top_k of no scratch")? as usize;
+            return Ok(Launches::Long { scratch, launches: select::launches(func, op).ok_or("a split top_k of no launches")? });
+        }
+        None => {}
     }
     if plan_is_large(func, op) {
         let scratch = large_scratch_bytes(func, op).ok_or("a long sort of no scratch")? as usize;

@@ -16,9 +16,10 @@ use std::fmt::Write;
 /// total order, -0.0 below +0.0 and NaNs by sign at the ends; ties by ascending position). `rows` and
 /// `n` as for a sort; None when it does not run on the device.
 pub fn plan_top_k(func: &Func, op: &Op) -> Option<SortPlan> {
-    if crate::top_k_select::selects(func, op).is_some() {
+    if let Some(form) = crate::top_k_select::selects(func, op) {
         let (rows, n, _) = rows_of(func, op)?;
-        return Some(SortPlan { src: crate::top_k_select::render(func, op)?, rows, n, large: false, chunk: 0 });
+        let large = matches!(form, crate::top_k_select::Form::Split { .. });
+        return Some(SortPlan { src: crate::top_k_select::render(func, op)?, rows, n, large, chunk: 0 });
     }
     plan_top_k_network(func, op)
 }

@@ -380,10 +380,13 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             continue;
         }
         // A top_k that selects is also checked in its sorting-network form.
+        // A form's long launches and scratch bytes: a split top_k's, else a long sort's (its network).
+        let split = || Some((oxhlo_cuda::top_k_select::launches(f, op)?, oxhlo_cuda::top_k_select::scratch_bytes(f, op)?));
+        let network = || (oxhlo_cuda::sort::large_launches(f, op).unwrap(), oxhlo_cuda::sort::large_scratch_bytes(f, op).unwrap());
         let mut forms = Vec::new();
         if op.kind == OpKind::ChloTopK && oxhlo_cuda::top_k_select::selects(f, op).is_some() {
             let p = oxhlo_cuda::top_k::plan_top_k_network(f, op).unwrap_or_else(|| panic!("{label}: top_k {s} has no network form"));
-            forms.push((p.src, p.rows, p.large.then_some(p.n)));
+            forms.push((p.src, p.rows, p.large.then(network)));
         }
         forms.insert(0, if op.kind == OpKind::ChloNextAfter || complex_elementwise(f, op) {
             // A one-op elementwise kernel over the result's elements, its inputs the distinct operands.
@@ -399,7 +402,7 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             panic!("{label}: {} {s} stays on the host", op.name());
         } else {
             let p = oxhlo_cuda::sort::plan_op(f, op).unwrap_or_else(|| panic!("{label}: sort {s} stays on the host"));
-            (p.src, p.rows, p.large.then_some(p.n))
+            (p.src, p.rows, p.large.then(|| split().unwrap_or_else(network)))
         });
         for (form, (src, rows, large)) in forms.into_iter().enumerate() {
         let entry = host_kernel(cxx, &src, dir, &format!("{tag}_{s}_{form}"));
@@ -412,13 +415,12 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
             })
             .collect();
 
-        if let Some(n) = large {
+        if let Some((launches, scratch_bytes)) = large {
             // In global memory: the positions buffer between the inputs and the outputs, a call a
             // launch, in the backend's order.
-            let _ = n;
-            let scratch = vec![0u64; (oxhlo_cuda::sort::large_scratch_bytes(f, op).unwrap() as usize).div_ceil(8)];
+            let scratch = vec![0u64; (scratch_bytes as usize).div_ceil(8)];
             let ptrs: Vec<usize> = ins.iter().map(|v| ptr(&v.native().unwrap().buf)).chain([scratch.as_ptr() as usize]).chain(outs.iter().map(ptr)).collect();
-            for (k, j, steps, _) in oxhlo_cuda::sort::large_launches(f, op).unwrap() {
+            for (k, j, steps, _) in launches {
                 let words: Vec<usize> = [rows as usize, k as usize, j as usize, steps as usize].into_iter().chain(ptrs.iter().copied()).collect();
                 // SAFETY: the kernel takes (rows, k, j, steps, inputs..., scratch, outputs...) with these
                 // element types and sizes.

@@ -855,7 +855,7 @@ fn top_k_renders_a_descending_total_order_network_keeping_k() {
     let ops: Vec<_> = f.body.entry().unwrap().ops.iter().filter(|o| o.kind == oxhlo_ir::OpKind::ChloTopK).collect();
     // k = 5 takes the selection kernel (a warp a row); its network form is what k > 16 takes.
     let sel = oxhlo_cuda::sort::plan_op(f, ops[0]).expect("top_k of f32 runs on the device");
-    assert_eq!(oxhlo_cuda::top_k_select::selects(f, ops[0]), Some(true));
+    assert_eq!(oxhlo_cuda::top_k_select::selects(f, ops[0]), Some(oxhlo_cuda::top_k_select::Form::Warp));
     assert!(sel.src.contains("typedef decltype(oxh_tok((float)(((const float*)0)[0]))) oxt_key;") && sel.src.contains("ka > kb || (ka == kb && ia < ib)") && sel.src.contains("oxt_key kv[8]; int iv[8];"), "{}", sel.src);
     let p = oxhlo_cuda::top_k::plan_top_k_network(f, ops[0]).expect("top_k of f32 has a network form");
     assert_eq!((p.rows, p.n), (6, 37));
@@ -879,7 +879,14 @@ func.func @main(%v: tensor<2x10000xf32>) -> (tensor<2x7xf32>, tensor<2x7xi32>) {
     );
     let f = &long.funcs[0];
     let op = &f.body.entry().unwrap().ops[0];
-    assert_eq!(oxhlo_cuda::top_k_select::selects(f, op), None, "2 long rows: the network form spreads them over blocks");
+    // By selection: 2 long rows split into 9 parts of 1112 positions, a block a part keeping its best 7
+    // positions, then a block a row selecting from the 63 candidates.
+    assert_eq!(oxhlo_cuda::top_k_select::selects(f, op), Some(oxhlo_cuda::top_k_select::Form::Split { parts: 9, len: 1112 }), "2 long rows: split over blocks");
+    assert_eq!(oxhlo_cuda::top_k_select::launches(f, op).unwrap(), vec![(0, -2, 0, 2 * 9 * 256), (0, -3, 0, 2 * 256)]);
+    assert_eq!(oxhlo_cuda::top_k_select::scratch_bytes(f, op), Some(2 * 9 * 7 * 4));
+    let sel = oxhlo_cuda::sort::plan_op(f, op).unwrap();
+    assert!(sel.large && sel.src.contains("const int lo = (int)(c % 9LL) * 1112, hi = min(lo + 1112, 10000);") && sel.src.contains("pos[c * 7LL + q] = iv[q];") && sel.src.contains("for (int c = threadIdx.x; c < 63; c += blockDim.x)"), "{}", sel.src);
+    assert!(oxhlo_cuda::sort::plan_is_large(f, op), "a split top_k launches as a long sort (and replays as a graph)");
     let p = oxhlo_cuda::top_k::plan_top_k_network(f, op).expect("a long top_k has a network form");
     assert!(p.large && p.src.contains("pos[row * 16384LL + ci * 8LL + t] = sp[t];") && p.src.contains("for (int k = 2; k <= 32; k <<= 1)"), "{}", p.src);
     assert_eq!(oxhlo_cuda::sort::large_launches(f, op).unwrap(), vec![(4096, -2, 0, 2 * 4 * 256), (-3, 0, 0, 2 * 256)]);
