@@ -154,8 +154,10 @@ pub struct CudaProgram {
     last_in_flight: std::sync::Mutex<Option<InFlight>>,
 }
 
-/// Whether a run skips its poll when the work of this program's previous run is still in flight: yes
-/// unless `OXHLO_CUDA_SPIN_SKIP=0` (every run polls, as before session 32). A caller that did not wait
+/// Whether a run skips its poll when the work of this program's previous run is still in flight, or
+/// when its caller says it will not wait ([`CudaProgram::run_device_enqueued`]: the plugin's caller did
+/// not wait for or read the previous run's results): yes unless `OXHLO_CUDA_SPIN_SKIP=0` (every run
+/// polls, as before session 32). A caller that did not wait
 /// for the previous run's results is enqueueing calls ahead of the device (a pipelined loop): polling
 /// would only hold back its next call, and its own work queues behind the previous run's anyway. A
 /// pipelined loop of [16, 65536] sorts (112 us of kernels) took 0.276 ms a call polling, 0.186 not
@@ -561,6 +563,14 @@ impl CudaProgram {
     /// graph is judged against step-by-step runs, the first run, profiled runs) still wait, as does
     /// every run with `OXHLO_CUDA_ASYNC=0`.
     pub fn run_device_async(&self, inputs: Vec<DVal>) -> Result<(Vec<DVal>, Option<InFlight>), InterpError> {
+        self.run_device_enqueued(inputs, true)
+    }
+
+    /// [`CudaProgram::run_device_async`] for a caller that says whether it will wait for the results at
+    /// once (`caller_waits`: the plugin's caller waited for or read the previous run's). Work that
+    /// finishes soon is polled for only then; a caller enqueueing ahead gets its run in flight at once,
+    /// so that the next run's host work overlaps this one's device work.
+    pub fn run_device_enqueued(&self, inputs: Vec<DVal>, caller_waits: bool) -> Result<(Vec<DVal>, Option<InFlight>), InterpError> {
         let graphs = self.graphable && crate::graph::enabled() && !crate::profile::enabled();
         // A graph's inputs live on the device: host tensors are uploaded first (a step-by-step run
         // would upload them at their first use).
@@ -578,7 +588,7 @@ impl CudaProgram {
         };
         if let Some(devs) = &devs {
             if let Some((outs, waited)) = self.run_graph(devs)? {
-                return Ok((outs, self.in_flight(waited)?));
+                return Ok((outs, self.in_flight(waited, caller_waits)?));
             }
         }
         let inputs = match &devs {
@@ -621,14 +631,16 @@ impl CudaProgram {
                 }
             }
         }
-        Ok((outs, self.in_flight(wait)?))
+        Ok((outs, self.in_flight(wait, caller_waits)?))
     }
 
     /// What a run left on the stream, unless it waited for it (or runs are to wait: `OXHLO_CUDA_ASYNC=0`).
     /// Work that completes within [`async_spin`] of being enqueued is waited for here: a short run's
     /// caller usually waits for it at once, and a hand-off to the thread that completes events costs two
-    /// thread wake-ups (10-15 us a call through JAX), more than the run itself for a small op.
-    fn in_flight(&self, waited: bool) -> Result<Option<InFlight>, InterpError> {
+    /// thread wake-ups (10-15 us a call through JAX), more than the run itself for a small op. There is
+    /// no poll for a caller that does not wait (`caller_waits` false) or while this program's previous
+    /// run is still in flight (its caller enqueued ahead: `OXHLO_CUDA_SPIN_SKIP=0` polls anyway).
+    fn in_flight(&self, waited: bool, caller_waits: bool) -> Result<Option<InFlight>, InterpError> {
         if waited {
             return Ok(None);
         }
@@ -638,7 +650,7 @@ impl CudaProgram {
         }
         let f = self.gpu.in_flight().map_err(ie)?;
         let spin = std::time::Duration::from_micros(self.spin_us.load(Ordering::Relaxed));
-        let pipelined = spin_skip() && self.last_in_flight.lock().is_ok_and(|l| l.as_ref().is_some_and(|l| !l.is_done()));
+        let pipelined = spin_skip() && (!caller_waits || self.last_in_flight.lock().is_ok_and(|l| l.as_ref().is_some_and(|l| !l.is_done())));
         if !spin.is_zero() && !pipelined {
             let t0 = std::time::Instant::now();
             while t0.elapsed() < spin {

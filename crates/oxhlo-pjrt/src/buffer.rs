@@ -316,6 +316,7 @@ pub unsafe extern "C" fn buffer_is_on_cpu(args: *mut BufferBoolArgs) -> *mut c_v
 pub unsafe extern "C" fn buffer_ready_event(args: *mut BufferHandleArgs) -> *mut c_void {
     guard("PJRT_Buffer_ReadyEvent", args, |a| {
         let b = buffer(a.buffer)?;
+        b.ready.mark_awaited();
         a.out = match b.host_array("PJRT_Buffer_ReadyEvent") {
             Ok(_) => Event::into_raw(b.ready.clone()),
             Err(e) => Event::into_raw(EventState::ready(Err(e))),
@@ -344,6 +345,7 @@ pub unsafe extern "C" fn buffer_to_host(args: *mut BufferToHostArgs) -> *mut c_v
                 a.dst_size, b.spec
             )));
         }
+        b.ready.mark_awaited();
         let bytes = b.host_array("PJRT_Buffer_ToHostBuffer")?.bytes;
         let data = bytes.try_bytes().map_err(Error::internal)?;
         if strides == layout::dense_strides(&b.spec.dims, elem) {
@@ -359,6 +361,7 @@ pub unsafe extern "C" fn buffer_to_host(args: *mut BufferToHostArgs) -> *mut c_v
 pub unsafe extern "C" fn buffer_copy_raw_to_host(args: *mut BufferCopyRawToHostArgs) -> *mut c_void {
     guard("PJRT_Buffer_CopyRawToHost", args, |a| {
         let b = buffer(a.buffer)?;
+        b.ready.mark_awaited();
         let bytes = b.host_array("PJRT_Buffer_CopyRawToHost")?.bytes;
         let data = bytes.try_bytes().map_err(Error::internal)?;
         let (off, n) = (usize::try_from(a.offset).ok(), usize::try_from(a.transfer_size).ok());

@@ -6,6 +6,7 @@
 use crate::abi::{EventArgs, EventCreateArgs, EventIsReadyArgs, EventOnReadyArgs, EventSetArgs, OnReadyCallback};
 use crate::error::{guard, Error, Result};
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// A callback and its user argument, to run once.
@@ -27,6 +28,9 @@ struct State {
 pub struct EventState {
     state: Mutex<State>,
     cv: Condvar,
+    /// Whether the framework asked for the data this event guards (a buffer's ready event, a copy to
+    /// the host): an execution's caller that waits for its results ([`crate::execute`]).
+    awaited: AtomicBool,
 }
 
 impl EventState {
@@ -54,6 +58,14 @@ impl EventState {
         for w in waiters {
             run_waiter(w, &result);
         }
+    }
+    /// Notes that the framework waits for (or reads) the data this event guards.
+    pub fn mark_awaited(&self) {
+        self.awaited.store(true, Ordering::Relaxed);
+    }
+    /// Whether [`EventState::mark_awaited`] was called.
+    pub fn was_awaited(&self) -> bool {
+        self.awaited.load(Ordering::Relaxed)
     }
     pub fn is_ready(&self) -> bool {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).done.is_some()

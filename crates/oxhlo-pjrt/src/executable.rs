@@ -162,6 +162,9 @@ pub struct Loaded {
     pub device_indices: Vec<usize>,
     pub logical_ids: Vec<LogicalDeviceIds>,
     pub deleted: AtomicBool,
+    /// The completion event of the last execution: whether the caller waited for or read its results
+    /// says whether it waits for each ([`crate::engine::Launch::caller_waits`]).
+    pub last_done: std::sync::Mutex<Option<Arc<crate::event::EventState>>>,
 }
 
 impl Loaded {
@@ -186,7 +189,7 @@ impl Loaded {
             return Err(Error::invalid(format!("the executable runs on device {bad}, but oxhlo has {}", client.devices.len())));
         }
         let devices = idx.iter().map(|&d| client.device_ptrs[d]).collect();
-        Ok(Loaded { compiled, client, devices, device_indices: idx, logical_ids: ids, deleted: AtomicBool::new(false) })
+        Ok(Loaded { compiled, client, devices, device_indices: idx, logical_ids: ids, deleted: AtomicBool::new(false), last_done: Default::default() })
     }
 
     pub fn into_raw(self) -> *mut c_void {

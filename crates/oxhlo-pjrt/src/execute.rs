@@ -31,7 +31,7 @@ fn launch_devices(l: &Loaded, a: &ExecuteArgs) -> Result<(Vec<usize>, Launch)> {
                 return Err(Error::invalid(format!("the executable does not run on device {d} (its devices: {:?})", l.device_indices)))
             }
         };
-        let launch = Launch { logical_ids: vec![(id.replica as u32, id.partition as u32)], num_replicas: r, num_partitions: p, host: vec![] };
+        let launch = Launch { logical_ids: vec![(id.replica as u32, id.partition as u32)], num_replicas: r, num_partitions: p, host: vec![], caller_waits: true };
         return Ok((vec![d], launch));
     }
     if a.num_devices != l.device_indices.len() {
@@ -42,7 +42,7 @@ fn launch_devices(l: &Loaded, a: &ExecuteArgs) -> Result<(Vec<usize>, Launch)> {
         )));
     }
     let ids = l.logical_ids.iter().map(|i| (i.replica as u32, i.partition as u32)).collect();
-    Ok((l.device_indices.clone(), Launch { logical_ids: ids, num_replicas: r, num_partitions: p, host: vec![] }))
+    Ok((l.device_indices.clone(), Launch { logical_ids: ids, num_replicas: r, num_partitions: p, host: vec![], caller_waits: true }))
 }
 
 unsafe fn non_donatable(o: Option<&ExecuteOptions>) -> HashSet<usize> {
@@ -103,6 +103,8 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
             log::debug(|| format!("execute options: {} send / {} recv callbacks per device, launch id {}", o.num_send_ops, o.num_recv_ops, o.launch_id));
         }
         let mut launch = launch;
+        // A caller that neither waited for nor read the last execution's results enqueues ahead.
+        launch.caller_waits = l.last_done.lock().map_or(true, |d| d.as_ref().map_or(true, |e| e.was_awaited()));
         if let Some(o) = options {
             launch.host = (0..devices.len()).map(|d| crate::host_callbacks::FrameworkHost::from_options(o, d)).collect();
         }
@@ -118,6 +120,9 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
             Some(work) => crate::completion::complete_later(work),
             None => EventState::ready(Ok(())),
         };
+        if let Ok(mut last) = l.last_done.lock() {
+            *last = Some(done.clone());
+        }
         if outputs.len() != devices.len() {
             return Err(Error::internal(format!("backend returned {} output lists for {} devices", outputs.len(), devices.len())));
         }

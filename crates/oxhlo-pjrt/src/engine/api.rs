@@ -122,7 +122,7 @@ mod tests {
         let p = b.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
         assert_eq!(p.inputs(), &[ArraySpec::new(BufferType::S32, &[2])]);
         let x = HostArray { spec: ArraySpec::new(BufferType::S32, &[2]), bytes: crate::host_bytes::HostBytes::from([3i32, -4].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()) };
-        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1, host: vec![] };
+        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1, host: vec![], caller_waits: true };
         let out = p.execute(vec![vec![x]], &launch).unwrap();
         assert_eq!(*out[0][0].bytes, [9i32, 16].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
         let e = b.compile(&CompileRequest { format: "mlir", code: b"func.func @main(", options: &opts }).err().unwrap();

@@ -53,9 +53,9 @@ impl CpuRunner {
 
     /// Runs the entry function on one device's arguments; on the GPU it may return while the device
     /// still computes the results ([`super::Program::execute_async`]).
-    pub fn run_async(&self, args: &[HostArray]) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
+    pub fn run_async(&self, args: &[HostArray], caller_waits: bool) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
         match &self.cuda {
-            Some(cuda) => cuda.run_async(args),
+            Some(cuda) => cuda.run_async(args, caller_waits),
             None => self.run(args).map(|o| (o, None)),
         }
     }

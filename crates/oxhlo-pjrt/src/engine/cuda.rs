@@ -72,7 +72,7 @@ impl CudaRunner {
 
     /// Runs the entry function on one device's arguments; results stay on the device.
     pub fn run(&self, args: &[HostArray]) -> Result<Vec<HostArray>> {
-        let (outs, in_flight) = self.run_async(args)?;
+        let (outs, in_flight) = self.run_async(args, true)?;
         if let Some(wait) = in_flight {
             wait()?;
         }
@@ -80,10 +80,12 @@ impl CudaRunner {
     }
 
     /// [`CudaRunner::run`] that returns once the device work is enqueued (the results are valid in
-    /// stream order) with what says when it is done; runs that must be timed wait inside.
-    pub fn run_async(&self, args: &[HostArray]) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
+    /// stream order) with what says when it is done; runs that must be timed wait inside. A caller
+    /// expected to wait at once (`caller_waits`) gets short work waited for here
+    /// ([`oxhlo_cuda::CudaProgram::run_device_enqueued`]).
+    pub fn run_async(&self, args: &[HostArray], caller_waits: bool) -> Result<(Vec<HostArray>, Option<super::InFlight>)> {
         let vals = args.iter().map(|a| self.input(a)).collect::<Result<Vec<_>>>()?;
-        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || self.program.run_device_async(vals));
+        let res = oxhlo_interp::eval::on_enough_stack(self.deep, || self.program.run_device_enqueued(vals, caller_waits));
         let (outs, in_flight) = res.and_then(|r| r).map_err(|e| Error::invalid(format!("oxhlo: the program failed on the GPU: {e}")))?;
         let outs = outs.into_iter().enumerate().map(|(k, v)| output(k, v)).collect::<Result<Vec<_>>>()?;
         let in_flight = in_flight.map(|f| -> super::InFlight {

@@ -279,7 +279,7 @@ impl Program for InterpProgram {
     fn execute_async(&self, args: Vec<Vec<HostArray>>, launch: &Launch) -> Result<(Vec<Vec<HostArray>>, Option<super::InFlight>)> {
         if let (Some(cpu), [one]) = (&self.cpu, args.as_slice()) {
             if launch.logical_ids.len() == 1 {
-                let (outs, in_flight) = cpu.run_async(one)?;
+                let (outs, in_flight) = cpu.run_async(one, launch.caller_waits)?;
                 return Ok((vec![outs], in_flight));
             }
         }
@@ -377,7 +377,7 @@ mod tests {
         let opts = CompileOptions::default();
         let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
         assert_eq!(p.donations(), &[Donation { input: 0, output: Some(0) }]);
-        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1, host: vec![] };
+        let launch = Launch { logical_ids: vec![(0, 0)], num_replicas: 1, num_partitions: 1, host: vec![], caller_waits: true };
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0]), f32s(&[0.5, 0.25])]], &launch).unwrap();
         assert_eq!(out[0][0], f32s(&[1.5, 2.25]));
     }
@@ -407,7 +407,7 @@ mod tests {
         let opts = CompileOptions { num_replicas: 2, ..CompileOptions::default() };
         let p = InterpBackend.compile(&CompileRequest { format: "mlir", code: src.as_bytes(), options: &opts }).unwrap();
         // Device 0 runs replica 1 and device 1 replica 0: results come back in device order.
-        let launch = Launch { logical_ids: vec![(1, 0), (0, 0)], num_replicas: 2, num_partitions: 1, host: vec![] };
+        let launch = Launch { logical_ids: vec![(1, 0), (0, 0)], num_replicas: 2, num_partitions: 1, host: vec![], caller_waits: true };
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0])], vec![f32s(&[10.0, 20.0])]], &launch).unwrap();
         assert_eq!(out, vec![vec![f32s(&[11.0, 22.0])], vec![f32s(&[11.0, 22.0])]]);
     }
@@ -436,7 +436,7 @@ mod tests {
         let (ins, outs) = p.shardings();
         assert_eq!(outs, vec![vec![8, 0]]);
         assert_eq!(ins[0][..2], [8, 3]);
-        let launch = Launch { logical_ids: vec![(0, 0), (0, 1)], num_replicas: 1, num_partitions: 2, host: vec![] };
+        let launch = Launch { logical_ids: vec![(0, 0), (0, 1)], num_replicas: 1, num_partitions: 2, host: vec![], caller_waits: true };
         let out = p.execute(vec![vec![f32s(&[1.0, 2.0, 3.0, 4.0])], vec![f32s(&[10.0, 20.0, 30.0, 40.0])]], &launch).unwrap();
         assert_eq!(out[0][0], f32s(&[11.0, 22.0, 33.0, 44.0]));
         assert_eq!(out[1][0], out[0][0]);

@@ -63,6 +63,10 @@ pub struct Launch {
     pub num_partitions: u32,
     /// Per device: the framework's host callbacks for `send`/`recv` ops with `is_host_transfer`.
     pub host: Vec<Option<Arc<dyn HostChannels>>>,
+    /// Whether the caller is expected to wait for this execution's results at once (it waited for or
+    /// read the previous execution's): a GPU run then polls briefly for its work before handing it to
+    /// the completion thread; a caller that enqueues ahead gets it in flight at once.
+    pub caller_waits: bool,
 }
 
 impl std::fmt::Debug for Launch {
@@ -71,6 +75,7 @@ impl std::fmt::Debug for Launch {
             .field("logical_ids", &self.logical_ids)
             .field("grid", &(self.num_replicas, self.num_partitions))
             .field("host_channels", &self.host.iter().filter(|h| h.is_some()).count())
+            .field("caller_waits", &self.caller_waits)
             .finish()
     }
 }
