@@ -4,8 +4,9 @@
 //! need only per-row values known so far, all in one loop (a double accumulator each, combined by warp
 //! shuffles and, for a block, shared memory, so every thread holds the result), then the per-row ops
 //! those results make computable; and after the last reductions one loop computing and storing the
-//! full-shape outputs. Every loop recomputes the elementwise ops it needs from the kernel's inputs (the
-//! row is read from memory once; later loops over it hit the cache). Per-row outputs are stored once
+//! full-shape outputs. Rows of at most 16 elements a thread keep in registers the values later loops
+//! would recompute, and the row itself (`element_cache`: read from memory once); otherwise every loop
+//! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Per-row outputs are stored once
 //! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
@@ -139,13 +140,15 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let full_outs: Vec<(usize, Value)> = k.outputs.iter().copied().enumerate().filter(|(_, v)| full_defined.contains(v)).collect();
     let mut targets: Vec<Vec<Value>> = phases.iter().map(|(phase, _)| phase.iter().map(|&i| block.ops[i].operands[0]).collect()).collect();
     targets.push(full_outs.iter().map(|&(_, v)| v).collect());
-    let cache = element_cache(func, block, k, cols, lanes, warp, &targets);
-    let per_lane = cols / lanes;
+    // A row's threads: a warp's lanes, or the block's.
+    let threads = if warp { lanes } else { ROW_THREADS };
+    let cache = element_cache(func, block, k, cols, threads, &targets);
+    let per_lane = cols / threads;
     // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
     let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
     let loop_head = |tid: &str, nt: &str, pad: &str| {
         if cache.is_some() {
-            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = lane + {lanes} * j_;\n{pad}  const long long i = row * C + c;")
+            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = {tid} + {threads} * j_;\n{pad}  const long long i = row * C + c;")
         } else {
             format!("{pad}#pragma unroll 4\n{pad}for (long long c = {tid}; c < C; c += {nt}) {{\n{pad}  const long long i = row * C + c;")
         }
@@ -280,17 +283,19 @@ fn row_min_blocks() -> u32 {
 /// Registers a lane may spend holding element values between a row kernel's loops.
 const HELD_REGISTERS: i64 = 96;
 
-/// Which element values each loop of a warp-per-row kernel keeps for the loops after it (`targets[q]`:
-/// the values loop `q` needs: a phase's reduction operands, then the full-shape outputs): the values a
+/// Which element values each loop of a row kernel keeps for the loops after it (`targets[q]`: the
+/// values loop `q` needs: a phase's reduction operands, then the full-shape outputs): the values a
 /// later loop would otherwise recompute from the same inputs, taken where that recomputation would
-/// begin (softmax's masked logits and exponentials, not each op before them). Rows of a multiple of 32
-/// elements, at most 16 a lane (then every loop runs fully unrolled, the values in registers); None
-/// when the kernel has other rows or would hold more than [`HELD_REGISTERS`] registers. Without it
-/// every loop recomputed its whole cone from the inputs: nanoGPT's attention softmax over [24576, 256]
-/// evaluated the scale, mask and exponential three times an element (73 us a call on the H200, 1 TB/s).
-/// Inputs of the kernel's shape that two loops read element by element are held too (loaded once).
-fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, lanes: i64, warp: bool, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
-    if !warp || cols % lanes != 0 || cols / lanes > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
+/// begin (softmax's masked logits and exponentials, not each op before them). Rows of a multiple of
+/// the row's `threads` (a warp's lanes, or a block's [`ROW_THREADS`]), at most 16 elements a thread
+/// (then every loop runs fully unrolled, the values in registers); None when the kernel has other rows
+/// or would hold more than [`HELD_REGISTERS`] registers. Without it every loop recomputed its whole
+/// cone from the inputs: nanoGPT's attention softmax over [24576, 256] evaluated the scale, mask and
+/// exponential three times an element (73 us a call on the H200, 1 TB/s), and a softmax of [4096, 4096]
+/// (a block a row) read its rows three times (75 us a call on an H100 against XLA's 47). Inputs of the
+/// kernel's shape that two loops read element by element are held too (loaded once).
+fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, threads: i64, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
+    if cols % threads != 0 || cols / threads > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
         return None;
     }
     let producer = |v: Value, ops: &[usize]| ops.iter().copied().find(|&i| block.ops[i].results.first() == Some(&v));
@@ -316,7 +321,9 @@ fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, lanes: 
     // Inputs of the kernel's shape read only element by element, by two loops or more: loaded once,
     // by the first loop that reads them.
     let numel: i64 = k.shape.iter().product();
-    let cones: Vec<Vec<usize>> = targets.iter().map(|t| cone_until(block, k, t, &held)).collect();
+    // Loop q computes what its targets need but the values earlier loops keep (not those it keeps
+    // itself for later loops).
+    let cones: Vec<Vec<usize>> = (0..targets.len()).map(|q| cone_until(block, k, &targets[q], &out[..q].concat())).collect();
     for &v in &k.inputs {
         let consumers: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].operands.contains(&v)).collect();
         let elementwise = kind_of(func, v).is_some_and(|(_, s)| s.iter().product::<i64>() == numel)
@@ -327,5 +334,5 @@ fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, lanes: 
             held.push(v);
         }
     }
-    (held.len() as i64 * (cols / lanes) <= HELD_REGISTERS).then_some(out)
+    (held.len() as i64 * (cols / threads) <= HELD_REGISTERS).then_some(out)
 }

@@ -447,6 +447,8 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         ("attention_rows.mlir", 96, 40, true, 2, 2),
         ("layernorm.mlir", 37, 384, true, 2, 1),
         ("layernorm_block.mlir", 24, 3000, false, 2, 2),
+        ("softmax_block_held.mlir", 20, 4096, false, 2, 2),
+        ("layernorm_block_held.mlir", 16, 2048, false, 2, 2),
     ] {
         let m = row_program(name);
         let ks = row_kernels(&m);
@@ -469,9 +471,11 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         assert_eq!(r.src.matches("double acc").count(), reductions, "{name}: {}", r.src);
         let loops = r.src.matches("for (long long c =").count() + r.src.matches("for (int j_ = 0;").count();
         assert_eq!(loops, phases + 1, "{name}: {}", r.src);
-        // Warp rows of a multiple of 32 elements keep the values later loops need in registers
-        // (layer norm's centred values: the output loop does not reload and recentre the row).
-        let holds = warp && cols % 32 == 0;
+        // Rows of a multiple of their threads (a warp's 32, a block's 256), at most 16 elements a
+        // thread, keep the values later loops need in registers (layer norm's centred values: the
+        // output loop does not reload and recentre the row; softmax's row and exponentials).
+        let threads = if warp { 32 } else { 256 };
+        let holds = cols % threads == 0 && cols / threads <= 16;
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         assert_eq!(r.src.matches("__syncthreads()").count(), if warp { 0 } else { 2 * phases }, "{name}: {}", r.src);
     }
