@@ -1,5 +1,5 @@
 //! Row kernels (`oxhlo_plan::row_fusion`: softmax, layer norm and their gradients as one kernel)
-//! rendered as CUDA C. A warp per row (rows of at most [`WARP_ROW_MAX`] elements) or a block of
+//! rendered as CUDA C. A warp per row (rows of at most [`WARP_ROW_MAX`] elements, [`warp_rows`]) or a block of
 //! [`ROW_THREADS`] threads per row runs the group's phases over its row: the reductions whose operands
 //! need only per-row values known so far, all in one loop (a double accumulator each, combined by warp
 //! shuffles and, for a block, shared memory, so every thread holds the result), then the per-row ops
@@ -37,7 +37,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     if rows < 1 || cols < 2 || k.shape.iter().product::<i64>() != rows.checked_mul(cols)? {
         return None;
     }
-    let warp = cols <= WARP_ROW_MAX;
+    let warp = warp_rows(cols);
     // Lanes a row: a warp, or half of one for rows of up to 256 elements (16 a lane) when
     // `OXHLO_CUDA_ROW_LANES=16` ([`row_lanes`]).
     let lanes: i64 = if warp && row_lanes() == 16 && cols % 16 == 0 && cols / 16 <= 16 { 16 } else { 32 };
@@ -278,6 +278,17 @@ pub fn row_lanes() -> i64 {
 fn row_min_blocks() -> u32 {
     static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     crate::reduce::knob(&B, "OXHLO_CUDA_ROW_MIN_BLOCKS", |b| b <= 8, 0)
+}
+
+/// Whether rows of `cols` elements take a warp each (else a block of [`ROW_THREADS`]): rows up to
+/// `reduce::WARP_ROW_MAX`, but for those of more than 16 elements a lane that a block holds in
+/// registers (a multiple of its threads, `element_cache`): a warp re-reads them every loop. The causal
+/// attention's masked softmax over [32768, 1024] took 261 us a call a warp a row on an H100 (1 TB/s,
+/// its mask and scale recomputed in every loop) against XLA's 156; `OXHLO_CUDA_ROW_BLOCK_HOLD=0` keeps
+/// such rows a warp each.
+pub fn warp_rows(cols: i64) -> bool {
+    let held_by_block = cols / 32 > 16 && cols % ROW_THREADS == 0 && !crate::env_off("OXHLO_CUDA_ROW_BLOCK_HOLD");
+    cols <= WARP_ROW_MAX && !held_by_block
 }
 
 /// Registers a lane may spend holding element values between a row kernel's loops.

@@ -449,6 +449,7 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         ("layernorm_block.mlir", 24, 3000, false, 2, 2),
         ("softmax_block_held.mlir", 20, 4096, false, 2, 2),
         ("layernorm_block_held.mlir", 16, 2048, false, 2, 2),
+        ("attention_rows_1024.mlir", 48, 1024, false, 2, 2),
     ] {
         let m = row_program(name);
         let ks = row_kernels(&m);
@@ -479,6 +480,18 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         assert_eq!(r.src.matches("__syncthreads()").count(), if warp { 0 } else { 2 * phases }, "{name}: {}", r.src);
     }
+}
+
+/// Rows a warp would re-read every loop (more than 16 elements a lane) go a block each where a block
+/// holds them in registers (a multiple of 256 elements); rows past 1024 always do.
+#[test]
+fn rows_a_block_holds_take_a_block() {
+    use oxhlo_cuda::rows::warp_rows;
+    if std::env::var("OXHLO_CUDA_ROW_BLOCK_HOLD").as_deref() == Ok("0") {
+        return;
+    }
+    assert!(warp_rows(40) && warp_rows(512) && warp_rows(1000) && warp_rows(544));
+    assert!(!warp_rows(768) && !warp_rows(1024) && !warp_rows(1025) && !warp_rows(4096));
 }
 
 #[test]
