@@ -287,17 +287,8 @@ fn row_min_blocks() -> u32 {
 /// its mask and scale recomputed in every loop) against XLA's 156; `OXHLO_CUDA_ROW_BLOCK_HOLD=0` keeps
 /// such rows a warp each.
 pub fn warp_rows(cols: i64) -> bool {
-    let held_by_warp = cols % 32 == 0 && cols / 32 <= lane_hold();
-    let held_by_block = !held_by_warp && cols % ROW_THREADS == 0 && !crate::env_off("OXHLO_CUDA_ROW_BLOCK_HOLD");
+    let held_by_block = cols / 32 > 16 && cols % ROW_THREADS == 0 && !crate::env_off("OXHLO_CUDA_ROW_BLOCK_HOLD");
     cols <= WARP_ROW_MAX && !held_by_block
-}
-
-/// Elements a warp-per-row kernel's lane may hold between loops: 16, or 32 with
-/// `OXHLO_CUDA_ROW_LANE_HOLD=32` (read once; a knob for measuring: rows of 1024 then stay a warp each,
-/// 32 elements a lane in registers, instead of a block each).
-fn lane_hold() -> i64 {
-    static H: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    crate::reduce::knob(&H, "OXHLO_CUDA_ROW_LANE_HOLD", |h: i64| h == 16 || h == 32, 16)
 }
 
 /// Registers a lane may spend holding element values between a row kernel's loops.
@@ -315,8 +306,7 @@ const HELD_REGISTERS: i64 = 96;
 /// (a block a row) read its rows three times (75 us a call on an H100 against XLA's 47). Inputs of the
 /// kernel's shape that two loops read element by element are held too (loaded once).
 fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, threads: i64, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
-    let most = if threads == ROW_THREADS { 16 } else { lane_hold() };
-    if cols % threads != 0 || cols / threads > most || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
+    if cols % threads != 0 || cols / threads > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
         return None;
     }
     let producer = |v: Value, ops: &[usize]| ops.iter().copied().find(|&i| block.ops[i].results.first() == Some(&v));
