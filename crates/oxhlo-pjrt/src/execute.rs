@@ -104,7 +104,7 @@ pub unsafe extern "C" fn loaded_execute(args: *mut ExecuteArgs) -> *mut c_void {
         }
         let mut launch = launch;
         // A caller that neither waited for nor read the last execution's results enqueues ahead.
-        launch.caller_waits = l.last_done.lock().map_or(true, |d| d.as_ref().map_or(true, |e| e.was_awaited()));
+        launch.caller_waits = l.last_done.lock().map_or(true, |d| d.as_ref().is_none_or(|e| e.was_awaited()));
         if let Some(o) = options {
             launch.host = (0..devices.len()).map(|d| crate::host_callbacks::FrameworkHost::from_options(o, d)).collect();
         }
