@@ -1,6 +1,7 @@
 //! The kernels the CUDA backend renders for sorts, top_k, several-input reductions (argmax), windowed
 //! ops, dynamic slices and updates, next_after / reduce_precision, scatters, cholesky and
-//! triangular_solve, run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
+//! triangular_solve, and row kernels (softmax, layer norm: within 1e-5 of the interpreter, the rest bit
+//! for bit), run on the host: each kernel's CUDA C (its prelude swapped for host definitions of
 //! the few helpers these kernels call) is compiled by the C++ compiler as a shared library and run as
 //! one block of as many threads as the backend launches (OS threads: `__shared__` arrays are static,
 //! `__syncthreads` a barrier of the block, `__shfl_down_sync` / `__shfl_xor_sync` / `__shfl_sync` / `__ballot_sync` an exchange through slots between two
@@ -106,6 +107,8 @@ using std::signbit;
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
@@ -207,11 +210,17 @@ unsafe fn run(f: usize, threads: u32, words: &[usize]) {
 /// The values the interpreter gives the operands (or, with `results`, the results) of op `i` of the
 /// optimized entry of `m` on `args`: the entry's return changed to return them.
 fn values_at(m: &oxhlo_ir::Module, i: usize, args: &[Val], results: bool) -> Vec<Val> {
+    let op = &m.entry().unwrap().body.blocks[0].ops[i];
+    values_of(m, if results { &op.results } else { &op.operands }, args)
+}
+
+/// The values the interpreter gives `values` (of the entry's first block of `m`) on `args`: the entry's
+/// return changed to return them.
+fn values_of(m: &oxhlo_ir::Module, values: &[oxhlo_ir::Value], args: &[Val]) -> Vec<Val> {
     let mut m = m.clone();
     let name = m.entry().unwrap().name.clone();
     let f = m.funcs.iter_mut().find(|f| f.name == name).unwrap();
-    let op = &f.body.blocks[0].ops[i];
-    let values = if results { op.results.clone() } else { op.operands.clone() };
+    let values = values.to_vec();
     let types: Vec<oxhlo_ir::Type> = values.iter().map(|&v| f.ty(v).clone()).collect();
     let block = &mut f.body.blocks[0];
     let ret = block.ops.len() - 1;
@@ -540,4 +549,66 @@ fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter()
     println!("{checked} conformance ops agree bit for bit");
     assert!(checked >= 15 || std::env::var("HOST_EMULATION_ONLY").is_ok(), "{checked} ops checked");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The row kernels (softmax, layer norm and attention-score rows as one kernel each: `rows.rs`) of the
+/// programs of `oxhlo-plan/tests/rows/`, planned as the CUDA backend plans them, run on the host as a
+/// block of 256 threads (a warp a row or a block a row, values held in registers between loops or
+/// recomputed), on the values the interpreter gives the kernel's inputs: every output within 1e-5
+/// (relative) of the interpreter's (the host's `expf` and the device's differ in the last bits).
+#[test]
+fn row_kernels_on_the_host_match_the_interpreter() {
+    let Some(cxx) = compiler() else {
+        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
+    let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-rows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    files.sort();
+    let options = oxhlo_plan::fusion::FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: 0 };
+    let (mut checked, mut forms) = (0, std::collections::HashSet::new());
+    for (n, path) in files.iter().enumerate() {
+        let m = oxhlo_text::parse_module(&std::fs::read_to_string(path).unwrap(), &path.display().to_string()).expect("parses");
+        let f = m.entry().unwrap();
+        let block = f.body.entry().unwrap();
+        let args: Vec<Val> = block.args.iter().enumerate().map(|(j, &a)| {
+            let t = f.ty(a).as_tensor().unwrap().clone();
+            let buf = match t.elem {
+                oxhlo_ir::ElementType::Bool => common::sort_input(&t, (n * 10 + j) as u64, false),
+                _ => common::uniform_input(&t, (n * 10 + j) as u64),
+            };
+            Val::Native(NTensor::new(t, buf))
+        }).collect();
+        for (q, step) in oxhlo_cuda::kernels::plan_steps(f, block, &options).into_iter().enumerate() {
+            let oxhlo_plan::fusion::Step::Kernel(k) = step else { continue };
+            let Some(view) = k.rows.as_ref() else { continue };
+            let rows = oxhlo_cuda::rows::render_rows(f, block, &k).unwrap_or_else(|| panic!("{path:?}: row kernel {q} does not render"));
+            let entry = host_kernel(cxx, &rows.src, &dir, &format!("r{n}_{q}"));
+            let ins = values_of(&m, &k.inputs, &args);
+            let want = values_of(&m, &k.outputs, &args);
+            let outs: Vec<Buf> = k.outputs.iter().map(|&v| {
+                let t = f.ty(v).as_tensor().unwrap();
+                Buf::zeros(Kind::of(&t.elem).unwrap(), t.num_elements().unwrap())
+            }).collect();
+            let words: Vec<usize> = [view.rows].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
+            // SAFETY: the kernel takes (rows, inputs..., outputs...) with these element types and sizes.
+            unsafe { run(entry, oxhlo_cuda::rows::ROW_THREADS as u32, &words) };
+            for (o, (b, w)) in outs.into_iter().zip(&want).enumerate() {
+                let got = Val::Native(NTensor::new(w.native().unwrap().ty.clone(), b));
+                let (g, w) = (common::as_f64(&got.to_rt()), common::as_f64(&w.to_rt()));
+                for (e, (a, b)) in g.iter().zip(&w).enumerate() {
+                    assert!((a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{path:?} row kernel {q} output {o} element {e}: {a} vs {b}");
+                }
+            }
+            forms.insert((rows.warp, rows.src.contains("[j_] = ")));
+            println!("{}: row kernel {q} ({} rows of {}, {}) agrees", path.display(), view.rows, view.cols, if rows.warp { "a warp a row" } else { "a block a row" });
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked >= files.len(), "{checked} row kernels checked in {} files", files.len());
+    // Warp and block rows, with values held between loops and without.
+    assert_eq!(forms.len(), 4, "{forms:?}");
 }
