@@ -10,6 +10,8 @@
 # of a call beside its device work; `gpu_run.sh pipelined` training loops that do not wait between steps;
 # `gpu_run.sh series` the time of every call of a training step from the first on, cold and warm;
 # `gpu_run.sh sorts` jnp.sort / argsort / top_k / argmax on XLA and on oxhlo's device kernels;
+# `gpu_run.sh calls` each call's host time in loops that do not wait (scripts/call_times.py; CALLS_AB
+# the benchmarks), on XLA and on oxhlo;
 # `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way; `gpu_run.sh updates` scans
 # and fori_loops updating their carried arrays, scatters, cholesky and triangular solves.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
@@ -194,6 +196,13 @@ if [ "$MODE" = firstcall ]; then
     TIERS=$([ "$c" = cold_tiers_off ] && echo 0 || echo "${OXHLO_NVRTC_TIERS:-8}")
     OXHLO_NVRTC_TIERS=$TIERS OXHLO_CUDA_COMPILE_LOG=1 OXHLO_LOG=info JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda "$PY" "$C/first_call_parts.py" $AB > "$OUT/firstcall_$c.log" 2>&1
     grep 'first call' "$OUT/firstcall_$c.log" | sed "s/^/$c: /" | tee -a "$OUT/firstcall.txt"
+  done
+fi
+if [ "$MODE" = calls ]; then
+  # Loops of calls that do not wait, their outputs kept or dropped, then waited each (call_times.py).
+  CALLS_AB=${CALLS_AB:-layernorm_4096x4096 softmax_4096x4096 eltwise_chain_16M}
+  for p in cuda oxhlo; do
+    JAX_PLATFORMS=$p OXHLO_BACKEND=cuda timeout 150 "$PY" "$C/call_times.py" ${CALLS_AB//,/ } 2>&1 | grep -E 'a call|waited|Error' | tee -a "$OUT/calls.txt"
   done
 fi
 if [ "$MODE" = sorts ]; then
