@@ -21,6 +21,7 @@ pub mod iota_broadcast;
 pub mod licm;
 pub mod lift;
 pub mod loop_state;
+pub mod pow2_divide;
 pub mod reshape_sink;
 pub mod simplify;
 pub mod sort_key;
@@ -211,6 +212,7 @@ pub fn pipeline_with(level: OptLevel, factor_sums: bool) -> PassManager {
     pm.add(Box::new(fold::ConstantFold));
     pm.add(Box::new(simplify::AlgebraicSimplify));
     pm.add(Box::new(unit_reduce::UnitReduce));
+    pm.add(Box::new(pow2_divide::Pow2Divide));
     if level >= OptLevel::O2 {
         pm.add(Box::new(iota_broadcast::IotaBroadcast));
         pm.add(Box::new(canon::Canonicalize));
