@@ -155,6 +155,18 @@ fn compiler() -> Option<&'static str> {
     ["c++", "g++", "clang++"].into_iter().find(|c| std::process::Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
 }
 
+/// The host's C++ compiler and a fresh folder named after `tag` for the kernels built with it; None
+/// (the test skips, saying why) when there is no compiler.
+fn host_compiler_and_dir(tag: &str) -> Option<(&'static str, PathBuf)> {
+    let Some(cxx) = compiler() else {
+        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
+        return None;
+    };
+    let dir = std::env::temp_dir().join(format!("oxhlo-host-emulation-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((cxx, dir))
+}
+
 /// Compiles kernel `src` for the host into `dir/name.so` and returns its entry point.
 fn host_kernel(cxx: &str, src: &str, dir: &Path, name: &str) -> usize {
     // The backend's prelude, its PTX lines aside (the shim defines those functions for the host).
@@ -478,13 +490,8 @@ fn check_entry_ops(cxx: &str, dir: &Path, tag: &str, label: &str, m: &oxhlo_ir::
 
 #[test]
 fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit() {
-    let Some(cxx) = compiler() else {
-        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
-        return;
-    };
+    let Some((cxx, dir)) = host_compiler_and_dir("ops") else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut files: Vec<PathBuf> = ["tests/sorts", "tests/sorts_jax", "tests/variadic_reduces", "tests/windows", "tests/float_steps", "tests/linalg", "tests/scatters", "tests/complex", "tests/fft"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
@@ -522,13 +529,8 @@ fn sort_top_k_and_argmax_kernels_on_the_host_match_the_interpreter_bit_for_bit()
 /// optimizes: every such op's kernel on the host gives the interpreter's results bit for bit.
 #[test]
 fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter() {
-    let Some(cxx) = compiler() else {
-        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
-        return;
-    };
+    let Some((cxx, dir)) = host_compiler_and_dir("conf") else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-interp/tests/conformance");
-    let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-conf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
     for file in ["reduce_window.mlir", "data_movement.mlir", "sort.mlir", "scatter.mlir"] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
@@ -558,13 +560,8 @@ fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter()
 /// (relative) of the interpreter's (the host's `expf` and the device's differ in the last bits).
 #[test]
 fn row_kernels_on_the_host_match_the_interpreter() {
-    let Some(cxx) = compiler() else {
-        println!("skipped: no C++ compiler (c++, g++ or clang++) to build the kernels for the host");
-        return;
-    };
+    let Some((cxx, dir)) = host_compiler_and_dir("rows") else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oxhlo-plan/tests/rows");
-    let dir: PathBuf = std::env::temp_dir().join(format!("oxhlo-host-emulation-rows-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
     files.sort();
     let options = oxhlo_plan::fusion::FusionOptions { enabled: true, aggressive: false, recompute: true, recompute_costly: true, rows: true, max_params: 0, sibling_reductions: 0 };
