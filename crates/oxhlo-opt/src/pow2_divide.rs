@@ -8,7 +8,7 @@
 //! (`scores / sqrt(64)`) divide every score by 8, forward and backward. XLA's algebraic simplifier
 //! makes the same rewrite.
 
-use crate::util::{const_op, const_value, for_each_func, mask_bits, plain_tensor, replace_ops, splat_bits, splat_dense};
+use crate::util::{const_op, for_each_func, plain_tensor, replace_ops, splat_dense, splat_of};
 use crate::Pass;
 use oxhlo_ir::{ElementType, FloatType, Func, Module, Op, OpKind, Region, Type, Value};
 use std::collections::HashMap;
@@ -34,24 +34,16 @@ pub fn rewrite_func(f: &mut Func) -> bool {
     replace_ops(f, |f, op| rewrite(f, op, &splats))
 }
 
-/// The splat bits of every value defined by a splat constant or a `broadcast_in_dim` of one (of the
-/// same element type), in `r` and the regions inside it.
+/// The splat bits of every value defined by a splat constant or a `broadcast_in_dim` of one
+/// ([`splat_of`]), in `r` and the regions inside it.
 fn record_splats(f: &Func, r: &Region, out: &mut HashMap<Value, u64>) {
     for b in &r.blocks {
         for op in &b.ops {
             for nested in &op.regions {
                 record_splats(f, nested, out);
             }
-            let Some(&res) = op.results.first() else { continue };
-            if let Some(d) = const_value(op) {
-                if let Some(bits) = splat_bits(d) {
-                    out.insert(res, mask_bits(&d.ty.elem, bits));
-                }
-            } else if op.kind == OpKind::BroadcastInDim && op.operands.len() == 1 {
-                let elem = |v| plain_tensor(f, v).map(|t| &t.elem);
-                if let (Some(&bits), true) = (out.get(&op.operands[0]), elem(op.operands[0]).is_some() && elem(op.operands[0]) == elem(res)) {
-                    out.insert(res, bits);
-                }
+            if let (Some(bits), Some(&res)) = (splat_of(f, op, out), op.results.first()) {
+                out.insert(res, bits);
             }
         }
     }

@@ -7,8 +7,8 @@
 //! as splat `constant`s and `broadcast_in_dim`s of them.
 
 use crate::util::{
-    all_ones_bits, const_op, const_value, for_each_func, mask_bits, neg_zero_bits, one_bits, plain_tensor, resolve,
-    splat_bits, splat_dense,
+    all_ones_bits, const_op, for_each_func, mask_bits, neg_zero_bits, one_bits, plain_tensor, resolve, splat_dense,
+    splat_of,
 };
 use crate::Pass;
 use oxhlo_ir::{ElementType, Func, Module, Op, OpKind, Region, Value};
@@ -88,15 +88,8 @@ impl Simplifier<'_> {
 
     fn record(&mut self, op: &Op) {
         let Some(&r) = op.results.first() else { return };
-        if let Some(d) = const_value(op) {
-            if let Some(b) = splat_bits(d) {
-                self.splats.insert(r, mask_bits(&d.ty.elem, b));
-            }
-        } else if op.kind == OpKind::BroadcastInDim && op.operands.len() == 1 {
-            let same_elem = self.elem(op.operands[0]).is_some() && self.elem(op.operands[0]) == self.elem(r);
-            if let (Some(&b), true) = (self.splats.get(&op.operands[0]), same_elem) {
-                self.splats.insert(r, b);
-            }
+        if let Some(b) = splat_of(self.func, op, &self.splats) {
+            self.splats.insert(r, b);
         } else if matches!(op.kind, OpKind::Negate | OpKind::Not) && op.operands.len() == 1 {
             self.unary.insert(r, (op.kind, op.operands[0]));
         }

@@ -186,6 +186,21 @@ pub fn splat_bits(d: &DenseElements) -> Option<u64> {
     (1..n).all(|i| d.bits(i) == first).then_some(first)
 }
 
+/// The splat bits (masked to the element width) of `op`'s result when it is a splat constant, or a
+/// `broadcast_in_dim` of a value `known` holds as a splat, of the same element type.
+pub fn splat_of(f: &Func, op: &Op, known: &HashMap<Value, u64>) -> Option<u64> {
+    let &res = op.results.first()?;
+    if let Some(d) = const_value(op) {
+        return splat_bits(d).map(|b| mask_bits(&d.ty.elem, b));
+    }
+    if op.kind != OpKind::BroadcastInDim || op.operands.len() != 1 {
+        return None;
+    }
+    let elem = |v| plain_tensor(f, v).map(|t| &t.elem);
+    let same = elem(op.operands[0]).is_some() && elem(op.operands[0]) == elem(res);
+    known.get(&op.operands[0]).copied().filter(|_| same)
+}
+
 /// A constant op defining `result` with `value`.
 pub fn const_op(result: Value, value: DenseElements, loc: oxhlo_ir::Location) -> Op {
     let mut op = Op::new(OpKind::Constant, Vec::new(), vec![result]);
