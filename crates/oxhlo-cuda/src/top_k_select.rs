@@ -27,9 +27,6 @@ pub const WARP_ROW_MAX: i64 = 4096;
 /// split into parts ([`Form::Split`]).
 pub const FEW_ROWS: i64 = 128;
 
-/// The blocks a split top_k aims at (two per streaming multiprocessor of an H100 or H200).
-const SPLIT_BLOCKS: i64 = 264;
-
 /// The fewest positions a part of a split row holds (four a thread of its block).
 const MIN_PART: i64 = 1024;
 
@@ -40,10 +37,10 @@ pub enum Form {
     Warp,
     /// A block a row (one launch, the row-kernel signature).
     Block,
-    /// Few long rows: each cut into `parts` parts of `len` positions, a block a part keeping its best
-    /// `k` positions in scratch (`j == -2`), then a block a row selecting from them (`j == -3`); the
-    /// long-sort signature `(rows, k, j, steps, in0, pos, out0, out1)`, [`launches`] and
-    /// [`scratch_bytes`].
+    /// Few long rows: each cut into `parts` parts of `len` positions (`reduce::split_count`), a block
+    /// a part keeping its best `k` positions in scratch (`j == -2`), then a block a row selecting from
+    /// them (`j == -3`); the long-sort signature `(rows, k, j, steps, in0, pos, out0, out1)`,
+    /// [`launches`] and [`scratch_bytes`].
     Split { parts: i64, len: i64 },
 }
 
@@ -68,7 +65,7 @@ pub fn selects(func: &Func, op: &Op) -> Option<Form> {
     if rows >= FEW_ROWS || crate::env_off("OXHLO_CUDA_TOP_K_SPLIT") {
         return Some(Form::Block);
     }
-    let parts = ((SPLIT_BLOCKS + rows - 1) / rows.max(1)).clamp(1, (n / MIN_PART).max(1));
+    let parts = crate::reduce::split_count(rows, n, MIN_PART);
     let len = (n + parts - 1) / parts;
     Some(Form::Split { parts: (n + len - 1) / len, len })
 }

@@ -276,21 +276,19 @@ fn tree_threads_for(len: i64) -> u32 {
 }
 
 /// Into how many parts a first pass splits each group, when the groups are contiguous, long
-/// ([`SPLIT_MIN`]) and too few to give the device [`SPLIT_BLOCKS`] blocks: a block a part, then a
+/// ([`SPLIT_MIN`]) and too few to give the device `reduce::SPLIT_BLOCKS` blocks: a block a part, then a
 /// finishing pass ([`render_finish`]) folds each group's parts in order from the init values. None:
 /// a block a group. (A [16, 65536] argmax took 16 blocks of 1024 threads, each thread folding 64
 /// elements one after another.)
 pub fn split_parts(dims: &[usize], rank: usize, red: i64, n_out: i64) -> Option<i64> {
-    if !trailing(dims, rank) || red < SPLIT_MIN || n_out < 1 || n_out * 2 > SPLIT_BLOCKS || crate::env_off("OXHLO_CUDA_REDUCE_SPLIT") {
+    if !trailing(dims, rank) || red < SPLIT_MIN || n_out < 1 || n_out * 2 > crate::reduce::SPLIT_BLOCKS || crate::env_off("OXHLO_CUDA_REDUCE_SPLIT") {
         return None;
     }
-    Some(((SPLIT_BLOCKS + n_out - 1) / n_out).min(red / SPLIT_PART_MIN).max(2))
+    Some(crate::reduce::split_count(n_out, red, SPLIT_PART_MIN).max(2))
 }
 
 /// The shortest contiguous group split into parts ([`split_parts`]).
 pub const SPLIT_MIN: i64 = 8192;
-/// The blocks a split aims at: two for each of an H100's or H200's 132 multiprocessors.
-pub const SPLIT_BLOCKS: i64 = 264;
 /// The shortest part of a split group.
 pub const SPLIT_PART_MIN: i64 = 2048;
 

@@ -366,3 +366,14 @@ fn launches_with(outer: i64, red: i64, inner: i64, cols4_target: i64, narrow: bo
         parts = again;
     }
 }
+
+/// The blocks a split of few long rows (or groups) into parts aims at, a block a part: two for each of
+/// an H100's or H200's 132 multiprocessors (`variadic_reduce::split_parts`, `top_k_select::Form::Split`).
+pub const SPLIT_BLOCKS: i64 = 264;
+
+/// Parts each of `rows` rows of `len` elements splits into to give the device [`SPLIT_BLOCKS`] blocks,
+/// no part shorter than `min_part` (at least one part).
+pub fn split_count(rows: i64, len: i64, min_part: i64) -> i64 {
+    let rows = rows.max(1);
+    ((SPLIT_BLOCKS + rows - 1) / rows).min(len / min_part.max(1)).max(1)
+}
