@@ -23,7 +23,7 @@ for line in sys.stdin:
 '
 cargo build --release -p oxhlo-cuda --example nvrtc_time --example sum_lab --example linalg_lab
 cp target/release/examples/nvrtc_time target/release/examples/sum_lab target/release/examples/linalg_lab gpu-carry/
-cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py scripts/first_call_parts.py scripts/pipelined_steps.py scripts/step_series.py scripts/sort_probe.py scripts/window_probe.py scripts/update_probe.py scripts/probe_timing.py scripts/sort_kernel_times.py scripts/call_times.py gpu-carry/
+cp ../shared/bench/anchor_bench.py scripts/bench_table.py scripts/kernel_times.py scripts/profile_pick.py scripts/first_call_parts.py scripts/pipelined_steps.py scripts/step_series.py scripts/sort_probe.py scripts/window_probe.py scripts/update_probe.py scripts/probe_timing.py scripts/sort_kernel_times.py scripts/call_times.py scripts/ncu_probe.py gpu-carry/
 # The device tool carries at most 64 MiB with the working tree: the binaries (~55 MB) travel as one xz
 # archive (~12 MB) that scripts/gpu_run.sh unpacks.
 ( cd gpu-carry && rm -f bins.tar.xz && tar cJf bins.tar.xz conformance_gpu bench_gpu render device_values tiers gemm_epilogue nvrtc_time sum_lab linalg_lab liboxhlo_pjrt.so oxhlo-nvrtc \

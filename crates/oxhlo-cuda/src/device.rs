@@ -768,12 +768,17 @@ impl Gpu {
 
     /// Launches a row kernel `(long long rows, inputs..., outputs...)` (`rows::render_rows`): a warp per
     /// row, eight to a block, when `warp`, else a block of `rows::ROW_THREADS` per row; grid-stride beyond
-    /// 2^20 blocks.
-    pub fn launch_rows(&self, src: &Kernel, rows: i64, warp: bool, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
+    /// 2^20 blocks, or beyond the blocks the device holds at once when `persistent` (kernels loading
+    /// their next row ahead).
+    pub fn launch_rows(&self, src: &Kernel, rows: i64, warp: bool, persistent: bool, inputs: &[&CudaSlice<u8>], outputs: &mut [DBuf]) -> Result<(), String> {
         if rows <= 0 {
             return Ok(());
         }
-        let (blocks, threads) = if warp { ((rows + 7) / 8, 256) } else { (rows, crate::rows::ROW_THREADS as u32) };
+        let (mut blocks, threads) = if warp { ((rows + 7) / 8, 256) } else { (rows, crate::rows::ROW_THREADS as u32) };
+        if persistent {
+            let per_sm = self.function(src)?.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None).map_err(|e| format!("occupancy of a row kernel: {e:?}"))?;
+            blocks = blocks.min(i64::from(per_sm.max(1)) * self.info.sm_count.max(1));
+        }
         // SAFETY: the signature is (long long rows, inputs..., outputs...) as `rows` renders it; the
         // inputs and outputs were allocated for the kernel's values.
         unsafe { self.launch_with(src, (blocks.min(1 << 20) as u32, threads), &[rows], inputs, outputs) }

@@ -6,7 +6,10 @@
 //! those results make computable; and after the last reductions one loop computing and storing the
 //! full-shape outputs. Rows of at most 16 elements a thread keep in registers the values later loops
 //! would recompute, and the row itself (`element_cache`: read from memory once); otherwise every loop
-//! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Per-row outputs are stored once
+//! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Held
+//! rows fold a thread's elements in float before the threads' partials meet in double. Held block rows
+//! of 8 elements a thread or more load their next row's inputs while they work on this one (the grid is
+//! then the blocks the device holds at once, [`RowSource::persistent`]). Per-row outputs are stored once
 //! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
@@ -24,10 +27,12 @@ pub const ROW_THREADS: i64 = 256;
 /// Warps of a block-per-row kernel.
 const ROW_WARPS: i64 = ROW_THREADS / 32;
 
-/// A rendered row kernel: its source and whether it runs a warp per row (else a block per row).
+/// A rendered row kernel: its source, whether it runs a warp per row (else a block per row), and
+/// whether its grid is the blocks the device holds at once (each loading its next row ahead).
 pub struct RowSource {
     pub src: String,
     pub warp: bool,
+    pub persistent: bool,
 }
 
 /// Renders the row kernel `k` (None when it is not one, or some op or type has no rendering).
@@ -142,10 +147,46 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     targets.push(full_outs.iter().map(|&(_, v)| v).collect());
     // A row's threads: a warp's lanes, or the block's.
     let threads = if warp { lanes } else { ROW_THREADS };
-    let cache = element_cache(func, block, k, cols, threads, &targets);
+    let mut cache = element_cache(func, block, k, cols, threads, &targets);
     let per_lane = cols / threads;
     // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
     let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
+    // Inputs a block row loads for its next row while it works on this one (`x<j>` this row's, `n<j>`
+    // the next's): the grid is then the blocks the device holds at once ([`RowSource::persistent`]).
+    let prefetched: Vec<(usize, Value, Kind)> = match &mut cache {
+        Some(c) if !warp && row_prefetch().unwrap_or(per_lane >= PREFETCH_MIN_PER_THREAD) => {
+            let pre: Vec<(usize, Value, Kind)> = elementwise_inputs(func, block, k).into_iter().filter_map(|v| Some((k.inputs.iter().position(|&x| x == v)?, v, kind_of(func, v)?.0))).collect();
+            let kept: i64 = c.iter().map(|l| l.iter().filter(|v| !pre.iter().any(|p| p.1 == **v)).count() as i64).sum();
+            if !pre.is_empty() && (kept + 2 * pre.len() as i64) * per_lane <= HELD_REGISTERS {
+                for l in c.iter_mut() {
+                    l.retain(|v| !pre.iter().any(|p| p.1 == *v));
+                }
+                pre
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    };
+    let persistent = !prefetched.is_empty();
+    if persistent {
+        let at = |r: &str| format!("{r} * C + (int)threadIdx.x + {threads} * j_");
+        for &(j, v, kind) in &prefetched {
+            let _ = writeln!(src, "    {} x{j}[{per_lane}];", reg_type(kind));
+            let _ = writeln!(src, "    #pragma unroll\n    for (int j_ = 0; j_ < {per_lane}; ++j_) x{j}[j_] = n{j}[j_];");
+            let _ = writeln!(src, "    if (row + gridDim.x < rows) {{\n      #pragma unroll\n      for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};\n    }}", load(kind, &format!("in{j}"), &at("(row + gridDim.x)")));
+            held.insert(v, (format!("x{j}[j_]"), kind));
+        }
+        // The first row's loads, before the row loop.
+        let mut first = String::new();
+        for &(j, _, kind) in &prefetched {
+            let _ = writeln!(first, "  {} n{j}[{per_lane}];", reg_type(kind));
+            let _ = writeln!(first, "  if ((long long)blockIdx.x < rows) {{\n    #pragma unroll\n    for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};\n  }}", load(kind, &format!("in{j}"), &at("(long long)blockIdx.x")));
+        }
+        let head = "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
+        let at_head = src.rfind(head)?;
+        src.insert_str(at_head, &first);
+    }
     let loop_head = |tid: &str, nt: &str, pad: &str| {
         if cache.is_some() {
             format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = {tid} + {threads} * j_;\n{pad}  const long long i = row * C + c;")
@@ -199,13 +240,30 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
                 }
             };
             let init = k.inputs.iter().position(|&v| v == op.operands[1])?;
-            let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, (double)({x}));");
-            names.push((q, name, ident, init, op.results[0]));
+            // Maxima and minima are exact in float; sums add a thread's elements in float, then the
+            // threads' partial sums in double ([`row_float_folds`]).
+            let float_fold = row_float_folds() && cache.is_some();
+            match (float_fold, name) {
+                (true, "oxr_add") => {
+                    let _ = writeln!(fold, "        part{q} += {x};");
+                }
+                (true, _) => {
+                    let _ = writeln!(fold, "        part{q} = {}(part{q}, {x});", if name == "oxr_max" { "oxh_max" } else { "oxh_min" });
+                }
+                _ => {
+                    let _ = writeln!(fold, "        acc{q} = {name}(acc{q}, (double)({x}));");
+                }
+            }
+            names.push((q, name, ident, init, op.results[0], float_fold));
         }
         src += &decls;
         let _ = writeln!(src, "    {{");
-        for &(q, _, ident, _, _) in &names {
-            let _ = writeln!(src, "      double acc{q} = {ident};");
+        for &(q, _, ident, _, _, float_fold) in &names {
+            if float_fold {
+                let _ = writeln!(src, "      float part{q} = {};", if ident == "0.0" { "0.0f" } else { ident });
+            } else {
+                let _ = writeln!(src, "      double acc{q} = {ident};");
+            }
         }
         let _ = writeln!(src, "{}", loop_head(tid, &nt, "      "));
         for line in b.body.lines() {
@@ -214,20 +272,25 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         src += &fold;
         src += &keeps;
         let _ = writeln!(src, "      }}");
-        for &(q, name, _, _, _) in &names {
+        for &(q, _, _, _, _, float_fold) in &names {
+            if float_fold {
+                let _ = writeln!(src, "      double acc{q} = (double)part{q};");
+            }
+        }
+        for &(q, name, _, _, _, _) in &names {
             let _ = writeln!(src, "      for (int o = {}; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));", lanes / 2);
         }
         if !warp {
-            for &(q, _, _, _, _) in &names {
+            for &(q, _, _, _, _, _) in &names {
                 let _ = writeln!(src, "      if (lane == 0) sh[{q}][threadIdx.x >> 5] = acc{q};");
             }
             let _ = writeln!(src, "      __syncthreads();");
-            for &(q, name, _, _, _) in &names {
+            for &(q, name, _, _, _, _) in &names {
                 let _ = writeln!(src, "      acc{q} = sh[{q}][0];\n      for (int w = 1; w < {ROW_WARPS}; ++w) acc{q} = {name}(acc{q}, sh[{q}][w]);");
             }
             let _ = writeln!(src, "      __syncthreads();");
         }
-        for &(q, name, _, init, result) in &names {
+        for &(q, name, _, init, result, _) in &names {
             let _ = writeln!(src, "      r{} = (float){name}((double){}, acc{q});", result.0, load(Kind::F32, &format!("in{init}"), "0"));
             seeded.insert(result, (format!("r{}", result.0), Kind::F32));
         }
@@ -257,7 +320,34 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
     }
     let _ = writeln!(src, "  }}\n}}");
-    Some(RowSource { src, warp })
+    Some(RowSource { src, warp, persistent })
+}
+
+/// Elements a thread from which held block rows load their next row's inputs ahead (rows of 2048 or
+/// more). Session 34 (kernel times; H100 and H200): softmax [4096, 4096] 63.1 -> 51.5 us and 55.7 ->
+/// 39.1 (XLA's Triton kernel 46.9 on the H100), layer norm [4096, 4096] 47.7 -> 48.4 and 36.6 -> 37.4;
+/// the causal attention's rows of 1024 (4 a thread) 154 -> 163 on the H200: not below 8.
+const PREFETCH_MIN_PER_THREAD: i64 = 8;
+
+/// Whether block rows load their next row's inputs while they work on this one (a grid of the blocks
+/// the device holds at once): `OXHLO_CUDA_ROW_PREFETCH=1` for every held block row, `0` for none;
+/// unset, rows of at least [`PREFETCH_MIN_PER_THREAD`] elements a thread (read once).
+fn row_prefetch() -> Option<bool> {
+    static ON: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| match std::env::var("OXHLO_CUDA_ROW_PREFETCH").ok()?.trim() {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    })
+}
+
+/// Whether held rows fold a thread's elements in float (maxima and minima exactly; sums before the
+/// threads' partial sums meet in double, converted once a thread instead of once an element): yes unless
+/// `OXHLO_CUDA_ROW_FLOAT_FOLDS=0`. On an H100 (session 34): softmax [4096, 4096] 65.3 -> 63.1 us,
+/// nanoGPT's warp-row kernels 856 -> 816 us a step.
+fn row_float_folds() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_FLOAT_FOLDS"))
 }
 
 /// Lanes a row of up to 256 elements takes in a warp-per-row kernel: 32 unless
@@ -331,19 +421,26 @@ fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, threads
     }
     // Inputs of the kernel's shape read only element by element, by two loops or more: loaded once,
     // by the first loop that reads them.
-    let numel: i64 = k.shape.iter().product();
     // Loop q computes what its targets need but the values earlier loops keep (not those it keeps
     // itself for later loops).
     let cones: Vec<Vec<usize>> = (0..targets.len()).map(|q| cone_until(block, k, &targets[q], &out[..q].concat())).collect();
-    for &v in &k.inputs {
-        let consumers: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].operands.contains(&v)).collect();
-        let elementwise = kind_of(func, v).is_some_and(|(_, s)| s.iter().product::<i64>() == numel)
-            && consumers.iter().all(|&i| block.ops[i].kind == OpKind::Reduce || !matches!(block.ops[i].kind, OpKind::BroadcastInDim | OpKind::Reshape | OpKind::Transpose) && block.ops[i].results.first().and_then(|&r| kind_of(func, r)).is_some_and(|(_, s)| s.iter().product::<i64>() == numel));
+    for v in elementwise_inputs(func, block, k) {
         let readers: Vec<usize> = (0..targets.len()).filter(|&q| targets[q].contains(&v) || cones[q].iter().any(|&i| block.ops[i].operands.contains(&v))).collect();
-        if elementwise && readers.len() >= 2 {
+        if readers.len() >= 2 {
             out[readers[0]].push(v);
             held.push(v);
         }
     }
     (held.len() as i64 * (cols / threads) <= HELD_REGISTERS).then_some(out)
+}
+
+/// The inputs of row kernel `k` of its full shape that its ops read only element by element (reductions
+/// and elementwise ops of the kernel's shape; no broadcast, reshape or transpose).
+fn elementwise_inputs(func: &Func, block: &Block, k: &FusedKernel) -> Vec<Value> {
+    let numel: i64 = k.shape.iter().product();
+    let full = |v: Value| kind_of(func, v).is_some_and(|(_, s)| s.iter().product::<i64>() == numel);
+    k.inputs.iter().copied().filter(|&v| {
+        let consumers: Vec<usize> = k.ops.iter().copied().filter(|&i| block.ops[i].operands.contains(&v)).collect();
+        full(v) && !consumers.is_empty() && consumers.iter().all(|&i| block.ops[i].kind == OpKind::Reduce || !matches!(block.ops[i].kind, OpKind::BroadcastInDim | OpKind::Reshape | OpKind::Transpose) && block.ops[i].results.first().is_some_and(|&r| full(r)))
+    }).collect()
 }

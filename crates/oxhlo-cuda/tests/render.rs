@@ -470,7 +470,8 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         assert_eq!(r.warp, warp, "{name}");
         // One accumulator per reduction; one reduction loop per phase plus the output loop.
         assert_eq!(r.src.matches("double acc").count(), reductions, "{name}: {}", r.src);
-        let loops = r.src.matches("for (long long c =").count() + r.src.matches("for (int j_ = 0;").count();
+        // (Loops of one statement are a prefetch's loads and copies.)
+        let loops = r.src.matches("for (long long c =").count() + r.src.matches("; ++j_) {").count();
         assert_eq!(loops, phases + 1, "{name}: {}", r.src);
         // Rows of a multiple of their threads (a warp's 32, a block's 256), at most 16 elements a
         // thread, keep the values later loops need in registers (layer norm's centred values: the
@@ -479,6 +480,20 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         let holds = cols % threads == 0 && cols / threads <= 16;
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         assert_eq!(r.src.matches("__syncthreads()").count(), if warp { 0 } else { 2 * phases }, "{name}: {}", r.src);
+        // Held block rows of 8 elements a thread or more load their next row's input while they work
+        // on this one (then the grid is the blocks the device holds): the row itself here, loaded
+        // before the row loop and for the next row inside it, never from `in0[i]`.
+        if std::env::var("OXHLO_CUDA_ROW_PREFETCH").is_err() {
+            let prefetch = !warp && holds && cols / threads >= 8;
+            assert_eq!(r.persistent, prefetch, "{name}: {}", r.src);
+            if prefetch {
+                let x = r.src.find("n0[j_] = (float)(in0[(long long)blockIdx.x * C").expect("the first row's loads");
+                let head = r.src.find("for (long long row = blockIdx.x").unwrap();
+                assert!(x < head, "{name}: {}", r.src);
+                assert!(r.src.contains("if (row + gridDim.x < rows)") && r.src.contains("n0[j_] = (float)(in0[(row + gridDim.x) * C"), "{name}: {}", r.src);
+                assert!(!r.src.contains("in0[i]"), "{name}: {}", r.src);
+            }
+        }
     }
 }
 

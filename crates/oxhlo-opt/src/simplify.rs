@@ -1,13 +1,13 @@
 //! Algebraic simplification with exact identities only (bitwise, for every input including -0.0, NaN and
 //! integer wrap-around): integer `x+0`, `x-0`, `x*1`, `x*0`, `x/1`, `x-x`; float `x+(-0.0)`, `x-(+0.0)`,
 //! `x*1.0`, `x/1.0` (never `x+(+0.0)`: it maps -0.0 to +0.0; never `x*0.0`); bitwise and/or/xor with 0 or
-//! all-ones; `max(x,x)`, `min(x,x)`, `and(x,x)`, `or(x,x)`, integer `xor(x,x)`; select with a constant
+//! all-ones; `max(x,x)`, `min(x,x)`, `max(x,-inf)`, `min(x,+inf)` (integers: the type's minimum and maximum), `and(x,x)`, `or(x,x)`, integer `xor(x,x)`; select with a constant
 //! predicate or equal branches; convert to the same type; double negate / not; Shardy's
 //! `sdy.sharding_constraint` and `sdy.reshard` (identities on one device). Constants are recognized
 //! as splat `constant`s and `broadcast_in_dim`s of them.
 
 use crate::util::{
-    all_ones_bits, const_op, for_each_func, mask_bits, neg_zero_bits, one_bits, plain_tensor, resolve, splat_dense,
+    all_ones_bits, const_op, extreme_bits, for_each_func, mask_bits, neg_zero_bits, one_bits, plain_tensor, resolve, splat_dense,
     splat_of,
 };
 use crate::Pass;
@@ -193,6 +193,13 @@ impl Simplifier<'_> {
                 None
             }
             OpKind::Maximum | OpKind::Minimum if same_operands => self.forward(op, ops[0]),
+            // max(x, -inf) and min(x, +inf) (integers: the type's minimum and maximum) are x, NaN and
+            // signed zeros included.
+            OpKind::Maximum | OpKind::Minimum => {
+                let identity = extreme_bits(&e, op.kind == OpKind::Minimum);
+                let x = either(&|v| identity.is_some() && self.is(v, identity))?;
+                self.forward(op, x)
+            }
             OpKind::Select if ops.len() == 3 => {
                 if ops[1] == ops[2] {
                     return self.forward(op, ops[1]);
@@ -216,7 +223,7 @@ impl Simplifier<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{check_pass, count, print};
+    use crate::testkit::{check_pass, count, inputs, parse, print, same};
 
     #[test]
     fn sharding_annotations_are_identities() {
@@ -309,5 +316,58 @@ func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>, %p: tensor<2xi1>) -> (tens
         assert_eq!(count(&m, OpKind::Or), 0);
         assert_eq!(count(&m, OpKind::And), 0);
         assert_eq!(count(&m, OpKind::Add), 1);
+    }
+
+    #[test]
+    fn max_and_min_with_their_identity_go() {
+        let src = r#"
+func.func @main(%a: tensor<3xf32>, %i: tensor<3xi8>, %u: tensor<3xui16>, %h: tensor<3xbf16>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi8>, tensor<3xui16>, tensor<3xbf16>, tensor<3xi8>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %nb = stablehlo.broadcast_in_dim %ninf, dims = [] : (tensor<f32>) -> tensor<3xf32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<3xf32>
+  %big = stablehlo.constant dense<3.0e38> : tensor<3xf32>
+  %0 = stablehlo.maximum %nb, %a : tensor<3xf32>
+  %1 = stablehlo.minimum %a, %pinf : tensor<3xf32>
+  %2 = stablehlo.minimum %a, %big : tensor<3xf32>
+  %imin = stablehlo.constant dense<-128> : tensor<3xi8>
+  %3 = stablehlo.maximum %i, %imin : tensor<3xi8>
+  %umax = stablehlo.constant dense<65535> : tensor<3xui16>
+  %4 = stablehlo.minimum %u, %umax : tensor<3xui16>
+  %hinf = stablehlo.constant dense<0xFF80> : tensor<3xbf16>
+  %5 = stablehlo.maximum %h, %hinf : tensor<3xbf16>
+  %6 = stablehlo.minimum %i, %imin : tensor<3xi8>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi8>, tensor<3xui16>, tensor<3xbf16>, tensor<3xi8>
+}"#;
+        let (m, changed) = check_pass(&AlgebraicSimplify, src);
+        assert!(changed);
+        // min(a, 3e38) and min(i, -128) stay (not identities); the other five go.
+        assert_eq!(count(&m, OpKind::Maximum), 0, "{}", print(&m));
+        assert_eq!(count(&m, OpKind::Minimum), 2, "{}", print(&m));
+        assert!(print(&m).contains("return %arg0, %arg0, %"), "{}", print(&m));
+    }
+
+    /// max(x, -inf) and min(x, +inf) through the interpreter give x bit for bit: NaN, infinities,
+    /// signed zeros, subnormals.
+    #[test]
+    fn max_and_min_identities_keep_edge_values() {
+        let src = "func.func @main(%x: tensor<9xf32>) -> (tensor<9xf32>, tensor<9xf32>) {
+  %n = stablehlo.constant dense<0xFF800000> : tensor<9xf32>
+  %p = stablehlo.constant dense<0x7F800000> : tensor<9xf32>
+  %a = stablehlo.maximum %x, %n : tensor<9xf32>
+  %b = stablehlo.minimum %p, %x : tensor<9xf32>
+  return %a, %b : tensor<9xf32>, tensor<9xf32>
+}";
+        let before = parse(src);
+        let mut after = before.clone();
+        assert!(AlgebraicSimplify.run(&mut after).unwrap());
+        assert_eq!(count(&after, OpKind::Maximum) + count(&after, OpKind::Minimum), 0);
+        let mut args = inputs(&before);
+        let edge = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 1e-45, -1e-45, -3.5, 7.25];
+        if let oxhlo_interp::RtValue::Tensor(t) = &mut args[0] {
+            t.data = oxhlo_interp::Data::Float(edge.iter().map(|&v| v as f32 as f64).collect());
+        }
+        let want = oxhlo_interp::run_main(&before, args.clone()).unwrap();
+        let got = oxhlo_interp::run_main(&after, args).unwrap();
+        assert!(same(&want, &got), "{want:?} vs {got:?}");
     }
 }

@@ -249,6 +249,25 @@ pub fn neg_zero_bits(e: &ElementType) -> Option<u64> {
     }
 }
 
+/// Bits of the lowest value of a float or integer type (`-inf`; the signed or unsigned minimum), or with
+/// `highest` its highest (`+inf`; the maximum), masked to the element width: the identities of `maximum`
+/// and `minimum`. None for bools and for floats without infinities.
+pub fn extreme_bits(e: &ElementType, highest: bool) -> Option<u64> {
+    match e {
+        ElementType::Float(f) => {
+            let b = oxhlo_dtype::encode(f.format(), if highest { f64::INFINITY } else { f64::NEG_INFINITY });
+            (oxhlo_dtype::decode(f.format(), b) == if highest { f64::INFINITY } else { f64::NEG_INFINITY }).then_some(b)
+        }
+        ElementType::Int { bits, .. } if *bits <= 64 => Some(mask_bits(e, match (e.is_signed_integer(), highest) {
+            (true, false) => oxhlo_dtype::int::signed_min(*bits) as u64,
+            (true, true) => oxhlo_dtype::int::signed_max(*bits) as u64,
+            (false, false) => 0,
+            (false, true) => oxhlo_dtype::int::unsigned_max(*bits),
+        })),
+        _ => None,
+    }
+}
+
 /// Bits of an integer with every bit set (`-1`, all-ones, `true`) in storage width.
 pub fn all_ones_bits(e: &ElementType) -> Option<u64> {
     match e {
