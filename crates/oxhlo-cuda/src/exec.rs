@@ -99,7 +99,7 @@ struct PlannedStep {
     /// A fused kernel with a reduction epilogue: its first pass (`reduce::render_fused_pass`).
     fused_reduce: Option<Arc<Kernel>>,
     /// A row kernel (`oxhlo_plan::row_fusion`) and whether it runs a warp per row.
-    row_kernel: Option<(Arc<Kernel>, bool, bool)>,
+    row_kernel: Option<(Arc<Kernel>, crate::rows::RowLaunch)>,
     /// A reduction kernel's finishing pass that also runs the next step ([`crate::finish_epilogue`]).
     epilogue: Option<Epilogue>,
     /// This step is the epilogue of the step before: nothing to run when that one ran it.
@@ -366,7 +366,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
                 _ => None,
             };
             let row_kernel = match &step {
-                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.warp, r.persistent)),
+                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (r.launch(), r.src)).map(|(l, src)| (Arc::new(Kernel::new(src)), l)),
                 _ => None,
             };
             let view_copy = copy_of(&step).map(|c| (c.clone(), Arc::new(Kernel::new(c.src.clone()))));
@@ -1127,8 +1127,8 @@ impl<'p> Run<'p> {
     }
 
     fn exec_kernel(&mut self, frame: &mut Frame<'p>, block: &'p Block, k: &oxhlo_plan::fusion::FusedKernel, ps: &PlannedStep) -> Result<Vec<Slot>, String> {
-        if let (Some((src, warp, persistent)), Some(view)) = (&ps.row_kernel, &k.rows) {
-            return self.run_row_kernel(frame, k, src, (*warp, *persistent), view.rows as i64);
+        if let (Some((src, launch)), Some(view)) = (&ps.row_kernel, &k.rows) {
+            return self.run_row_kernel(frame, k, src, *launch, view.rows as i64);
         }
         if let Some(outs) = self.try_device_kernel(frame, ps, &k.outputs)? {
             return Ok(outs);
@@ -1149,7 +1149,7 @@ impl<'p> Run<'p> {
 
     /// A row kernel: one launch, every input on the device (uploaded when on the host), each output
     /// allocated for its own type (full-shape values and per-row values).
-    fn run_row_kernel(&self, frame: &mut Frame, k: &oxhlo_plan::fusion::FusedKernel, src: &Kernel, (warp, persistent): (bool, bool), rows: i64) -> Result<Vec<Slot>, String> {
+    fn run_row_kernel(&self, frame: &mut Frame, k: &oxhlo_plan::fusion::FusedKernel, src: &Kernel, launch: crate::rows::RowLaunch, rows: i64) -> Result<Vec<Slot>, String> {
         let devs = self.devs(frame, &k.inputs)?.ok_or("internal error: a row kernel input has no device form")?;
         let gpu = &self.prog.gpu;
         let mut outs = Vec::new();
@@ -1162,7 +1162,7 @@ impl<'p> Run<'p> {
             meta.push((t.clone(), kind, n));
         }
         let ins: Vec<_> = devs.iter().map(|d| &**d.buf).collect();
-        gpu.launch_rows(src, rows, warp, persistent, &ins, &mut outs)?;
+        gpu.launch_rows(src, rows, launch, &ins, &mut outs)?;
         self.prog.stats.device_kernels.fetch_add(1, Ordering::Relaxed);
         Ok(outs.into_iter().zip(meta).map(|(b, (t, kd, n))| Slot { dev: Some(Gpu::wrap(t, kd, n, b)), host: None }).collect())
     }

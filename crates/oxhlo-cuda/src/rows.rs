@@ -24,15 +24,45 @@ use std::fmt::Write;
 
 /// Threads of a block-per-row kernel.
 pub const ROW_THREADS: i64 = 256;
-/// Warps of a block-per-row kernel.
-const ROW_WARPS: i64 = ROW_THREADS / 32;
 
-/// A rendered row kernel: its source, whether it runs a warp per row (else a block per row), and
-/// whether its grid is the blocks the device holds at once (each loading its next row ahead).
+/// A rendered row kernel: its source, whether it runs a warp per row (else a block per row), whether
+/// its grid is the blocks the device holds at once (each loading its next row ahead), and its block's
+/// threads (eight warps a row each, or a row's [`block_threads`]).
 pub struct RowSource {
     pub src: String,
     pub warp: bool,
     pub persistent: bool,
+    pub threads: u32,
+}
+
+/// How a row kernel launches ([`RowSource`] less its source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowLaunch {
+    pub warp: bool,
+    pub persistent: bool,
+    pub threads: u32,
+}
+
+impl RowSource {
+    pub fn launch(&self) -> RowLaunch {
+        RowLaunch { warp: self.warp, persistent: self.persistent, threads: self.threads }
+    }
+}
+
+/// Threads of a block-per-row kernel over rows of `cols` elements: [`ROW_THREADS`], or 128 where that
+/// holds 8 to 16 elements a thread and 256 would hold fewer or none (rows of 1024 to 1920: each thread
+/// then loads its next row ahead, and a row's reductions cost half as many shuffles an element). The
+/// causal attention's masked softmax over [32768, 1024] took 163 us a call at 256 threads, 148 at 128 (H100;
+/// 154 without the prefetch; 253 at 512). `OXHLO_CUDA_ROW_BLOCK_THREADS` (128, 256 or 512; read once)
+/// sets it for every row of a multiple of it, at most 16 elements a thread.
+pub fn block_threads(cols: i64) -> i64 {
+    static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    let held = |t: i64| cols % t == 0 && cols / t <= 16;
+    match crate::reduce::knob(&T, "OXHLO_CUDA_ROW_BLOCK_THREADS", |t: i64| t == 128 || t == 256 || t == 512, 0) {
+        0 if held(128) && cols / 128 >= 8 && !(held(ROW_THREADS) && cols / ROW_THREADS >= 8) => 128,
+        t if t > 0 && held(t) => t,
+        _ => ROW_THREADS,
+    }
 }
 
 /// Renders the row kernel `k` (None when it is not one, or some op or type has no rendering).
@@ -74,7 +104,8 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             return None;
         }
     }
-    let (tid, nt) = if warp { ("lane", lanes.to_string()) } else { ("(int)threadIdx.x", format!("{ROW_THREADS}")) };
+    let block_threads = if warp { 256 } else { block_threads(cols) };
+    let (tid, nt) = if warp { ("lane", lanes.to_string()) } else { ("(int)threadIdx.x", format!("{block_threads}")) };
     let mut src = String::from(PRELUDE);
     for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
         let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
@@ -98,7 +129,8 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let _ = writeln!(src, "  for (long long row = (long long)blockIdx.x * rpb + (threadIdx.x >> 5); row < rows; row += (long long)gridDim.x * rpb) {{");
     } else {
         let per_phase = reduces.len().max(1);
-        let _ = writeln!(src, "  __shared__ double sh[{per_phase}][{ROW_WARPS}];");
+        let _ = writeln!(src, "  __shared__ double sh[{per_phase}][{}];", block_threads / 32);
+        let _ = writeln!(src, "  __shared__ float shf[{per_phase}][{}];", block_threads / 32);
         let _ = writeln!(src, "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {{");
     }
     for &(v, kind) in &row_kind {
@@ -146,7 +178,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let mut targets: Vec<Vec<Value>> = phases.iter().map(|(phase, _)| phase.iter().map(|&i| block.ops[i].operands[0]).collect()).collect();
     targets.push(full_outs.iter().map(|&(_, v)| v).collect());
     // A row's threads: a warp's lanes, or the block's.
-    let threads = if warp { lanes } else { ROW_THREADS };
+    let threads = if warp { lanes } else { block_threads };
     let mut cache = element_cache(func, block, k, cols, threads, &targets);
     let per_lane = cols / threads;
     // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
@@ -272,26 +304,48 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         src += &fold;
         src += &keeps;
         let _ = writeln!(src, "      }}");
-        for &(q, _, _, _, _, float_fold) in &names {
-            if float_fold {
-                let _ = writeln!(src, "      double acc{q} = (double)part{q};");
+        // Maxima and minima folded in float stay in float (exact); sums meet in double. Across warps
+        // each thread reads one warp's partial and the block's warps are combined by shuffles (the
+        // same order in every thread, so every thread holds the same result).
+        let in_float = |name: &str, float_fold: bool| float_fold && name != "oxr_add";
+        let combine = |name: &'static str, float_fold: bool| match (in_float(name, float_fold), name) {
+            (true, "oxr_max") => "oxh_max",
+            (true, _) => "oxh_min",
+            _ => name,
+        };
+        for &(q, name, _, _, _, float_fold) in &names {
+            match (float_fold, in_float(name, float_fold)) {
+                (true, true) => {
+                    let _ = writeln!(src, "      float acc{q} = part{q};");
+                }
+                (true, false) => {
+                    let _ = writeln!(src, "      double acc{q} = (double)part{q};");
+                }
+                _ => {}
             }
         }
-        for &(q, name, _, _, _, _) in &names {
-            let _ = writeln!(src, "      for (int o = {}; o > 0; o >>= 1) acc{q} = {name}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));", lanes / 2);
+        for &(q, name, _, _, _, float_fold) in &names {
+            let _ = writeln!(src, "      for (int o = {}; o > 0; o >>= 1) acc{q} = {}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));", lanes / 2, combine(name, float_fold));
         }
         if !warp {
-            for &(q, _, _, _, _, _) in &names {
-                let _ = writeln!(src, "      if (lane == 0) sh[{q}][threadIdx.x >> 5] = acc{q};");
+            let warps = block_threads / 32;
+            for &(q, name, _, _, _, float_fold) in &names {
+                let _ = writeln!(src, "      if (lane == 0) {}[{q}][threadIdx.x >> 5] = acc{q};", if in_float(name, float_fold) { "shf" } else { "sh" });
             }
             let _ = writeln!(src, "      __syncthreads();");
-            for &(q, name, _, _, _, _) in &names {
-                let _ = writeln!(src, "      acc{q} = sh[{q}][0];\n      for (int w = 1; w < {ROW_WARPS}; ++w) acc{q} = {name}(acc{q}, sh[{q}][w]);");
+            for &(q, name, _, _, _, float_fold) in &names {
+                let _ = writeln!(src, "      acc{q} = {}[{q}][lane & {}];", if in_float(name, float_fold) { "shf" } else { "sh" }, warps - 1);
+                let _ = writeln!(src, "      for (int o = {}; o > 0; o >>= 1) acc{q} = {}(acc{q}, __shfl_xor_sync(0xffffffffu, acc{q}, o));", warps / 2, combine(name, float_fold));
             }
             let _ = writeln!(src, "      __syncthreads();");
         }
-        for &(q, name, _, init, result, _) in &names {
-            let _ = writeln!(src, "      r{} = (float){name}((double){}, acc{q});", result.0, load(Kind::F32, &format!("in{init}"), "0"));
+        for &(q, name, _, init, result, float_fold) in &names {
+            let init = load(Kind::F32, &format!("in{init}"), "0");
+            if in_float(name, float_fold) {
+                let _ = writeln!(src, "      r{} = {}({init}, acc{q});", result.0, combine(name, float_fold));
+            } else {
+                let _ = writeln!(src, "      r{} = (float){name}((double){init}, acc{q});", result.0);
+            }
             seeded.insert(result, (format!("r{}", result.0), Kind::F32));
         }
         let _ = writeln!(src, "    }}");
@@ -320,7 +374,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
     }
     let _ = writeln!(src, "  }}\n}}");
-    Some(RowSource { src, warp, persistent })
+    Some(RowSource { src, warp, persistent, threads: block_threads as u32 })
 }
 
 /// Elements a thread from which held block rows load their next row's inputs ahead (rows of 2048 or

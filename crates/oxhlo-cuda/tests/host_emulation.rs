@@ -591,7 +591,7 @@ fn row_kernels_on_the_host_match_the_interpreter() {
             }).collect();
             let words: Vec<usize> = [view.rows].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
             // SAFETY: the kernel takes (rows, inputs..., outputs...) with these element types and sizes.
-            unsafe { run(entry, oxhlo_cuda::rows::ROW_THREADS as u32, &words) };
+            unsafe { run(entry, rows.threads, &words) };
             for (o, (b, w)) in outs.into_iter().zip(&want).enumerate() {
                 let got = Val::Native(NTensor::new(w.native().unwrap().ty.clone(), b));
                 let (g, w) = (common::as_f64(&got.to_rt()), common::as_f64(&w.to_rt()));

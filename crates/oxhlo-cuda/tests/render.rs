@@ -469,17 +469,25 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         let r = oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
         assert_eq!(r.warp, warp, "{name}");
         // One accumulator per reduction; one reduction loop per phase plus the output loop.
-        assert_eq!(r.src.matches("double acc").count(), reductions, "{name}: {}", r.src);
+        assert_eq!(r.src.matches("double acc").count() + r.src.matches("float acc").count(), reductions, "{name}: {}", r.src);
         // (Loops of one statement are a prefetch's loads and copies.)
         let loops = r.src.matches("for (long long c =").count() + r.src.matches("; ++j_) {").count();
         assert_eq!(loops, phases + 1, "{name}: {}", r.src);
         // Rows of a multiple of their threads (a warp's 32, a block's 256), at most 16 elements a
         // thread, keep the values later loops need in registers (layer norm's centred values: the
         // output loop does not reload and recentre the row; softmax's row and exponentials).
-        let threads = if warp { 32 } else { 256 };
+        // A block row takes 128 threads where 256 would hold fewer than 8 elements a thread (1024).
+        let threads = if warp { 32 } else { r.threads as usize };
+        if !warp && std::env::var("OXHLO_CUDA_ROW_BLOCK_THREADS").is_err() {
+            assert_eq!(threads, if cols == 1024 { 128 } else { 256 }, "{name}");
+        }
         let holds = cols % threads == 0 && cols / threads <= 16;
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         assert_eq!(r.src.matches("__syncthreads()").count(), if warp { 0 } else { 2 * phases }, "{name}: {}", r.src);
+        // Across a block's warps each thread reads one warp's partial, then shuffles combine them.
+        if !warp {
+            assert_eq!(r.src.matches(&format!("[lane & {}];", threads / 32 - 1)).count(), reductions, "{name}: {}", r.src);
+        }
         // Held block rows of 8 elements a thread or more load their next row's input while they work
         // on this one (then the grid is the blocks the device holds): the row itself here, loaded
         // before the row loop and for the next row inside it, never from `in0[i]`.
@@ -487,11 +495,12 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
             let prefetch = !warp && holds && cols / threads >= 8;
             assert_eq!(r.persistent, prefetch, "{name}: {}", r.src);
             if prefetch {
-                let x = r.src.find("n0[j_] = (float)(in0[(long long)blockIdx.x * C").expect("the first row's loads");
+                let j = (0..k.inputs.len()).find(|j| r.src.contains(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C"))).expect("the first row's loads");
+                let x = r.src.find(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C")).unwrap();
                 let head = r.src.find("for (long long row = blockIdx.x").unwrap();
                 assert!(x < head, "{name}: {}", r.src);
-                assert!(r.src.contains("if (row + gridDim.x < rows)") && r.src.contains("n0[j_] = (float)(in0[(row + gridDim.x) * C"), "{name}: {}", r.src);
-                assert!(!r.src.contains("in0[i]"), "{name}: {}", r.src);
+                assert!(r.src.contains("if (row + gridDim.x < rows)") && r.src.contains(&format!("n{j}[j_] = (float)(in{j}[(row + gridDim.x) * C")), "{name}: {}", r.src);
+                assert!(!r.src.contains(&format!("in{j}[i]")), "{name}: {}", r.src);
             }
         }
     }
