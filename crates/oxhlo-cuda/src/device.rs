@@ -162,10 +162,13 @@ fn reserve_pool(g: &Gpu) {
     if bytes == 0 {
         return;
     }
+    // On the backend's stream, so never while a graph is being captured there (a capture then fails:
+    // seen on an H100 as a program's runs not captured).
+    let _use = crate::graph::StreamUse::new();
     // SAFETY: never read or written; freed (stream-ordered) when dropped here.
     if let Ok(s) = unsafe { g.stream.alloc::<u8>(bytes) } {
         drop(s);
-        let _ = g.stream.synchronize();
+        let _ = g.synchronize();
     }
 }
 
