@@ -1,7 +1,7 @@
 //! Prints the GPU backend's kernel plan of a program (no GPU needed): `cargo run --release -p oxhlo-cuda
 //! --example dump_rows -- prog.mlir` lists the steps after the GPU's optimizer (ops run alone, fused
 //! kernels with their row view); with `SRC=1` it also prints each row kernel's CUDA C source
-//! (`rows::render_rows`), as the device would compile it.
+//! (`rows::render_rows`), as the device would compile it; with `PASSES=1` the optimizer's time by pass.
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -10,7 +10,10 @@ fn main() {
     };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut m = oxhlo_text::parse_module(&text, &path).unwrap_or_else(|e| panic!("{e}"));
-    oxhlo_cuda::optimize(&mut m, &oxhlo_opt::OptOptions::at(oxhlo_opt::OptLevel::O2)).expect("optimizes");
+    let report = oxhlo_cuda::optimize(&mut m, &oxhlo_opt::OptOptions::at(oxhlo_opt::OptLevel::O2)).expect("optimizes");
+    if std::env::var("PASSES").is_ok() {
+        print!("{}", report.render());
+    }
     let f = m.entry().expect("an entry function");
     let block = f.body.entry().expect("a body");
     let options = oxhlo_cuda::CudaOptions::default().fusion;

@@ -366,7 +366,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
                 _ => None,
             };
             let row_kernel = match &step {
-                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (r.launch(), r.src)).map(|(l, src)| (Arc::new(Kernel::new(src)), l)),
+                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (r.launch(), r.src)).map(|(launch, src)| (Arc::new(Kernel::new(src)), launch)),
                 _ => None,
             };
             let view_copy = copy_of(&step).map(|c| (c.clone(), Arc::new(Kernel::new(c.src.clone()))));

@@ -6,6 +6,7 @@
 
 use crate::util::{for_each_func, is_removable, is_simple_pure, resolve};
 use crate::Pass;
+use oxhlo_ir::attr::DenseArray;
 use oxhlo_ir::{Attr, Func, Module, Op, OpKind, Region, Type, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -66,7 +67,33 @@ fn hash_attr(a: &Attr, h: &mut DefaultHasher) {
                 hash_attr(x, h);
             }
         }
-        other => format!("{other:?}").hash(h),
+        Attr::DenseArray(a) => {
+            "dense_array".hash(h);
+            match a {
+                DenseArray::Bool(v) => v.hash(h),
+                DenseArray::I8(v) | DenseArray::I16(v) | DenseArray::I32(v) | DenseArray::I64(v) => v.hash(h),
+                DenseArray::F32(v) | DenseArray::F64(v) => v.len().hash(h),
+            }
+        }
+        Attr::Int(v, _) => v.hash(h),
+        Attr::Bool(v) => v.hash(h),
+        Attr::Str(v) | Attr::SymbolRef(v) | Attr::Opaque(v) => v.hash(h),
+        Attr::Bounds(v) => v.hash(h),
+        // Others by kind alone: the bucket's entries are compared in full.
+        other => std::mem::discriminant(other).hash(h),
+    }
+}
+
+/// Hashes result types by their shapes and element kinds (a bucket key: equal types hash alike; the
+/// entries of a bucket are compared in full).
+fn hash_types(types: &[Type], h: &mut DefaultHasher) {
+    types.len().hash(h);
+    for t in types {
+        std::mem::discriminant(t).hash(h);
+        if let Type::Tensor(t) = t {
+            t.shape.hash(h);
+            std::mem::discriminant(&t.elem).hash(h);
+        }
     }
 }
 
@@ -141,7 +168,7 @@ impl CseState<'_> {
             n.hash(&mut h);
             hash_attr(a, &mut h);
         }
-        format!("{types:?}").hash(&mut h);
+        hash_types(types, &mut h);
         hash_regions(&op.regions, &mut h);
         h.finish()
     }
