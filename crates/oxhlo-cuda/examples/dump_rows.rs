@@ -24,7 +24,7 @@ fn main() {
             oxhlo_plan::fusion::Step::Kernel(k) => {
                 println!("// kernel: {} ops, rows {:?}", k.ops.len(), k.rows.as_ref().map(|r| (r.rows, r.cols)));
                 if let (true, Some(r)) = (sources && k.rows.is_some(), oxhlo_cuda::rows::render_rows(f, block, &k)) {
-                    println!("// a {} a row{}\n{}", if r.warp { "warp" } else { "block" }, if r.persistent { ", the next row loaded ahead" } else { "" }, r.src);
+                    println!("// a {} a row{}\n{}", if r.launch.warp { "warp" } else { "block" }, if r.launch.persistent { ", the next row loaded ahead" } else { "" }, r.src);
                 }
             }
         }

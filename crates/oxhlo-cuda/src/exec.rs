@@ -98,7 +98,7 @@ struct PlannedStep {
     kernel: Option<(Arc<Kernel>, Vec<Value>)>,
     /// A fused kernel with a reduction epilogue: its first pass (`reduce::render_fused_pass`).
     fused_reduce: Option<Arc<Kernel>>,
-    /// A row kernel (`oxhlo_plan::row_fusion`) and whether it runs a warp per row.
+    /// A row kernel (`oxhlo_plan::row_fusion`) and how it launches.
     row_kernel: Option<(Arc<Kernel>, crate::rows::RowLaunch)>,
     /// A reduction kernel's finishing pass that also runs the next step ([`crate::finish_epilogue`]).
     epilogue: Option<Epilogue>,
@@ -366,7 +366,7 @@ fn plan_block(func: &Func, block: &Block, fusion: &FusionOptions) -> (Vec<Planne
                 _ => None,
             };
             let row_kernel = match &step {
-                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (r.launch(), r.src)).map(|(launch, src)| (Arc::new(Kernel::new(src)), launch)),
+                Step::Kernel(k) if k.rows.is_some() => crate::rows::render_rows(func, block, k).map(|r| (Arc::new(Kernel::new(r.src)), r.launch)),
                 _ => None,
             };
             let view_copy = copy_of(&step).map(|c| (c.clone(), Arc::new(Kernel::new(c.src.clone()))));

@@ -9,7 +9,7 @@
 //! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Held
 //! rows fold a thread's elements in float before the threads' partials meet in double. Held block rows
 //! of 8 elements a thread or more load their next row's inputs while they work on this one (the grid is
-//! then the blocks the device holds at once, [`RowSource::persistent`]). Per-row outputs are stored once
+//! then the blocks the device holds at once, [`RowLaunch::persistent`]). Per-row outputs are stored once
 //! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
@@ -25,17 +25,15 @@ use std::fmt::Write;
 /// Threads of a block-per-row kernel.
 pub const ROW_THREADS: i64 = 256;
 
-/// A rendered row kernel: its source, whether it runs a warp per row (else a block per row), whether
-/// its grid is the blocks the device holds at once (each loading its next row ahead), and its block's
-/// threads (eight warps a row each, or a row's [`block_threads`]).
+/// A rendered row kernel: its source and how it launches.
 pub struct RowSource {
     pub src: String,
-    pub warp: bool,
-    pub persistent: bool,
-    pub threads: u32,
+    pub launch: RowLaunch,
 }
 
-/// How a row kernel launches ([`RowSource`] less its source).
+/// How a row kernel launches: a warp per row (else a block per row), whether its grid is the blocks
+/// the device holds at once (each loading its next row ahead), and its block's threads (eight warps a
+/// row each, or a row's [`block_threads`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RowLaunch {
     pub warp: bool,
@@ -43,9 +41,10 @@ pub struct RowLaunch {
     pub threads: u32,
 }
 
-impl RowSource {
-    pub fn launch(&self) -> RowLaunch {
-        RowLaunch { warp: self.warp, persistent: self.persistent, threads: self.threads }
+impl RowLaunch {
+    /// A warp a row (eight to a block), or a block of [`ROW_THREADS`] a row, the grid a block a row.
+    pub fn plain(warp: bool) -> RowLaunch {
+        RowLaunch { warp, persistent: false, threads: ROW_THREADS as u32 }
     }
 }
 
@@ -184,7 +183,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     // Element values held in registers by the loop that computed them (`e<value>[j_]`), for later loops.
     let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
     // Inputs a block row loads for its next row while it works on this one (`x<j>` this row's, `n<j>`
-    // the next's): the grid is then the blocks the device holds at once ([`RowSource::persistent`]).
+    // the next's): the grid is then the blocks the device holds at once ([`RowLaunch::persistent`]).
     let prefetched: Vec<(usize, Value, Kind)> = match &mut cache {
         Some(c) if !warp && row_prefetch().unwrap_or(per_lane >= PREFETCH_MIN_PER_THREAD) => {
             let pre: Vec<(usize, Value, Kind)> = elementwise_inputs(func, block, k).into_iter().filter_map(|v| Some((k.inputs.iter().position(|&x| x == v)?, v, kind_of(func, v)?.0))).collect();
@@ -374,7 +373,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
     }
     let _ = writeln!(src, "  }}\n}}");
-    Some(RowSource { src, warp, persistent, threads: block_threads as u32 })
+    Some(RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } })
 }
 
 /// Elements a thread from which held block rows load their next row's inputs ahead (rows of 2048 or

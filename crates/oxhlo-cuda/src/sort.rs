@@ -510,7 +510,7 @@ pub fn try_sort(gpu: &Gpu, memo: &Memo, func: &Func, op: &Op, ins: &[DTensor]) -
                 }
                 outs = with_pos.split_off(1);
             }
-            Ok(Launches::Rows(warp)) => gpu.launch_rows(&src, rows, crate::rows::RowLaunch { warp: *warp, persistent: false, threads: crate::rows::ROW_THREADS as u32 }, &bufs, &mut outs)?,
+            Ok(Launches::Rows(warp)) => gpu.launch_rows(&src, rows, crate::rows::RowLaunch::plain(*warp), &bufs, &mut outs)?,
         }
         Ok(Gpu::wrap_results(&results, outs))
     })())

@@ -591,7 +591,7 @@ fn row_kernels_on_the_host_match_the_interpreter() {
             }).collect();
             let words: Vec<usize> = [view.rows].into_iter().chain(ins.iter().map(|v| ptr(&v.native().unwrap().buf))).chain(outs.iter().map(ptr)).collect();
             // SAFETY: the kernel takes (rows, inputs..., outputs...) with these element types and sizes.
-            unsafe { run(entry, rows.threads, &words) };
+            unsafe { run(entry, rows.launch.threads, &words) };
             for (o, (b, w)) in outs.into_iter().zip(&want).enumerate() {
                 let got = Val::Native(NTensor::new(w.native().unwrap().ty.clone(), b));
                 let (g, w) = (common::as_f64(&got.to_rt()), common::as_f64(&w.to_rt()));
@@ -599,8 +599,8 @@ fn row_kernels_on_the_host_match_the_interpreter() {
                     assert!((a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{path:?} row kernel {q} output {o} element {e}: {a} vs {b}");
                 }
             }
-            forms.insert((rows.warp, rows.src.contains("[j_] = ")));
-            println!("{}: row kernel {q} ({} rows of {}, {}) agrees", path.display(), view.rows, view.cols, if rows.warp { "a warp a row" } else { "a block a row" });
+            forms.insert((rows.launch.warp, rows.src.contains("[j_] = ")));
+            println!("{}: row kernel {q} ({} rows of {}, {}) agrees", path.display(), view.rows, view.cols, if rows.launch.warp { "a warp a row" } else { "a block a row" });
             checked += 1;
         }
     }

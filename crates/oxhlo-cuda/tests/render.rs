@@ -467,7 +467,7 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         let view = k.rows.as_ref().unwrap();
         assert_eq!((view.rows, view.cols), (rows, cols), "{name}");
         let r = oxhlo_cuda::rows::render_rows(f, block, k).expect("renders");
-        assert_eq!(r.warp, warp, "{name}");
+        assert_eq!(r.launch.warp, warp, "{name}");
         // One accumulator per reduction; one reduction loop per phase plus the output loop.
         assert_eq!(r.src.matches("double acc").count() + r.src.matches("float acc").count(), reductions, "{name}: {}", r.src);
         // (Loops of one statement are a prefetch's loads and copies.)
@@ -477,7 +477,7 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         // thread, keep the values later loops need in registers (layer norm's centred values: the
         // output loop does not reload and recentre the row; softmax's row and exponentials).
         // A block row takes 128 threads where 256 would hold fewer than 8 elements a thread (1024).
-        let threads = if warp { 32 } else { r.threads as usize };
+        let threads = if warp { 32 } else { r.launch.threads as usize };
         if !warp && std::env::var("OXHLO_CUDA_ROW_BLOCK_THREADS").is_err() {
             assert_eq!(threads, if cols == 1024 { 128 } else { 256 }, "{name}");
         }
@@ -493,7 +493,7 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         // before the row loop and for the next row inside it, never from `in0[i]`.
         if std::env::var("OXHLO_CUDA_ROW_PREFETCH").is_err() {
             let prefetch = !warp && holds && cols / threads >= 8;
-            assert_eq!(r.persistent, prefetch, "{name}: {}", r.src);
+            assert_eq!(r.launch.persistent, prefetch, "{name}: {}", r.src);
             if prefetch {
                 let j = (0..k.inputs.len()).find(|j| r.src.contains(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C"))).expect("the first row's loads");
                 let x = r.src.find(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C")).unwrap();
