@@ -553,6 +553,36 @@ fn conformance_window_slice_and_sort_kernels_on_the_host_match_the_interpreter()
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whether a row program takes rows of special values ([`special_rows`]) and is compared bit for bit.
+fn special(path: &Path) -> bool {
+    path.to_string_lossy().contains("special")
+}
+
+/// An f32 input of rows of special values, by row (mod 6): signed zeros mixed, all -0, uniform values
+/// with one NaN, uniform values with both infinities, negative values and one -0, uniform values.
+fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
+    let cols = *t.shape.last().unwrap() as usize;
+    let Buf::F32(mut v) = common::uniform_input(t, seed) else { panic!("special rows are f32") };
+    for (r, row) in v.chunks_mut(cols).enumerate() {
+        let at = (r * 7919 + seed as usize) % cols;
+        match r % 6 {
+            0 => row.iter_mut().enumerate().for_each(|(c, x)| *x = if (c * 31 + r) % 5 == 0 { 0.0 } else { -0.0 }),
+            1 => row.iter_mut().for_each(|x| *x = -0.0),
+            2 => row[at] = f32::NAN,
+            3 => {
+                row[at] = f32::INFINITY;
+                row[(at + 1) % cols] = f32::NEG_INFINITY;
+            }
+            4 => {
+                row.iter_mut().for_each(|x| *x = -x.abs() - 1.0);
+                row[at] = -0.0;
+            }
+            _ => {}
+        }
+    }
+    Buf::F32(v)
+}
+
 /// The row kernels (softmax, layer norm and attention-score rows as one kernel each: `rows.rs`) of the
 /// programs of `oxhlo-plan/tests/rows/`, planned as the CUDA backend plans them, run on the host as a
 /// block of 256 threads (a warp a row or a block a row, values held in registers between loops or
@@ -574,6 +604,7 @@ fn row_kernels_on_the_host_match_the_interpreter() {
             let t = f.ty(a).as_tensor().unwrap().clone();
             let buf = match t.elem {
                 oxhlo_ir::ElementType::Bool => common::sort_input(&t, (n * 10 + j) as u64, false),
+                _ if special(path) => special_rows(&t, (n * 10 + j) as u64),
                 _ => common::uniform_input(&t, (n * 10 + j) as u64),
             };
             Val::Native(NTensor::new(t, buf))
@@ -596,7 +627,9 @@ fn row_kernels_on_the_host_match_the_interpreter() {
                 let got = Val::Native(NTensor::new(w.native().unwrap().ty.clone(), b));
                 let (g, w) = (common::as_f64(&got.to_rt()), common::as_f64(&w.to_rt()));
                 for (e, (a, b)) in g.iter().zip(&w).enumerate() {
-                    assert!((a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{path:?} row kernel {q} output {o} element {e}: {a} vs {b}");
+                    // Rows of special values: bit for bit (the sign of a zero included).
+                    let close = if special(path) { a.to_bits() == b.to_bits() } else { (a - b).abs() <= 1e-5 * (1.0 + b.abs()) };
+                    assert!((a.is_nan() && b.is_nan()) || close, "{path:?} row kernel {q} output {o} element {e}: {a} vs {b}");
                 }
             }
             forms.insert((rows.launch.warp, rows.src.contains("[j_] = ")));
