@@ -110,6 +110,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
     }
     src += FOLD_MAX_MIN;
+    src += ROW_DIVIDE;
     let bounds = match row_min_blocks() {
         b if warp && b > 0 => format!("__launch_bounds__(256, {b}) "),
         _ => String::new(),
@@ -358,15 +359,37 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     // The full-shape outputs, after every reduction.
     if !full_outs.is_empty() {
         let (b, _, _) = body_of(phases.len(), &seeded, &mut held)?;
-        let _ = writeln!(src, "{}", loop_head(tid, &nt, "    "));
-        for line in b.body.lines() {
-            let _ = writeln!(src, "  {line}");
-        }
+        let mut stores = String::new();
         for &(j, v) in &full_outs {
             let (name, kind) = b.regs.get(&v)?;
-            let _ = writeln!(src, "      {}out{j}[i] = {};", if half { "if (live) " } else { "" }, crate::render::store(*kind, name));
+            let _ = writeln!(stores, "      {}out{j}[i] = {};", if half { "if (live) " } else { "" }, crate::render::store(*kind, name));
         }
-        let _ = writeln!(src, "    }}");
+        let output_loop = |src: &mut String, body: &str| {
+            let _ = writeln!(src, "{}", loop_head(tid, &nt, "    "));
+            for line in body.lines() {
+                let _ = writeln!(src, "  {line}");
+            }
+            *src += &stores;
+            let _ = writeln!(src, "    }}");
+        };
+        match row_divisions(&b.body).filter(|_| cache.is_some() && row_divide_enabled()) {
+            Some((fast, divisors)) => {
+                // Divisions by a row's value: its reciprocal once a row, a product corrected by one
+                // fused multiply-add an element (exact where the operands' ranges allow, which the
+                // flag checks); the loop again with IEEE divisions when any element is outside them.
+                let mut check = Vec::new();
+                for d in &divisors {
+                    let _ = writeln!(src, "    const float rc_{d} = __frcp_rn({d});");
+                    check.push(format!("!(fabsf({d}) >= 0x1p-20f && fabsf({d}) <= 0x1p20f)"));
+                }
+                let _ = writeln!(src, "    bool slow_ = {};", check.join(" || "));
+                output_loop(&mut src, &fast);
+                let _ = writeln!(src, "    if (slow_) {{");
+                output_loop(&mut src, &b.body);
+                let _ = writeln!(src, "    }}");
+            }
+            None => output_loop(&mut src, &b.body),
+        }
     }
     // Per-row outputs, once per row.
     let first = if half { "lane == 0 && live" } else if warp { "lane == 0" } else { "threadIdx.x == 0" };
@@ -380,6 +403,77 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let _ = writeln!(src, "  }}\n}}");
     Some(RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } })
 }
+
+/// `body` (a row kernel's output loop) with its f32 divisions by a row's value (`__fdiv_rn(x, r7)`, or
+/// by a copy `float v9 = r7;` of it) as `oxh_rdiv(x, v9, rc_r7, slow_)`, and those row registers; None
+/// when it has none. See [`ROW_DIVIDE`].
+fn row_divisions(body: &str) -> Option<(String, Vec<String>)> {
+    // Names holding a row register: the registers themselves and the body's copies of them.
+    let mut row_of: HashMap<String, String> = HashMap::new();
+    for line in body.lines() {
+        let t = line.trim();
+        if let Some((lhs, rhs)) = t.strip_prefix("float ").and_then(|t| t.strip_suffix(';')).and_then(|t| t.split_once(" = ")) {
+            let is_reg = |n: &str| n.len() > 1 && n.starts_with('r') && n[1..].bytes().all(|c| c.is_ascii_digit());
+            if is_reg(rhs) {
+                row_of.insert(lhs.to_string(), rhs.to_string());
+            }
+        }
+    }
+    let (mut out, mut rest, mut divisors) = (String::new(), body, Vec::new());
+    while let Some(at) = rest.find("__fdiv_rn(") {
+        let args = &rest[at + "__fdiv_rn(".len()..];
+        // The first argument runs to the comma at depth 0, the second to the closing parenthesis.
+        let (mut depth, mut comma, mut close) = (0i32, None, None);
+        for (k, c) in args.char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' if depth > 0 => depth -= 1,
+                ')' => {
+                    close = Some(k);
+                    break;
+                }
+                ',' if depth == 0 => comma = Some(k),
+                _ => {}
+            }
+        }
+        let (comma, close) = (comma?, close?);
+        let (x, d) = (args[..comma].trim(), args[comma + 1..close].trim());
+        let reg = row_of.get(d).cloned().or_else(|| d.strip_prefix('r').filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())).map(|_| d.to_string()));
+        out += &rest[..at];
+        match reg {
+            Some(r) => {
+                let _ = write!(out, "oxh_rdiv({x}, {d}, rc_{r}, slow_)");
+                if !divisors.contains(&r) {
+                    divisors.push(r);
+                }
+            }
+            None => out += &rest[at..at + "__fdiv_rn(".len() + close + 1],
+        }
+        rest = &args[close + 1..];
+    }
+    out += rest;
+    (!divisors.is_empty()).then_some((out, divisors))
+}
+
+/// Row kernels' divisions by a row's value (softmax's `e / sum`): `OXHLO_CUDA_ROW_DIVIDE=0` keeps IEEE
+/// divisions (`__fdiv_rn`: a reciprocal, its refinement and a range check an element) instead of
+/// [`row_divisions`]' form (read once).
+fn row_divide_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_DIVIDE"))
+}
+
+/// `x / d` for `d` a row's value whose correctly rounded reciprocal `rc` the row computed once: the
+/// product `q = x rc` corrected by its residual (`x - q d`, exact in a fused multiply-add) is the
+/// correctly rounded quotient (Markstein's theorem) when nothing under- or overflows: `d` within
+/// [2^-20, 2^20] (the row's check) and `|x|` within (2^-100, 2^100); otherwise `slow` is set and the
+/// row's loop runs again with IEEE divisions.
+const ROW_DIVIDE: &str = "__device__ __forceinline__ float oxh_rdiv(float x, float d, float rc, bool& slow) {
+  const float q = __fmul_rn(x, rc);
+  slow |= !(fabsf(x) > 0x1p-100f && fabsf(x) < 0x1p100f);
+  return fmaf(fmaf(-q, d, x), rc, q);
+}
+";
 
 /// A thread's fold of maxima and minima in float without branches: `fmaxf` / `fminf` (which drop NaNs:
 /// the fold keeps a flag of its own, and a NaN seen makes the partial NaN) except for equal operands,

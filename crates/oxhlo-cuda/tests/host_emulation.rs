@@ -108,6 +108,7 @@ static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline float __fsub_rn(float a, float b) { return a - b; }
 static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
 static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
@@ -558,14 +559,15 @@ fn special(path: &Path) -> bool {
     path.to_string_lossy().contains("special")
 }
 
-/// An f32 input of rows of special values, by row (mod 6): signed zeros mixed, all -0, uniform values
-/// with one NaN, uniform values with both infinities, negative values and one -0, uniform values.
+/// An f32 input of rows of special values, by row (mod 7): signed zeros mixed, all -0, uniform values
+/// with one NaN, uniform values with both infinities, negative values and one -0, halved uniform values
+/// with a zero, a subnormal and a maximum of 0.75, uniform values.
 fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
     let cols = *t.shape.last().unwrap() as usize;
     let Buf::F32(mut v) = common::uniform_input(t, seed) else { panic!("special rows are f32") };
     for (r, row) in v.chunks_mut(cols).enumerate() {
         let at = (r * 7919 + seed as usize) % cols;
-        match r % 6 {
+        match r % 7 {
             0 => row.iter_mut().enumerate().for_each(|(c, x)| *x = if (c * 31 + r) % 5 == 0 { 0.0 } else { -0.0 }),
             1 => row.iter_mut().for_each(|x| *x = -0.0),
             2 => row[at] = f32::NAN,
@@ -576,6 +578,14 @@ fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
             4 => {
                 row.iter_mut().for_each(|x| *x = -x.abs() - 1.0);
                 row[at] = -0.0;
+            }
+            5 => {
+                // Halved, with a maximum of 0.75 and a subnormal whose quotient by it the reciprocal's
+                // product and correction round wrongly (0x1.002d24p-127 / 0.75).
+                row.iter_mut().for_each(|x| *x *= 0.5);
+                row[at] = 0.0;
+                row[(at + 1) % cols] = 0.75;
+                row[(at + 2) % cols] = f32::from_bits(0x0040_0b49);
             }
             _ => {}
         }
