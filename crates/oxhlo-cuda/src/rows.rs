@@ -401,6 +401,24 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
     }
     let _ = writeln!(src, "  }}\n}}");
+    if persistent && row_columns_enabled() {
+        // A block of a persistent grid works on many rows at the same columns: f32 inputs read by
+        // column (layer norm's scale and bias) are loaded once, before the row loop, while the
+        // registers the row holds allow.
+        let arrays = src.matches(&format!("[{per_lane}];")).count() as i64;
+        let mut budget = HELD_REGISTERS / per_lane - arrays;
+        for (j, &v) in k.inputs.iter().enumerate() {
+            let read = format!("(float)(in{j}[(long long)(((unsigned int)i) % {cols}u)])");
+            if budget <= 0 || kind_of(func, v)?.0 != Kind::F32 || !src.contains(&read) {
+                continue;
+            }
+            src = src.replace(&read, &format!("col{j}[j_]"));
+            let load_ahead = format!("  float col{j}[{per_lane}];\n  #pragma unroll\n  for (int j_ = 0; j_ < {per_lane}; ++j_) col{j}[j_] = in{j}[(int)threadIdx.x + {threads} * j_];\n");
+            let at = src.find("  for (long long row = blockIdx.x;")?;
+            src.insert_str(at, &load_ahead);
+            budget -= 1;
+        }
+    }
     Some(RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } })
 }
 
@@ -453,6 +471,13 @@ fn row_divisions(body: &str) -> Option<(String, Vec<String>)> {
     }
     out += rest;
     (!divisors.is_empty()).then_some((out, divisors))
+}
+
+/// Whether persistent row kernels load their f32 column inputs once a block (`OXHLO_CUDA_ROW_COLUMNS=0`:
+/// every row reads them again; read once).
+fn row_columns_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_COLUMNS"))
 }
 
 /// Row kernels' divisions by a row's value (softmax's `e / sum`): `OXHLO_CUDA_ROW_DIVIDE=0` keeps IEEE

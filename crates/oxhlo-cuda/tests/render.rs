@@ -493,6 +493,12 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         // Softmax rows (the attention scores' too) divide by their sums: held ones in the two-loop form.
         let divides = name.starts_with("softmax") || name.starts_with("attention");
+        // A persistent layer norm loads its scale and bias once a block, before the row loop.
+        if r.launch.persistent && name.starts_with("layernorm") && std::env::var("OXHLO_CUDA_ROW_COLUMNS").is_err() {
+            let (head, rows_loop) = r.src.split_once("for (long long row = blockIdx.x;").unwrap();
+            assert_eq!(head.matches("; ++j_) col").count(), 2, "{name}: {}", r.src);
+            assert!(rows_loop.contains("col") && !rows_loop.contains(&format!("% {cols}u)]")), "{name}: {}", r.src);
+        }
         if std::env::var("OXHLO_CUDA_ROW_DIVIDE").is_err() {
             assert_eq!(rerun, holds && divides, "{name}: {}", r.src);
         }
