@@ -491,11 +491,12 @@ fn row_divide_enabled() -> bool {
 /// `x / d` for `d` a row's value whose correctly rounded reciprocal `rc` the row computed once: the
 /// product `q = x rc` corrected by its residual (`x - q d`, exact in a fused multiply-add) is the
 /// correctly rounded quotient (Markstein's theorem) when nothing under- or overflows: `d` within
-/// [2^-20, 2^20] (the row's check) and `|x|` within (2^-100, 2^100); otherwise `slow` is set and the
-/// row's loop runs again with IEEE divisions.
+/// [2^-20, 2^20] (the row's check) and `|x|` within (2^-100, 2^100), or `x` +0 (a masked softmax's
+/// exponentials: the form gives +0 / d = +0, but +0 for -0 too, so -0 is not taken); otherwise `slow`
+/// is set and the row's loop runs again with IEEE divisions.
 const ROW_DIVIDE: &str = "__device__ __forceinline__ float oxh_rdiv(float x, float d, float rc, bool& slow) {
   const float q = __fmul_rn(x, rc);
-  slow |= !(fabsf(x) > 0x1p-100f && fabsf(x) < 0x1p100f);
+  slow |= !((fabsf(x) > 0x1p-100f && fabsf(x) < 0x1p100f) || __float_as_uint(x) == 0u);
   return fmaf(fmaf(-q, d, x), rc, q);
 }
 ";

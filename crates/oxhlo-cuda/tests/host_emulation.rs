@@ -561,7 +561,7 @@ fn special(path: &Path) -> bool {
 
 /// An f32 input of rows of special values, by row (mod 7): signed zeros mixed, all -0, uniform values
 /// with one NaN, uniform values with both infinities, negative values and one -0, halved uniform values
-/// with a zero, a subnormal and a maximum of 0.75, uniform values.
+/// with both zeros, a subnormal and a maximum of 0.75, uniform values.
 fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
     let cols = *t.shape.last().unwrap() as usize;
     let Buf::F32(mut v) = common::uniform_input(t, seed) else { panic!("special rows are f32") };
@@ -586,6 +586,7 @@ fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
                 row[at] = 0.0;
                 row[(at + 1) % cols] = 0.75;
                 row[(at + 2) % cols] = f32::from_bits(0x0040_0b49);
+                row[(at + 3) % cols] = -0.0;
             }
             _ => {}
         }
