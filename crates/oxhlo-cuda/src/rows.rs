@@ -202,19 +202,33 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         _ => Vec::new(),
     };
     let persistent = !prefetched.is_empty();
+    // Persistent rows of f32 inputs and outputs, a multiple of 4 elements a thread, give each thread
+    // runs of 4 adjacent elements (`c = 4 (t + threads g) + e` for its element `j_ = 4 g + e`): their
+    // prefetched inputs and full-shape outputs move as 16-byte vectors (buffers are whole 256-byte
+    // aligned allocations).
+    let f32_only = prefetched.iter().all(|p| p.2 == Kind::F32) && full_outs.iter().all(|&(_, v)| kind_of(func, v).is_some_and(|(kd, _)| kd == Kind::F32));
+    let vec4 = persistent && per_lane % 4 == 0 && f32_only && row_vectors_enabled();
+    let column = |j_: &str| if vec4 { format!("4 * ((int)threadIdx.x + {threads} * ({j_} >> 2)) + ({j_} & 3)") } else { format!("(int)threadIdx.x + {threads} * {j_}") };
     if persistent {
         let at = |r: &str| format!("{r} * C + (int)threadIdx.x + {threads} * j_");
+        let fill = |j: usize, kind: Kind, r: &str| {
+            if vec4 {
+                format!("for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&n{j}[4 * g_], in{j} + {r} * C + 4 * ((int)threadIdx.x + {threads} * g_));", per_lane / 4)
+            } else {
+                format!("for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};", load(kind, &format!("in{j}"), &at(r)))
+            }
+        };
         for &(j, v, kind) in &prefetched {
             let _ = writeln!(src, "    {} x{j}[{per_lane}];", reg_type(kind));
             let _ = writeln!(src, "    #pragma unroll\n    for (int j_ = 0; j_ < {per_lane}; ++j_) x{j}[j_] = n{j}[j_];");
-            let _ = writeln!(src, "    if (row + gridDim.x < rows) {{\n      #pragma unroll\n      for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};\n    }}", load(kind, &format!("in{j}"), &at("(row + gridDim.x)")));
+            let _ = writeln!(src, "    if (row + gridDim.x < rows) {{\n      #pragma unroll\n      {}\n    }}", fill(j, kind, "(row + gridDim.x)"));
             held.insert(v, (format!("x{j}[j_]"), kind));
         }
         // The first row's loads, before the row loop.
         let mut first = String::new();
         for &(j, _, kind) in &prefetched {
             let _ = writeln!(first, "  {} n{j}[{per_lane}];", reg_type(kind));
-            let _ = writeln!(first, "  if ((long long)blockIdx.x < rows) {{\n    #pragma unroll\n    for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};\n  }}", load(kind, &format!("in{j}"), &at("(long long)blockIdx.x")));
+            let _ = writeln!(first, "  if ((long long)blockIdx.x < rows) {{\n    #pragma unroll\n    {}\n  }}", fill(j, kind, "(long long)blockIdx.x"));
         }
         let head = "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
         let at_head = src.rfind(head)?;
@@ -222,7 +236,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     }
     let loop_head = |tid: &str, nt: &str, pad: &str| {
         if cache.is_some() {
-            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = {tid} + {threads} * j_;\n{pad}  const long long i = row * C + c;")
+            format!("{pad}#pragma unroll\n{pad}for (int j_ = 0; j_ < {per_lane}; ++j_) {{\n{pad}  const long long c = {};\n{pad}  const long long i = row * C + c;", if vec4 { column("j_") } else { format!("{tid} + {threads} * j_") })
         } else {
             format!("{pad}#pragma unroll 4\n{pad}for (long long c = {tid}; c < C; c += {nt}) {{\n{pad}  const long long i = row * C + c;")
         }
@@ -362,15 +376,31 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let mut stores = String::new();
         for &(j, v) in &full_outs {
             let (name, kind) = b.regs.get(&v)?;
-            let _ = writeln!(stores, "      {}out{j}[i] = {};", if half { "if (live) " } else { "" }, crate::render::store(*kind, name));
+            let stored = crate::render::store(*kind, name);
+            if vec4 {
+                let _ = writeln!(stores, "      o{j}[j_] = {stored};");
+            } else {
+                let _ = writeln!(stores, "      {}out{j}[i] = {stored};", if half { "if (live) " } else { "" });
+            }
         }
+        // Vector rows gather a thread's outputs and store them 4 at a time after the loop.
         let output_loop = |src: &mut String, body: &str| {
+            if vec4 {
+                for &(j, _) in &full_outs {
+                    let _ = writeln!(src, "    float o{j}[{per_lane}];");
+                }
+            }
             let _ = writeln!(src, "{}", loop_head(tid, &nt, "    "));
             for line in body.lines() {
                 let _ = writeln!(src, "  {line}");
             }
             *src += &stores;
             let _ = writeln!(src, "    }}");
+            if vec4 {
+                for &(j, _) in &full_outs {
+                    let _ = writeln!(src, "    #pragma unroll\n    for (int g_ = 0; g_ < {}; ++g_) oxh_st4(out{j} + row * C + 4 * ((int)threadIdx.x + {threads} * g_), &o{j}[4 * g_]);", per_lane / 4);
+                }
+            }
         };
         match row_divisions(&b.body).filter(|_| cache.is_some() && row_divide_enabled()) {
             Some((fast, divisors)) => {
@@ -413,7 +443,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
                 continue;
             }
             src = src.replace(&read, &format!("col{j}[j_]"));
-            let load_ahead = format!("  float col{j}[{per_lane}];\n  #pragma unroll\n  for (int j_ = 0; j_ < {per_lane}; ++j_) col{j}[j_] = in{j}[(int)threadIdx.x + {threads} * j_];\n");
+            let load_ahead = format!("  float col{j}[{per_lane}];\n  #pragma unroll\n  for (int j_ = 0; j_ < {per_lane}; ++j_) col{j}[j_] = in{j}[{}];\n", column("j_"));
             let at = src.find("  for (long long row = blockIdx.x;")?;
             src.insert_str(at, &load_ahead);
             budget -= 1;
@@ -471,6 +501,13 @@ fn row_divisions(body: &str) -> Option<(String, Vec<String>)> {
     }
     out += rest;
     (!divisors.is_empty()).then_some((out, divisors))
+}
+
+/// Whether persistent f32 row kernels move their rows as 16-byte vectors (`OXHLO_CUDA_ROW_VECTORS=0`:
+/// a thread's elements a block's width apart, one element an access; read once).
+fn row_vectors_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_VECTORS"))
 }
 
 /// Whether persistent row kernels load their f32 column inputs once a block (`OXHLO_CUDA_ROW_COLUMNS=0`:

@@ -514,12 +514,23 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
             let prefetch = !warp && holds && cols / threads >= 8;
             assert_eq!(r.launch.persistent, prefetch, "{name}: {}", r.src);
             if prefetch {
-                let j = (0..k.inputs.len()).find(|j| r.src.contains(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C"))).expect("the first row's loads");
-                let x = r.src.find(&format!("n{j}[j_] = (float)(in{j}[(long long)blockIdx.x * C")).unwrap();
+                // f32 rows of a multiple of 4 elements a thread move as 16-byte vectors: a thread's
+                // elements 4 adjacent ones a block's width apart, loaded and stored 4 at a time.
+                let vectors = std::env::var("OXHLO_CUDA_ROW_VECTORS").is_err() && (cols / threads) % 4 == 0;
+                let load = |j: usize, r: &str| if vectors { format!("oxh_ld4(&n{j}[4 * g_], in{j} + {r} * C") } else { format!("n{j}[j_] = (float)(in{j}[{r} * C") };
+                let first = |j: usize| load(j, "(long long)blockIdx.x");
+                let next = |j: usize| load(j, "(row + gridDim.x)");
+                let j = (0..k.inputs.len()).find(|&j| r.src.contains(&first(j))).expect("the first row's loads");
+                let x = r.src.find(&first(j)).unwrap();
                 let head = r.src.find("for (long long row = blockIdx.x").unwrap();
                 assert!(x < head, "{name}: {}", r.src);
-                assert!(r.src.contains("if (row + gridDim.x < rows)") && r.src.contains(&format!("n{j}[j_] = (float)(in{j}[(row + gridDim.x) * C")), "{name}: {}", r.src);
+                assert!(r.src.contains("if (row + gridDim.x < rows)") && r.src.contains(&next(j)), "{name}: {}", r.src);
                 assert!(!r.src.contains(&format!("in{j}[i]")), "{name}: {}", r.src);
+                if vectors {
+                    let (_, rows_loop) = r.src.split_once("for (long long row = blockIdx.x").unwrap();
+                    assert!(rows_loop.contains(&format!("const long long c = 4 * ((int)threadIdx.x + {threads} * (j_ >> 2)) + (j_ & 3);")), "{name}: {}", r.src);
+                    assert!(rows_loop.contains("oxh_st4(out0 + row * C + 4 * ((int)threadIdx.x") && !rows_loop.contains("out0[i] ="), "{name}: {}", r.src);
+                }
             }
         }
     }
