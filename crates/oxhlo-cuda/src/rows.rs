@@ -439,7 +439,9 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let mut budget = HELD_REGISTERS / per_lane - arrays;
         for (j, &v) in k.inputs.iter().enumerate() {
             let read = format!("(float)(in{j}[(long long)(((unsigned int)i) % {cols}u)])");
-            if budget <= 0 || kind_of(func, v)?.0 != Kind::F32 || !src.contains(&read) {
+            // Only reads inside the element loops (`i = row * C + c`), none in a run of per-row ops.
+            let in_loops = |src: &str| src.match_indices(&read).all(|(p, _)| src[..p].rfind("const long long i = ").is_some_and(|q| src[q..].starts_with("const long long i = row * C + c;")));
+            if budget <= 0 || kind_of(func, v)?.0 != Kind::F32 || !src.contains(&read) || !in_loops(&src) {
                 continue;
             }
             src = src.replace(&read, &format!("col{j}[j_]"));
