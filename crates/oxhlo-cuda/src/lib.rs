@@ -29,6 +29,7 @@ pub mod reduce;
 pub mod reduce_precision;
 mod region;
 pub mod render;
+pub mod row_arith;
 pub mod rows;
 pub mod sort;
 pub mod sort_merge;

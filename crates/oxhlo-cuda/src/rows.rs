@@ -7,9 +7,11 @@
 //! full-shape outputs. Rows of at most 16 elements a thread keep in registers the values later loops
 //! would recompute, and the row itself (`element_cache`: read from memory once); otherwise every loop
 //! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Held
-//! rows fold a thread's elements in float before the threads' partials meet in double. Held block rows
+//! rows fold a thread's elements in float before the threads' partials meet in double (maxima and
+//! minima without branches, and divisions by a row's value, in [`crate::row_arith`]). Held block rows
 //! of 8 elements a thread or more load their next row's inputs while they work on this one (the grid is
-//! then the blocks the device holds at once, [`RowLaunch::persistent`]). Per-row outputs are stored once
+//! then the blocks the device holds at once, [`RowLaunch::persistent`]), their column inputs once a
+//! block, f32 rows as 16-byte vectors. Per-row outputs are stored once
 //! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
@@ -109,8 +111,8 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
         let _ = writeln!(src, "__device__ __forceinline__ double {name}(double a, double b) {{ return {combine}; }}");
     }
-    src += FOLD_MAX_MIN;
-    src += ROW_DIVIDE;
+    src += crate::row_arith::FOLD_MAX_MIN;
+    src += crate::row_arith::ROW_DIVIDE;
     let bounds = match row_min_blocks() {
         b if warp && b > 0 => format!("__launch_bounds__(256, {b}) "),
         _ => String::new(),
@@ -402,7 +404,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
                 }
             }
         };
-        match row_divisions(&b.body).filter(|_| cache.is_some() && row_divide_enabled()) {
+        match crate::row_arith::row_divisions(&b.body).filter(|_| cache.is_some() && crate::row_arith::row_divide_enabled()) {
             Some((fast, divisors)) => {
                 // Divisions by a row's value: its reciprocal once a row, a product corrected by one
                 // fused multiply-add an element (exact where the operands' ranges allow, which the
@@ -454,57 +456,6 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     Some(RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } })
 }
 
-/// `body` (a row kernel's output loop) with its f32 divisions by a row's value (`__fdiv_rn(x, r7)`, or
-/// by a copy `float v9 = r7;` of it) as `oxh_rdiv(x, v9, rc_r7, slow_)`, and those row registers; None
-/// when it has none. See [`ROW_DIVIDE`].
-fn row_divisions(body: &str) -> Option<(String, Vec<String>)> {
-    // Names holding a row register: the registers themselves and the body's copies of them.
-    let mut row_of: HashMap<String, String> = HashMap::new();
-    for line in body.lines() {
-        let t = line.trim();
-        if let Some((lhs, rhs)) = t.strip_prefix("float ").and_then(|t| t.strip_suffix(';')).and_then(|t| t.split_once(" = ")) {
-            let is_reg = |n: &str| n.len() > 1 && n.starts_with('r') && n[1..].bytes().all(|c| c.is_ascii_digit());
-            if is_reg(rhs) {
-                row_of.insert(lhs.to_string(), rhs.to_string());
-            }
-        }
-    }
-    let (mut out, mut rest, mut divisors) = (String::new(), body, Vec::new());
-    while let Some(at) = rest.find("__fdiv_rn(") {
-        let args = &rest[at + "__fdiv_rn(".len()..];
-        // The first argument runs to the comma at depth 0, the second to the closing parenthesis.
-        let (mut depth, mut comma, mut close) = (0i32, None, None);
-        for (k, c) in args.char_indices() {
-            match c {
-                '(' | '[' => depth += 1,
-                ')' | ']' if depth > 0 => depth -= 1,
-                ')' => {
-                    close = Some(k);
-                    break;
-                }
-                ',' if depth == 0 => comma = Some(k),
-                _ => {}
-            }
-        }
-        let (comma, close) = (comma?, close?);
-        let (x, d) = (args[..comma].trim(), args[comma + 1..close].trim());
-        let reg = row_of.get(d).cloned().or_else(|| d.strip_prefix('r').filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())).map(|_| d.to_string()));
-        out += &rest[..at];
-        match reg {
-            Some(r) => {
-                let _ = write!(out, "oxh_rdiv({x}, {d}, rc_{r}, slow_)");
-                if !divisors.contains(&r) {
-                    divisors.push(r);
-                }
-            }
-            None => out += &rest[at..at + "__fdiv_rn(".len() + close + 1],
-        }
-        rest = &args[close + 1..];
-    }
-    out += rest;
-    (!divisors.is_empty()).then_some((out, divisors))
-}
-
 /// Whether persistent f32 row kernels move their rows as 16-byte vectors (`OXHLO_CUDA_ROW_VECTORS=0`:
 /// a thread's elements a block's width apart, one element an access; read once).
 fn row_vectors_enabled() -> bool {
@@ -518,36 +469,6 @@ fn row_columns_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_COLUMNS"))
 }
-
-/// Row kernels' divisions by a row's value (softmax's `e / sum`): `OXHLO_CUDA_ROW_DIVIDE=0` keeps IEEE
-/// divisions (`__fdiv_rn`: a reciprocal, its refinement and a range check an element) instead of
-/// [`row_divisions`]' form (read once).
-fn row_divide_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_DIVIDE"))
-}
-
-/// `x / d` for `d` a row's value whose correctly rounded reciprocal `rc` the row computed once: the
-/// product `q = x rc` corrected by its residual (`x - q d`, exact in a fused multiply-add) is the
-/// correctly rounded quotient (Markstein's theorem) when nothing under- or overflows: `d` within
-/// [2^-20, 2^20] (the row's check) and `|x|` within (2^-100, 2^100), or `x` +0 (a masked softmax's
-/// exponentials: the form gives +0 / d = +0, but +0 for -0 too, so -0 is not taken); otherwise `slow`
-/// is set and the row's loop runs again with IEEE divisions.
-const ROW_DIVIDE: &str = "__device__ __forceinline__ float oxh_rdiv(float x, float d, float rc, bool& slow) {
-  const float q = __fmul_rn(x, rc);
-  slow |= !((fabsf(x) > 0x1p-100f && fabsf(x) < 0x1p100f) || __float_as_uint(x) == 0u);
-  return fmaf(fmaf(-q, d, x), rc, q);
-}
-";
-
-/// A thread's fold of maxima and minima in float without branches: `fmaxf` / `fminf` (which drop NaNs:
-/// the fold keeps a flag of its own, and a NaN seen makes the partial NaN) except for equal operands,
-/// whose bits are and-ed (max) or or-ed (min), so that max(-0, +0) is +0 and min(-0, +0) is -0 as the
-/// spec's maximum and minimum order them. `oxh_max` (tests and branches on NaNs and zeros) took ~10
-/// instructions an element of a softmax row; these take five with the flag.
-const FOLD_MAX_MIN: &str = "__device__ __forceinline__ float oxh_fold_max(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }
-__device__ __forceinline__ float oxh_fold_min(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }
-";
 
 /// Elements a thread from which held block rows load their next row's inputs ahead (rows of 2048 or
 /// more). Session 34 (kernel times; H100 and H200): softmax [4096, 4096] 63.1 -> 51.5 us and 55.7 ->
