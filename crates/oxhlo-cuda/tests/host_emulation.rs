@@ -596,9 +596,11 @@ fn special_rows(t: &oxhlo_ir::TensorType, seed: u64) -> Buf {
 
 /// The row kernels (softmax, layer norm and attention-score rows as one kernel each: `rows.rs`) of the
 /// programs of `oxhlo-plan/tests/rows/`, planned as the CUDA backend plans them, run on the host as a
-/// block of 256 threads (a warp a row or a block a row, values held in registers between loops or
-/// recomputed), on the values the interpreter gives the kernel's inputs: every output within 1e-5
-/// (relative) of the interpreter's (the host's `expf` and the device's differ in the last bits).
+/// block of the threads the backend launches (a warp a row or a block a row, values held in registers
+/// between loops or recomputed), on the values the interpreter gives the kernel's inputs: every output
+/// within 1e-5 (relative) of the interpreter's (the host's `expf` and the device's differ in the last
+/// bits); a program named `*special*` takes rows of signed zeros, NaNs, infinities and a subnormal
+/// ([`special_rows`]) and must match bit for bit (its maxima, minima, differences and quotients).
 #[test]
 fn row_kernels_on_the_host_match_the_interpreter() {
     let Some((cxx, dir)) = host_compiler_and_dir("rows") else { return };
