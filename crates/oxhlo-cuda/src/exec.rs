@@ -165,7 +165,7 @@ pub struct CudaProgram {
 /// before (a short run's hand-off to the completion thread costs more than its device time).
 fn spin_skip() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_SPIN_SKIP"))
+    crate::on_unless_off(&ON, "OXHLO_CUDA_SPIN_SKIP")
 }
 
 /// Programs with fewer top-level steps than this run step by step, never as a graph

@@ -88,6 +88,11 @@ pub(crate) fn env_off(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| matches!(v.trim(), "0" | "false" | "no" | "off"))
 }
 
+/// A setting on unless `name` turns it off ([`env_off`]), read once into `cell`.
+pub(crate) fn on_unless_off(cell: &std::sync::OnceLock<bool>, name: &str) -> bool {
+    *cell.get_or_init(|| !env_off(name))
+}
+
 /// Whether DEFAULT-precision f32 products may use TF32 tensor cores (as XLA:GPU does): yes unless
 /// `OXHLO_CUDA_TF32=0` (for comparing GPU results with exact f32 references).
 pub fn tf32_from_env() -> bool {
@@ -98,7 +103,7 @@ pub fn tf32_from_env() -> bool {
 /// unless `OXHLO_CUDA_ASYNC=0` (every run then waits for its device work, as before).
 pub fn async_runs() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !env_off("OXHLO_CUDA_ASYNC"))
+    on_unless_off(&ON, "OXHLO_CUDA_ASYNC")
 }
 
 /// How long a run polls for its device work to complete before returning it in flight: 100 us unless

@@ -61,7 +61,7 @@ pub fn row_divisions(body: &str) -> Option<(String, Vec<String>)> {
 /// [`row_divisions`]' form (read once).
 pub fn row_divide_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_DIVIDE"))
+    crate::on_unless_off(&ON, "OXHLO_CUDA_ROW_DIVIDE")
 }
 
 /// `x / d` for `d` a row's value whose correctly rounded reciprocal `rc` the row computed once: the

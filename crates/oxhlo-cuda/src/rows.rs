@@ -210,14 +210,15 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     // aligned allocations).
     let f32_only = prefetched.iter().all(|p| p.2 == Kind::F32) && full_outs.iter().all(|&(_, v)| kind_of(func, v).is_some_and(|(kd, _)| kd == Kind::F32));
     let vec4 = persistent && per_lane % 4 == 0 && f32_only && row_vectors_enabled();
-    let column = |j_: &str| if vec4 { format!("4 * ((int)threadIdx.x + {threads} * ({j_} >> 2)) + ({j_} & 3)") } else { format!("(int)threadIdx.x + {threads} * {j_}") };
+    // Where a block row thread's run of 4 starts (vector rows), and the column of its element `j_`.
+    let run_start = |g: &str| format!("4 * ((int)threadIdx.x + {threads} * {g})");
+    let column = |j_: &str| if vec4 { format!("{} + ({j_} & 3)", run_start(&format!("({j_} >> 2)"))) } else { format!("(int)threadIdx.x + {threads} * {j_}") };
     if persistent {
-        let at = |r: &str| format!("{r} * C + (int)threadIdx.x + {threads} * j_");
         let fill = |j: usize, kind: Kind, r: &str| {
             if vec4 {
-                format!("for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&n{j}[4 * g_], in{j} + {r} * C + 4 * ((int)threadIdx.x + {threads} * g_));", per_lane / 4)
+                format!("for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&n{j}[4 * g_], in{j} + {r} * C + {});", per_lane / 4, run_start("g_"))
             } else {
-                format!("for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};", load(kind, &format!("in{j}"), &at(r)))
+                format!("for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};", load(kind, &format!("in{j}"), &format!("{r} * C + {}", column("j_"))))
             }
         };
         for &(j, v, kind) in &prefetched {
@@ -400,7 +401,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             let _ = writeln!(src, "    }}");
             if vec4 {
                 for &(j, _) in &full_outs {
-                    let _ = writeln!(src, "    #pragma unroll\n    for (int g_ = 0; g_ < {}; ++g_) oxh_st4(out{j} + row * C + 4 * ((int)threadIdx.x + {threads} * g_), &o{j}[4 * g_]);", per_lane / 4);
+                    let _ = writeln!(src, "    #pragma unroll\n    for (int g_ = 0; g_ < {}; ++g_) oxh_st4(out{j} + row * C + {}, &o{j}[4 * g_]);", per_lane / 4, run_start("g_"));
                 }
             }
         };
@@ -460,14 +461,14 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
 /// a thread's elements a block's width apart, one element an access; read once).
 fn row_vectors_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_VECTORS"))
+    crate::on_unless_off(&ON, "OXHLO_CUDA_ROW_VECTORS")
 }
 
 /// Whether persistent row kernels load their f32 column inputs once a block (`OXHLO_CUDA_ROW_COLUMNS=0`:
 /// every row reads them again; read once).
 fn row_columns_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_COLUMNS"))
+    crate::on_unless_off(&ON, "OXHLO_CUDA_ROW_COLUMNS")
 }
 
 /// Elements a thread from which held block rows load their next row's inputs ahead (rows of 2048 or
@@ -494,7 +495,7 @@ fn row_prefetch() -> Option<bool> {
 /// nanoGPT's warp-row kernels 856 -> 816 us a step.
 fn row_float_folds() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !crate::env_off("OXHLO_CUDA_ROW_FLOAT_FOLDS"))
+    crate::on_unless_off(&ON, "OXHLO_CUDA_ROW_FLOAT_FOLDS")
 }
 
 /// Lanes a row of up to 256 elements takes in a warp-per-row kernel: 32 unless

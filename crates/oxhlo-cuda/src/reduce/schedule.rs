@@ -262,7 +262,7 @@ pub fn parts_for(outer: i64, red: i64, inner: i64) -> i64 {
 /// it ran ([262144, 64] on the H200: 63% of the copy bandwidth, against 72% in two launches).
 fn narrow_fold() -> bool {
     static F: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *F.get_or_init(|| !crate::env_off("OXHLO_CUDA_NARROW_FOLD"))
+    crate::on_unless_off(&F, "OXHLO_CUDA_NARROW_FOLD")
 }
 
 /// The most partials a `Cols4` group's last block folds (each of its threads then folds at most 16).

@@ -815,7 +815,7 @@ fn unrolled_loop_n(n: usize, acc_t: &str, ident: &str, start: &str, end: &str, s
 /// measuring). Below sm_70 (no release-acquire atomics) the fence stays.
 fn fold_release() -> bool {
     static R: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *R.get_or_init(|| !crate::env_off("OXHLO_CUDA_FOLD_RELEASE"))
+    crate::on_unless_off(&R, "OXHLO_CUDA_FOLD_RELEASE")
 }
 
 /// The finishing pass of `m` f32 reductions at once (a fused kernel's merged sums): the single
