@@ -1,8 +1,8 @@
 """SASS of a program's row kernel, compiled here (no GPU): the row kernel `dump_rows` prints for a program,
 compiled by NVRTC for sm_90 to CUBIN and disassembled by cuobjdump (PyPI's nvidia-cuda-cuobjdump and
 nvidia-cuda-nvdisasm wheels: `pip download --no-deps nvidia-cuda-cuobjdump==13.2.51
-nvidia-cuda-nvdisasm==13.2.51`, unzip, and put their bin/ on PATH). Prints the instruction count and the
-count of each opcode; `--sass FILE` keeps the listing. The kernel is the one `OXHLO_CUDA_ROW_*` settings in
+nvidia-cuda-nvdisasm==13.2.51`, unzip, and put their bin/ on PATH). Prints the instruction count, the
+count of each opcode and the registers, shared, stack and local memory a thread; `--sass FILE` keeps the listing. The kernel is the one `OXHLO_CUDA_ROW_*` settings in
 the environment render.
 
 Usage: python3 scripts/row_sass.py prog.mlir [--sass out.sass]
@@ -34,8 +34,10 @@ cubin = ctypes.create_string_buffer(n.value); nvrtc.nvrtcGetCUBIN(prog, cubin)
 with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
     f.write(cubin.raw); f.flush()
     sass = subprocess.run(["cuobjdump", "-sass", f.name], capture_output=True, text=True, check=True).stdout
+    usage = subprocess.run(["cuobjdump", "-res-usage", f.name], capture_output=True, text=True, check=True).stdout
 ops = re.findall(r"^\s+/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[0-9T]\s+)?([A-Z0-9]+)", sass, re.M)
 print(f"{len(ops)} instructions")
 print("  ".join(f"{op} {c}" for op, c in collections.Counter(ops).most_common()))
+print(" ".join(re.findall(r"REG:\d+|SHARED:\d+|STACK:\d+|LOCAL:\d+", usage)))
 if "--sass" in sys.argv:
     open(sys.argv[sys.argv.index("--sass") + 1], "w").write(sass)

@@ -52,14 +52,18 @@ impl RowLaunch {
 
 /// Threads of a block-per-row kernel over rows of `cols` elements: [`ROW_THREADS`], or 128 where that
 /// holds 8 to 16 elements a thread and 256 would hold fewer or none (rows of 1024 to 1920: each thread
-/// then loads its next row ahead, and a row's reductions cost half as many shuffles an element). The
-/// causal attention's masked softmax over [32768, 1024] took 163 us a call at 256 threads, 148 at 128 (H100;
-/// 154 without the prefetch; 253 at 512). `OXHLO_CUDA_ROW_BLOCK_THREADS` (128, 256 or 512; read once)
-/// sets it for every row of a multiple of it, at most 16 elements a thread.
+/// then loads its next row ahead, and a row's reductions cost half as many shuffles an element), or
+/// 128 holding [`WIDE_MIN_PER_THREAD`] to [`WIDE_MAX_PER_THREAD`] a thread (rows of 3200 to 4096, a
+/// multiple of 128), a block a row and no prefetch: the hardware starts a row's block as another ends.
+/// The causal attention's masked softmax over [32768, 1024] took 163 us a call at 256 threads, 148 at
+/// 128 (H100; 154 without the prefetch; 253 at 512). `OXHLO_CUDA_ROW_BLOCK_THREADS` (128, 256 or 512;
+/// read once) sets it for every row of a multiple of it, at most 16 elements a thread (32 at 128).
 pub fn block_threads(cols: i64) -> i64 {
     static T: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
     let held = |t: i64| cols % t == 0 && cols / t <= 16;
     match crate::reduce::knob(&T, "OXHLO_CUDA_ROW_BLOCK_THREADS", |t: i64| t == 128 || t == 256 || t == 512, 0) {
+        0 if cols % 128 == 0 && (WIDE_MIN_PER_THREAD..=WIDE_MAX_PER_THREAD).contains(&(cols / 128)) => 128,
+        128 if cols % 128 == 0 && cols / 128 <= WIDE_MAX_PER_THREAD => 128,
         0 if held(128) && cols / 128 >= 8 && !(held(ROW_THREADS) && cols / ROW_THREADS >= 8) => 128,
         t if t > 0 && held(t) => t,
         _ => ROW_THREADS,
@@ -189,7 +193,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     // Inputs a block row loads for its next row while it works on this one (`x<j>` this row's, `n<j>`
     // the next's): the grid is then the blocks the device holds at once ([`RowLaunch::persistent`]).
     let prefetched: Vec<(usize, Value, Kind)> = match &mut cache {
-        Some(c) if !warp && row_prefetch().unwrap_or(per_lane >= PREFETCH_MIN_PER_THREAD) => {
+        Some(c) if !warp && row_prefetch().unwrap_or((PREFETCH_MIN_PER_THREAD..=16).contains(&per_lane)) => {
             let pre: Vec<(usize, Value, Kind)> = elementwise_inputs(func, block, k).into_iter().filter_map(|v| Some((k.inputs.iter().position(|&x| x == v)?, v, kind_of(func, v)?.0))).collect();
             let kept: i64 = c.iter().map(|l| l.iter().filter(|v| !pre.iter().any(|p| p.1 == **v)).count() as i64).sum();
             if !pre.is_empty() && (kept + 2 * pre.len() as i64) * per_lane <= HELD_REGISTERS {
@@ -236,6 +240,10 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         let head = "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
         let at_head = src.rfind(head)?;
         src.insert_str(at_head, &first);
+        if let b @ 1.. = persistent_min_blocks() {
+            // The launch finds the grid by the occupancy the compiled kernel has, bounds included.
+            src = src.replacen(&format!("__global__ void {ENTRY}("), &format!("__global__ void __launch_bounds__({block_threads}, {b}) {ENTRY}("), 1);
+        }
     }
     let loop_head = |tid: &str, nt: &str, pad: &str| {
         if cache.is_some() {
@@ -479,7 +487,8 @@ const PREFETCH_MIN_PER_THREAD: i64 = 8;
 
 /// Whether block rows load their next row's inputs while they work on this one (a grid of the blocks
 /// the device holds at once): `OXHLO_CUDA_ROW_PREFETCH=1` for every held block row, `0` for none;
-/// unset, rows of at least [`PREFETCH_MIN_PER_THREAD`] elements a thread (read once).
+/// unset, rows of [`PREFETCH_MIN_PER_THREAD`] to 16 elements a thread (read once; more a thread
+/// would hold twice as many registers: see [`WIDE_MIN_PER_THREAD`]).
 fn row_prefetch() -> Option<bool> {
     static ON: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     *ON.get_or_init(|| match std::env::var("OXHLO_CUDA_ROW_PREFETCH").ok()?.trim() {
@@ -518,6 +527,24 @@ fn row_min_blocks() -> u32 {
     crate::reduce::knob(&B, "OXHLO_CUDA_ROW_MIN_BLOCKS", |b| b <= 8, 0)
 }
 
+/// Blocks of a persistent row kernel that must fit an SM at once (`__launch_bounds__(threads, n)`):
+/// none unless `OXHLO_CUDA_ROW_PERSIST_MIN_BLOCKS` says otherwise (1 to 8; read once; a knob for
+/// measuring: more resident blocks, more rows in flight and a shorter tail of the grid's last rows,
+/// against what ptxas spills to fit).
+fn persistent_min_blocks() -> u32 {
+    static B: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    crate::reduce::knob(&B, "OXHLO_CUDA_ROW_PERSIST_MIN_BLOCKS", |b| b <= 8, 0)
+}
+
+/// Rows of 128 threads holding 25 to 32 elements a thread (3200 to 4096): XLA's Triton softmax over
+/// [4096, 4096] runs 4 warps a row, 32 elements a thread, 80 registers, 6 blocks an SM and a grid of
+/// a block a row (Nsight Compute, session 36). Ours at 256 threads with the next row loaded ahead
+/// (persistent, 3 blocks an SM at 70 registers) took 52.4-53.7 us a call against Triton's 47.1-47.3
+/// (H100, one job); at 128 x 32 without the prefetch (56 registers, 9 blocks an SM) 47.6, and layer
+/// norm 47.6 against 47.3 (the prefetch at 128 x 32 holds 116-166 registers: 52.7 and 50.5).
+const WIDE_MIN_PER_THREAD: i64 = 25;
+const WIDE_MAX_PER_THREAD: i64 = 32;
+
 /// Whether rows of `cols` elements take a warp each (else a block of [`ROW_THREADS`]): rows up to
 /// `reduce::WARP_ROW_MAX`, but for those of more than 16 elements a lane that a block holds in
 /// registers (a multiple of its threads, `element_cache`): a warp re-reads them every loop. The causal
@@ -536,15 +563,16 @@ const HELD_REGISTERS: i64 = 96;
 /// values loop `q` needs: a phase's reduction operands, then the full-shape outputs): the values a
 /// later loop would otherwise recompute from the same inputs, taken where that recomputation would
 /// begin (softmax's masked logits and exponentials, not each op before them). Rows of a multiple of
-/// the row's `threads` (a warp's lanes, or a block's [`ROW_THREADS`]), at most 16 elements a thread
-/// (then every loop runs fully unrolled, the values in registers); None when the kernel has other rows
+/// the row's `threads` (a warp's lanes, or a block's [`ROW_THREADS`]), at most 16 elements a thread,
+/// 32 at 128 threads a block (then every loop runs fully unrolled, the values in registers); None when the kernel has other rows
 /// or would hold more than [`HELD_REGISTERS`] registers. Without it every loop recomputed its whole
 /// cone from the inputs: nanoGPT's attention softmax over [24576, 256] evaluated the scale, mask and
 /// exponential three times an element (73 us a call on the H200, 1 TB/s), and a softmax of [4096, 4096]
 /// (a block a row) read its rows three times (75 us a call on an H100 against XLA's 47). Inputs of the
 /// kernel's shape that two loops read element by element are held too (loaded once).
 fn element_cache(func: &Func, block: &Block, k: &FusedKernel, cols: i64, threads: i64, targets: &[Vec<Value>]) -> Option<Vec<Vec<Value>>> {
-    if cols % threads != 0 || cols / threads > 16 || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
+    let most = if threads == 128 { WIDE_MAX_PER_THREAD } else { 16 };
+    if cols % threads != 0 || cols / threads > most || crate::env_off("OXHLO_CUDA_ROW_HOLD") {
         return None;
     }
     let producer = |v: Value, ops: &[usize]| ops.iter().copied().find(|&i| block.ops[i].results.first() == Some(&v));

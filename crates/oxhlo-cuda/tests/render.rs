@@ -482,14 +482,15 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
             assert!(slow.contains("__fdiv_rn(") && !slow.contains("oxh_rdiv("), "{name}: {}", r.src);
         }
         // Rows of a multiple of their threads (a warp's 32, a block's 256), at most 16 elements a
-        // thread, keep the values later loops need in registers (layer norm's centred values: the
-        // output loop does not reload and recentre the row; softmax's row and exponentials).
-        // A block row takes 128 threads where 256 would hold fewer than 8 elements a thread (1024).
+        // thread (32 at 128 threads), keep the values later loops need in registers (layer norm's
+        // centred values: the output loop does not reload and recentre the row; softmax's row and
+        // exponentials). A block row takes 128 threads where 256 would hold fewer than 8 elements a
+        // thread (1024), and rows of 3200 to 4096 (a multiple of 128) at 25 to 32 a thread.
         let threads = if warp { 32 } else { r.launch.threads as usize };
         if !warp && std::env::var("OXHLO_CUDA_ROW_BLOCK_THREADS").is_err() {
-            assert_eq!(threads, if cols == 1024 { 128 } else { 256 }, "{name}");
+            assert_eq!(threads, if cols == 1024 || cols == 4096 { 128 } else { 256 }, "{name}");
         }
-        let holds = cols % threads == 0 && cols / threads <= 16;
+        let holds = cols % threads == 0 && cols / threads <= if threads == 128 { 32 } else { 16 };
         assert_eq!(r.src.contains("[j_] = "), holds, "{name}: {}", r.src);
         // Softmax rows (the attention scores' too) divide by their sums: held ones in the two-loop form.
         let divides = name.starts_with("softmax") || name.starts_with("attention");
@@ -507,11 +508,12 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         if !warp {
             assert_eq!(r.src.matches(&format!("[lane & {}];", threads / 32 - 1)).count(), reductions, "{name}: {}", r.src);
         }
-        // Held block rows of 8 elements a thread or more load their next row's input while they work
+        // Held block rows of 8 to 16 elements a thread load their next row's input while they work
         // on this one (then the grid is the blocks the device holds): the row itself here, loaded
-        // before the row loop and for the next row inside it, never from `in0[i]`.
+        // before the row loop and for the next row inside it, never from `in0[i]`. Rows of 32 a
+        // thread do not (a block a row, as XLA's Triton softmax).
         if std::env::var("OXHLO_CUDA_ROW_PREFETCH").is_err() {
-            let prefetch = !warp && holds && cols / threads >= 8;
+            let prefetch = !warp && holds && (8..=16).contains(&(cols / threads));
             assert_eq!(r.launch.persistent, prefetch, "{name}: {}", r.src);
             if prefetch {
                 // f32 rows of a multiple of 4 elements a thread move as 16-byte vectors: a thread's

@@ -365,12 +365,7 @@ impl Users {
     }
 }
 
-/// The inputs and outputs of a group of ops.
-pub(crate) fn build_kernel(func: &Func, block: &Block, ops: &[usize]) -> FusedKernel {
-    build_kernel_in(func, block, ops, &Users::of(block))
-}
-
-/// [`build_kernel`] with the block's [`Users`] at hand.
+/// The inputs and outputs of a group of ops (`users`: the block's [`Users`]).
 pub(crate) fn build_kernel_in(func: &Func, block: &Block, ops: &[usize], users: &Users) -> FusedKernel {
     let set: HashSet<usize> = ops.iter().copied().collect();
     let mut defined: HashSet<Value> = HashSet::new();

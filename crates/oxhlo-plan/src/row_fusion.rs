@@ -12,7 +12,7 @@
 //! the full shape (reading per-row values only through `broadcast_in_dim` along the rows), kernels over
 //! row-shaped values. Steps in between that read nothing of the group run before it.
 
-use crate::fusion::{build_kernel, ew_class, native_shape, FusedKernel, Step};
+use crate::fusion::{build_kernel_in, ew_class, native_shape, FusedKernel, Step, Users};
 use crate::reduce_fusion::step_reads;
 use crate::reducer::{reducer_kind, ReduceKind};
 use oxhlo_ir::{Block, ElementType, FloatType, Func, Op, OpKind, Type, Value};
@@ -218,6 +218,8 @@ fn starts_group(func: &Func, block: &Block, step: &Step) -> Option<(Vec<i64>, us
 pub fn fuse_rows(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::with_capacity(steps.len());
     let mut taken = vec![false; steps.len()];
+    // The block's users, found once for every group's kernel (not once a group).
+    let mut users: Option<Users> = None;
     let mut i = 0;
     while i < steps.len() {
         if taken[i] {
@@ -284,7 +286,7 @@ pub fn fuse_rows(func: &Func, block: &Block, steps: Vec<Step>) -> Vec<Step> {
         }
         ops.sort_unstable();
         ops.dedup();
-        let mut kernel = build_kernel(func, block, &ops);
+        let mut kernel = build_kernel_in(func, block, &ops, users.get_or_insert_with(|| Users::of(block)));
         kernel.shape = shape.clone();
         let mut row_ops = g.row_ops.clone();
         row_ops.sort_unstable();
