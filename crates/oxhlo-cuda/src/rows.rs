@@ -72,6 +72,19 @@ pub fn block_threads(cols: i64) -> i64 {
 
 /// Renders the row kernel `k` (None when it is not one, or some op or type has no rendering).
 pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSource> {
+    let cols = k.rows.as_ref()?.cols as i64;
+    let threads = block_threads(cols);
+    let (r, held) = render_rows_at(func, block, k, threads)?;
+    if !held && !r.launch.warp && cols / threads > 16 {
+        // Wide rows take 128 threads to hold 25-32 elements a thread; where the values its loops keep
+        // do not fit the registers, 256 threads hold half as many each.
+        return render_rows_at(func, block, k, ROW_THREADS).map(|(r, _)| r);
+    }
+    Some(r)
+}
+
+/// [`render_rows`] with a block row's threads given; whether the row's values are held in registers.
+fn render_rows_at(func: &Func, block: &Block, k: &FusedKernel, row_threads: i64) -> Option<(RowSource, bool)> {
     let view = k.rows.as_ref()?;
     let (rows, cols) = (view.rows as i64, view.cols as i64);
     if rows < 1 || cols < 2 || k.shape.iter().product::<i64>() != rows.checked_mul(cols)? {
@@ -109,7 +122,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             return None;
         }
     }
-    let block_threads = if warp { 256 } else { block_threads(cols) };
+    let block_threads = if warp { 256 } else { row_threads };
     let (tid, nt) = if warp { ("lane", lanes.to_string()) } else { ("(int)threadIdx.x", format!("{block_threads}")) };
     let mut src = String::from(PRELUDE);
     for (name, combine) in [("oxr_add", "a + b"), ("oxr_max", "oxh_max(a, b)"), ("oxr_min", "oxh_min(a, b)")] {
@@ -192,11 +205,18 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let mut held: HashMap<Value, (String, Kind)> = HashMap::new();
     // Inputs a block row loads for its next row while it works on this one (`x<j>` this row's, `n<j>`
     // the next's): the grid is then the blocks the device holds at once ([`RowLaunch::persistent`]).
+    // Wide rows (more than 16 a thread) that do not, f32 a multiple of 4 a thread, load their row's
+    // inputs at the row's start as 16-byte vectors instead (`x<j>` only: [`row_start_loads`]).
+    let next_row = !warp && row_prefetch().unwrap_or((PREFETCH_MIN_PER_THREAD..=16).contains(&per_lane));
+    let outs_f32 = full_outs.iter().all(|&(_, v)| kind_of(func, v).is_some_and(|(kd, _)| kd == Kind::F32));
+    let at_start = !warp && !next_row && per_lane > 16 && per_lane % 4 == 0 && outs_f32 && row_vectors_enabled() && row_start_loads();
     let prefetched: Vec<(usize, Value, Kind)> = match &mut cache {
-        Some(c) if !warp && row_prefetch().unwrap_or((PREFETCH_MIN_PER_THREAD..=16).contains(&per_lane)) => {
+        Some(c) if next_row || at_start => {
             let pre: Vec<(usize, Value, Kind)> = elementwise_inputs(func, block, k).into_iter().filter_map(|v| Some((k.inputs.iter().position(|&x| x == v)?, v, kind_of(func, v)?.0))).collect();
             let kept: i64 = c.iter().map(|l| l.iter().filter(|v| !pre.iter().any(|p| p.1 == **v)).count() as i64).sum();
-            if !pre.is_empty() && (kept + 2 * pre.len() as i64) * per_lane <= HELD_REGISTERS {
+            let copies = if next_row { 2 } else { 1 };
+            let vectors_only = at_start && !pre.iter().all(|p| p.2 == Kind::F32);
+            if !pre.is_empty() && !vectors_only && (kept + copies * pre.len() as i64) * per_lane <= HELD_REGISTERS {
                 for l in c.iter_mut() {
                     l.retain(|v| !pre.iter().any(|p| p.1 == *v));
                 }
@@ -207,13 +227,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         }
         _ => Vec::new(),
     };
-    let persistent = !prefetched.is_empty();
-    // Persistent rows of f32 inputs and outputs, a multiple of 4 elements a thread, give each thread
-    // runs of 4 adjacent elements (`c = 4 (t + threads g) + e` for its element `j_ = 4 g + e`): their
-    // prefetched inputs and full-shape outputs move as 16-byte vectors (buffers are whole 256-byte
-    // aligned allocations).
-    let f32_only = prefetched.iter().all(|p| p.2 == Kind::F32) && full_outs.iter().all(|&(_, v)| kind_of(func, v).is_some_and(|(kd, _)| kd == Kind::F32));
-    let vec4 = persistent && per_lane % 4 == 0 && f32_only && row_vectors_enabled();
+    let persistent = !prefetched.is_empty() && next_row;
+    // Rows of f32 inputs and outputs loading them ahead or at the row's start, a multiple of 4
+    // elements a thread, give each thread runs of 4 adjacent elements (`c = 4 (t + threads g) + e` for
+    // its element `j_ = 4 g + e`): those inputs and the full-shape outputs move as 16-byte vectors
+    // (buffers are whole 256-byte aligned allocations).
+    let f32_only = prefetched.iter().all(|p| p.2 == Kind::F32) && outs_f32;
+    let vec4 = !prefetched.is_empty() && per_lane % 4 == 0 && f32_only && row_vectors_enabled();
     // Where a block row thread's run of 4 starts (vector rows), and the column of its element `j_`.
     let run_start = |g: &str| format!("4 * ((int)threadIdx.x + {threads} * {g})");
     let column = |j_: &str| if vec4 { format!("{} + ({j_} & 3)", run_start(&format!("({j_} >> 2)"))) } else { format!("(int)threadIdx.x + {threads} * {j_}") };
@@ -243,6 +263,13 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
         if let b @ 1.. = persistent_min_blocks() {
             // The launch finds the grid by the occupancy the compiled kernel has, bounds included.
             src = src.replacen(&format!("__global__ void {ENTRY}("), &format!("__global__ void __launch_bounds__({block_threads}, {b}) {ENTRY}("), 1);
+        }
+    }
+    if !persistent {
+        for &(j, v, kind) in &prefetched {
+            let _ = writeln!(src, "    {} x{j}[{per_lane}];", reg_type(kind));
+            let _ = writeln!(src, "    #pragma unroll\n    for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&x{j}[4 * g_], in{j} + row * C + {});", per_lane / 4, run_start("g_"));
+            held.insert(v, (format!("x{j}[j_]"), kind));
         }
     }
     let loop_head = |tid: &str, nt: &str, pad: &str| {
@@ -462,7 +489,8 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
             budget -= 1;
         }
     }
-    Some(RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } })
+    let held_rows = cache.is_some();
+    Some((RowSource { src, launch: RowLaunch { warp, persistent, threads: block_threads as u32 } }, held_rows))
 }
 
 /// Whether persistent f32 row kernels move their rows as 16-byte vectors (`OXHLO_CUDA_ROW_VECTORS=0`:
@@ -470,6 +498,17 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
 fn row_vectors_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     crate::on_unless_off(&ON, "OXHLO_CUDA_ROW_VECTORS")
+}
+
+/// Whether wide block rows (more than 16 elements a thread, a block a row) of f32 inputs and outputs
+/// load their inputs at the row's start as 16-byte vectors and store their outputs so
+/// (`OXHLO_CUDA_ROW_START_LOADS=1`; read once), instead of in the row's first loop, one element an
+/// access. Off until timed on a device: SASS (session 36) shows softmax [4096, 4096] at 71 registers
+/// against 56 (7 blocks of 128 an SM against 9) and layer norm at 167 against 56 (its scale and bias
+/// loads, 64 a thread, hoisted to the row's start).
+fn row_start_loads() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXHLO_CUDA_ROW_START_LOADS").is_ok_and(|v| v.trim() == "1"))
 }
 
 /// Whether persistent row kernels load their f32 column inputs once a block (`OXHLO_CUDA_ROW_COLUMNS=0`:

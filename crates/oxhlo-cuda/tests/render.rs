@@ -508,6 +508,20 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
         if !warp {
             assert_eq!(r.src.matches(&format!("[lane & {}];", threads / 32 - 1)).count(), reductions, "{name}: {}", r.src);
         }
+        // Wide held rows (more than 16 a thread, a block a row, f32) with `OXHLO_CUDA_ROW_START_LOADS=1`
+        // load their row at its start as 16-byte vectors and store their outputs 4 at a time, never
+        // element by element; by default in their first loop.
+        let at_start = !warp && holds && cols / threads > 16 && !r.launch.persistent;
+        let start_loads = std::env::var("OXHLO_CUDA_ROW_START_LOADS").as_deref() == Ok("1");
+        if at_start && !start_loads {
+            assert!(!r.src.contains("oxh_ld4(&x0") && r.src.contains("in0[i]"), "{name}: {}", r.src);
+        }
+        if at_start && start_loads && std::env::var("OXHLO_CUDA_ROW_VECTORS").is_err() {
+            let (_, rows_loop) = r.src.split_once("for (long long row = blockIdx.x").unwrap();
+            assert!(rows_loop.contains("oxh_ld4(&x0[4 * g_], in0 + row * C + 4 * ((int)threadIdx.x"), "{name}: {}", r.src);
+            assert!(rows_loop.contains("oxh_st4(out0 + row * C + 4 * ((int)threadIdx.x") && !rows_loop.contains("out0[i] =") && !rows_loop.contains("in0[i]"), "{name}: {}", r.src);
+            assert!(rows_loop.contains(&format!("const long long c = 4 * ((int)threadIdx.x + {threads} * (j_ >> 2)) + (j_ & 3);")), "{name}: {}", r.src);
+        }
         // Held block rows of 8 to 16 elements a thread load their next row's input while they work
         // on this one (then the grid is the blocks the device holds): the row itself here, loaded
         // before the row loop and for the next row inside it, never from `in0[i]`. Rows of 32 a
@@ -535,6 +549,25 @@ fn softmax_and_layer_norm_rows_become_one_kernel() {
                 }
             }
         }
+    }
+}
+
+/// Rows of 4096 take 128 threads, 32 elements a thread held, where the values their loops keep fit a
+/// row's registers (softmax: its row and exponentials), else 256 threads holding 16 each (four inputs
+/// each read by two loops).
+#[test]
+fn wide_rows_take_128_threads_where_their_values_fit() {
+    if std::env::var("OXHLO_CUDA_ROW_BLOCK_THREADS").is_ok() || std::env::var("OXHLO_CUDA_ROW_HOLD").is_ok() {
+        return;
+    }
+    for (name, threads, per_thread) in [("softmax_block_held.mlir", 128, 32), ("shares_4096.mlir", 256, 16)] {
+        let m = row_program(name);
+        let ks = row_kernels(&m);
+        assert_eq!(ks.len(), 1, "{name}: one row kernel");
+        let f = &m.funcs[0];
+        let r = oxhlo_cuda::rows::render_rows(f, f.body.entry().unwrap(), &ks[0]).expect("renders");
+        assert_eq!((r.launch.warp, r.launch.persistent, r.launch.threads), (false, false, threads), "{name}");
+        assert!(r.src.contains(&format!("[{per_thread}];")) && !r.src.contains("for (long long c ="), "{name}: {}", r.src);
     }
 }
 

@@ -1,5 +1,5 @@
-// softmax over rows of 4096 (a block per row, 16 elements a thread held in registers between its
-// loops), as jax.nn.softmax emits it
+// softmax over rows of 4096 (a block per row, 32 elements a thread of 128 held in registers between
+// its loops), as jax.nn.softmax emits it
 func.func @main(%x: tensor<20x4096xf32>) -> tensor<20x4096xf32> {
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<20x4096xf32>, tensor<f32>) -> tensor<20xf32>
