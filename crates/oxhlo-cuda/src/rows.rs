@@ -76,7 +76,7 @@ pub fn render_rows(func: &Func, block: &Block, k: &FusedKernel) -> Option<RowSou
     let threads = block_threads(cols);
     let (r, held) = render_rows_at(func, block, k, threads)?;
     if !held && !r.launch.warp && cols / threads > 16 {
-        // Wide rows take 128 threads to hold 25-32 elements a thread; where the values its loops keep
+        // Wide rows take 128 threads to hold 25-32 elements a thread; where the values their loops keep
         // do not fit the registers, 256 threads hold half as many each.
         return render_rows_at(func, block, k, ROW_THREADS).map(|(r, _)| r);
     }
