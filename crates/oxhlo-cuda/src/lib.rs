@@ -2,7 +2,8 @@
 //! device memory, fused elementwise kernels rendered as CUDA C ([`render`]) and compiled with NVRTC for the
 //! device's architecture, dot_general on cuBLAS ([`dot`]), convolution on cuDNN where it is installed ([`cudnn`], planned by [`cudnn_plan`]) or as im2col + GEMM ([`conv`]), reductions ([`reduce`]), slices/concatenations/pads/reverses/iota ([`movement`]), gather and scatter-add ([`gather_scatter`]), sorts and top_k ([`sort`]), reductions of several inputs ([`variadic_reduce`]), reduce_window and select_and_scatter ([`windows`]), dynamic slices and updates ([`dynamic`]), reduce_precision ([`reduce_precision`]), whole runs replayed as CUDA graphs ([`graph`]), and every other op on the host through the CPU
 //! backend's kernels or the reference interpreter ([`exec`]). [`available`] probes for a usable device
-//! without ever panicking; on a machine without CUDA it returns the reason.
+//! without ever panicking; on a machine without CUDA it returns the reason. Which module owns what:
+//! `README.md` beside this crate's `Cargo.toml`.
 
 pub mod conv;
 pub mod cudnn;
