@@ -12,6 +12,8 @@
 # `gpu_run.sh sorts` jnp.sort / argsort / top_k / argmax on XLA and on oxhlo's device kernels;
 # `gpu_run.sh calls` each call's host time in loops that do not wait (scripts/call_times.py; CALLS_AB
 # the benchmarks), on XLA and on oxhlo;
+# `gpu_run.sh kernels` the device time of softmax, layer norm, attention and nanoGPT's kernels on XLA and
+# on oxhlo in one job (scripts/kernel_times.py); `REQUIRE=H200` (any mode) exits at once on another card;
 # `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way; `gpu_run.sh updates` scans
 # and fori_loops updating their carried arrays, scatters, cholesky and triangular solves.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
@@ -41,6 +43,10 @@ export PJRT_NAMES_AND_LIBRARY_PATHS="oxhlo:$C/liboxhlo_pjrt.so"
 # site-packages its process loaded libraries from); the Rust test binaries are told.
 CUDNN_DIR=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -1)
 nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm,clocks.mem --format=csv,noheader 2>&1 | head -2
+# The suites and tables are for an H200: REQUIRE=H200 spends no device time on another card.
+if [ -n "${REQUIRE:-}" ] && ! nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -q "$REQUIRE"; then
+  echo "not a $REQUIRE: nothing run"; exit 0
+fi
 summary=()
 
 if [ "$MODE" = tests ] || [ "$MODE" = pytest ]; then
@@ -230,6 +236,14 @@ if [ "$MODE" = updates ]; then
   JAX_PLATFORMS=cuda,cpu timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error' | tee -a "$OUT/updates.txt"
   OXHLO_CUDA_GRAPH_LOG=1 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error|host|captured' | tee -a "$OUT/updates.txt"
   PROBE_SKIP=_1024 OXHLO_CUDA_COUNTED_LOOPS=0 OXHLO_CUDA_LINALG=0 JAX_PLATFORMS=oxhlo,cpu OXHLO_BACKEND=cuda timeout 200 "$PY" "$C/update_probe.py" 2>&1 | grep -E ' ms a call|Error' | sed 's/^/uncounted, linalg on the host: /' | tee -a "$OUT/updates.txt"
+fi
+if [ "$MODE" = kernels ]; then
+  # Device time a call by kernel (20 calls after 3 warm-ups), XLA then oxhlo, the first lines of each.
+  for b in ${KERNELS:-softmax_4096x4096 layernorm_4096x4096 attn_b4_h8_s1024_d64_causal nanogpt_6l384d_b16_s256_train}; do
+    for p in cuda oxhlo; do
+      JAX_PLATFORMS=$p OXHLO_BACKEND=cuda timeout 100 "$PY" "$C/kernel_times.py" "$b" 20 3 2>&1 | grep -E "^# .* ms of kernels|us " | head -3 | sed "s/^/$p: /"
+    done
+  done 2>&1 | tee "$OUT/kernel_times.txt"
 fi
 echo "== summary =="
 printf '%s\n' "${summary[@]}"
