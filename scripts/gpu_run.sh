@@ -13,7 +13,7 @@
 # `gpu_run.sh calls` each call's host time in loops that do not wait (scripts/call_times.py; CALLS_AB
 # the benchmarks), on XLA and on oxhlo;
 # `gpu_run.sh kernels` the device time of softmax, layer norm, attention and nanoGPT's kernels on XLA and
-# on oxhlo in one job (scripts/kernel_times.py); `REQUIRE=H200` (any mode) exits at once on another card;
+# on oxhlo in one job (scripts/kernel_times.py; KERNEL_ENV=NAME=value times oxhlo under it too); `REQUIRE=H200` (any mode) exits at once on another card;
 # `gpu_run.sh windows` pooling, its gradient, cumsum and a scan the same way; `gpu_run.sh updates` scans
 # and fori_loops updating their carried arrays, scatters, cholesky and triangular solves.
 # The plugin suite runs with OXHLO_CUDA_TF32=0:
@@ -243,6 +243,10 @@ if [ "$MODE" = kernels ]; then
     for p in cuda oxhlo; do
       JAX_PLATFORMS=$p OXHLO_BACKEND=cuda timeout 100 "$PY" "$C/kernel_times.py" "$b" 20 3 2>&1 | grep -E "^# .* ms of kernels|us " | head -3 | sed "s/^/$p: /"
     done
+    # KERNEL_ENV (`NAME=value`): oxhlo again under that setting, in the same job.
+    if [ -n "${KERNEL_ENV:-}" ]; then
+      env "$KERNEL_ENV" OXHLO_CUDA_CACHE=/tmp/oxhlo-kernel-cache-env JAX_PLATFORMS=oxhlo OXHLO_BACKEND=cuda timeout 100 "$PY" "$C/kernel_times.py" "$b" 20 3 2>&1 | grep -E "^# .* ms of kernels|us " | head -3 | sed "s/^/oxhlo $KERNEL_ENV: /"
+    fi
   done 2>&1 | tee "$OUT/kernel_times.txt"
 fi
 echo "== summary =="
