@@ -4,14 +4,15 @@
 //! need only per-row values known so far, all in one loop (a double accumulator each, combined by warp
 //! shuffles and, for a block, shared memory, so every thread holds the result), then the per-row ops
 //! those results make computable; and after the last reductions one loop computing and storing the
-//! full-shape outputs. Rows of at most 16 elements a thread keep in registers the values later loops
-//! would recompute, and the row itself (`element_cache`: read from memory once); otherwise every loop
-//! recomputes the elementwise ops it needs from the kernel's inputs (later loops hit the cache). Held
-//! rows fold a thread's elements in float before the threads' partials meet in double (maxima and
-//! minima without branches, and divisions by a row's value, in [`crate::row_arith`]). Held block rows
-//! of 8 elements a thread or more load their next row's inputs while they work on this one (the grid is
-//! then the blocks the device holds at once, [`RowLaunch::persistent`]), their column inputs once a
-//! block, f32 rows as 16-byte vectors. Per-row outputs are stored once
+//! full-shape outputs. Rows of at most 16 elements a thread (32 at 128 threads a block: rows of
+//! 3200-4096, [`block_threads`]) keep in registers the values later loops would recompute, and the row
+//! itself (`element_cache`: read from memory once); otherwise every loop recomputes the elementwise ops
+//! it needs from the kernel's inputs (later loops hit the cache). Held rows fold a thread's elements
+//! in float before the threads' partials meet in double (maxima and minima without branches, and
+//! divisions by a row's value, in [`crate::row_arith`]). Held block rows of 8 to 16 elements a thread
+//! load their next row's inputs while they work on this one (the grid is then the blocks the device
+//! holds at once, [`RowLaunch::persistent`]), their column inputs once a block, f32 rows as 16-byte
+//! vectors. Per-row outputs are stored once
 //! per row. The phases are the plan's (`oxhlo_plan::row_fusion::row_phases`), as on the CPU. Entry [`crate::render::ENTRY`]: `(long long rows, inputs..., outputs...)`.
 
 use crate::reduce::WARP_ROW_MAX;
@@ -237,25 +238,26 @@ fn render_rows_at(func: &Func, block: &Block, k: &FusedKernel, row_threads: i64)
     // Where a block row thread's run of 4 starts (vector rows), and the column of its element `j_`.
     let run_start = |g: &str| format!("4 * ((int)threadIdx.x + {threads} * {g})");
     let column = |j_: &str| if vec4 { format!("{} + ({j_} & 3)", run_start(&format!("({j_} >> 2)"))) } else { format!("(int)threadIdx.x + {threads} * {j_}") };
+    // Loads input `j`'s row `r` into the register array `arr<j>` (4 at a time in vector rows).
+    let fill = |arr: &str, j: usize, kind: Kind, r: &str| {
+        if vec4 {
+            format!("for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&{arr}{j}[4 * g_], in{j} + {r} * C + {});", per_lane / 4, run_start("g_"))
+        } else {
+            format!("for (int j_ = 0; j_ < {per_lane}; ++j_) {arr}{j}[j_] = {};", load(kind, &format!("in{j}"), &format!("{r} * C + {}", column("j_"))))
+        }
+    };
     if persistent {
-        let fill = |j: usize, kind: Kind, r: &str| {
-            if vec4 {
-                format!("for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&n{j}[4 * g_], in{j} + {r} * C + {});", per_lane / 4, run_start("g_"))
-            } else {
-                format!("for (int j_ = 0; j_ < {per_lane}; ++j_) n{j}[j_] = {};", load(kind, &format!("in{j}"), &format!("{r} * C + {}", column("j_"))))
-            }
-        };
         for &(j, v, kind) in &prefetched {
             let _ = writeln!(src, "    {} x{j}[{per_lane}];", reg_type(kind));
             let _ = writeln!(src, "    #pragma unroll\n    for (int j_ = 0; j_ < {per_lane}; ++j_) x{j}[j_] = n{j}[j_];");
-            let _ = writeln!(src, "    if (row + gridDim.x < rows) {{\n      #pragma unroll\n      {}\n    }}", fill(j, kind, "(row + gridDim.x)"));
+            let _ = writeln!(src, "    if (row + gridDim.x < rows) {{\n      #pragma unroll\n      {}\n    }}", fill("n", j, kind, "(row + gridDim.x)"));
             held.insert(v, (format!("x{j}[j_]"), kind));
         }
         // The first row's loads, before the row loop.
         let mut first = String::new();
         for &(j, _, kind) in &prefetched {
             let _ = writeln!(first, "  {} n{j}[{per_lane}];", reg_type(kind));
-            let _ = writeln!(first, "  if ((long long)blockIdx.x < rows) {{\n    #pragma unroll\n    {}\n  }}", fill(j, kind, "(long long)blockIdx.x"));
+            let _ = writeln!(first, "  if ((long long)blockIdx.x < rows) {{\n    #pragma unroll\n    {}\n  }}", fill("n", j, kind, "(long long)blockIdx.x"));
         }
         let head = "  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n";
         let at_head = src.rfind(head)?;
@@ -266,9 +268,10 @@ fn render_rows_at(func: &Func, block: &Block, k: &FusedKernel, row_threads: i64)
         }
     }
     if !persistent {
+        // Wide rows' start loads (`at_start`: always vector rows).
         for &(j, v, kind) in &prefetched {
             let _ = writeln!(src, "    {} x{j}[{per_lane}];", reg_type(kind));
-            let _ = writeln!(src, "    #pragma unroll\n    for (int g_ = 0; g_ < {}; ++g_) oxh_ld4(&x{j}[4 * g_], in{j} + row * C + {});", per_lane / 4, run_start("g_"));
+            let _ = writeln!(src, "    #pragma unroll\n    {}", fill("x", j, kind, "row"));
             held.insert(v, (format!("x{j}[j_]"), kind));
         }
     }
